@@ -1,0 +1,95 @@
+/*===- autoac/cost.h - op cost model, device profiles, type and size text -*- C -*-===*
+ *
+ * Ops are recognised by name (torch-mlir, StableHLO, TOSA, linalg, tensor,
+ * arith, math).  For each the model gives a kind, FLOPs and bytes moved
+ * derived from operand/result shapes, whether it allocates (views do not),
+ * and whether it may be recomputed: only ops known to be pure.  Random ops,
+ * in-place torch ops (trailing '_'), ops with memory effects and unknown ops
+ * are never recomputed.  Time is a roofline on a device profile:
+ * max(flops / peakFlops, bytes / bandwidth).
+ *===----------------------------------------------------------------------===*/
+#ifndef AUTOAC_COST_H
+#define AUTOAC_COST_H
+
+#include "autoac/graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AC_MAX_RANK 16
+
+/// A value's type as the cost model sees it.
+typedef struct AcTensorType {
+  uint8_t isTensor;        ///< 0: non-tensor (costs no memory)
+  int32_t rank;
+  int64_t dims[AC_MAX_RANK];
+  int32_t elemBits;        ///< bits per element (i1 counts as 8)
+} AcTensorType;
+
+/// Elements of a tensor type (1 for rank 0, 0 for non-tensors).
+int64_t acTensorElements(const AcTensorType *t);
+/// Bytes of a tensor type (0 for non-tensors); -1 on overflow.
+int64_t acTensorBytes(const AcTensorType *t);
+
+/// Bits per element of a dtype spelled as in torch-mlir or builtin types
+/// ("f32", "bf16", "si64", "ui8", "i1", "f8E4M3FN", ...); 0 if unknown.
+int32_t acElemBitsFromName(const char *dtype, size_t len);
+
+/// Parses the text of `!torch.vtensor<[d0,d1,...],dtype>` (the whole type
+/// text, or its body `[...],dtype`).  Non-tensor torch types
+/// (`!torch.int`, `!torch.list<int>`, `!torch.none`...) parse as isTensor=0.
+/// AC_ERR_INVALID with a message quoting the text for a dynamic dimension
+/// (`?` or -1), an unranked `!torch.vtensor`, an unknown dtype or bad syntax.
+AcStatus acTypeParseTorch(const char *text, size_t len, AcTensorType *out,
+                          AcError *err);
+
+/// Extra facts the importer may know about an op (all optional, 0 = unknown).
+typedef struct AcOpExtra {
+  double loopIterations;   ///< linalg.generic: product of the loop ranges
+  int32_t bodyArithOps;    ///< linalg.generic: arithmetic ops in the body
+  uint8_t isContraction;   ///< linalg.generic with reduction and mul-add body
+  uint8_t hasMemoryEffects;///< the op declares memory effects (or unknown)
+  uint8_t knownPure;       ///< registered op known to have no side effects
+} AcOpExtra;
+
+/// What the model says about one op.
+typedef struct AcOpCost {
+  AcOpKind kind;
+  double flops;
+  double bytesMoved;
+  uint8_t recomputable;
+  uint8_t computeIntensive;
+  uint8_t isView;          ///< results alias operand 0 (no allocation)
+} AcOpCost;
+
+/// Estimates an op's cost from its name and types; `extra` may be NULL.
+void acCostEstimate(const char *opName, const AcTensorType *operands,
+                    intptr_t numOperands, const AcTensorType *results,
+                    intptr_t numResults, const AcOpExtra *extra,
+                    AcOpCost *out);
+
+/// A device profile for roofline time.
+typedef struct AcDevice {
+  const char *name;
+  double peakFlops;        ///< FLOP/s (dense, the dtype training uses)
+  double bandwidth;        ///< bytes/s of device memory
+} AcDevice;
+
+/// Looks up a profile by name ("h100", "a100", "h200", "cpu", ...); NULL if
+/// unknown.
+const AcDevice *acDeviceLookup(const char *name);
+/// Comma-separated list of known profile names (for error messages).
+const char *acDeviceNames(void);
+/// Roofline seconds: max(flops / peakFlops, bytes / bandwidth).
+double acCostSeconds(const AcDevice *dev, double flops, double bytesMoved);
+
+/// Parses a size: bytes, or a number with B, KB, MB, GB, TB (powers of 1000)
+/// or KiB, MiB, GiB, TiB (powers of 1024); "24GB", "1.5GiB", "3e9".  Rejects
+/// negatives, NaN, overflow and junk with AC_ERR_INVALID quoting the text.
+AcStatus acParseSize(const char *text, int64_t *out, AcError *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,205 @@
+/*===- autoac/graph.h - the plain-C joint graph ------------------*- C -*-===*
+ *
+ * The planner's core works on this graph; MLIR is met only at import and
+ * rewrite.  A graph holds one or more joint functions.
+ *
+ * Invariants (established by acGraphBuilderFinish, read-only afterwards):
+ *  - ops of a function are contiguous in `ops`, in program order, and
+ *    functions appear in module order;  ops[i].func == f for
+ *    funcs[f].firstOp <= i < funcs[f].firstOp + funcs[f].numOps.
+ *  - values are function arguments (producer == AC_NONE, index = arg number)
+ *    or op results (index = result number); an op's results are the
+ *    contiguous ids [firstResult, firstResult + numResults).
+ *  - operands[op.firstOperand .. +numOperands) are value ids defined earlier
+ *    in the same function (SSA dominance in a single block).  Values an op's
+ *    nested regions capture from the function body are included as operands.
+ *  - uses[v.firstUse .. +numUses) are the distinct ops reading v, ascending.
+ *  - aliasRoot: a view's storage owner (transitively); a value that owns its
+ *    storage has aliasRoot == itself.  Views have bytes == 0.
+ *  - phase: every op is AC_PHASE_FWD or AC_PHASE_BWD; forward ops never read
+ *    backward values.  A value's phase is its producer's (arguments: primal
+ *    and param are FWD, tangents are BWD).
+ *  - saveCandidate[v]: v is a forward value (op result) read by a backward op
+ *    (directly, or through a backward view of it).
+ *===----------------------------------------------------------------------===*/
+#ifndef AUTOAC_GRAPH_H
+#define AUTOAC_GRAPH_H
+
+#include "autoac/support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Execution phase of an op.
+typedef enum AcPhase { AC_PHASE_FWD = 0, AC_PHASE_BWD = 1 } AcPhase;
+
+/// Role of a value.
+typedef enum AcRole {
+  AC_ROLE_RESULT = 0,  ///< produced by an op
+  AC_ROLE_PRIMAL = 1,  ///< argument without marker: batch data
+  AC_ROLE_PARAM = 2,   ///< argument marked ac.param
+  AC_ROLE_TANGENT = 3  ///< argument marked ac.tangent
+} AcRole;
+
+/// Flags on a value returned by its function.
+enum {
+  AC_RET_OUTPUT = 1, ///< returned as a forward output (ac.output)
+  AC_RET_GRAD = 2    ///< returned as a gradient (ac.grad or unmarked)
+};
+
+/// Classification of ops by the cost model.
+typedef enum AcOpKind {
+  AC_KIND_UNKNOWN = 0,    ///< not in the table: never recomputed
+  AC_KIND_CONSTANT,       ///< constants and list constructs: free
+  AC_KIND_VIEW,           ///< view/alias: allocates nothing
+  AC_KIND_ELEMENTWISE,    ///< pointwise math
+  AC_KIND_REDUCTION,      ///< sums, means, norms, softmax
+  AC_KIND_MATMUL,         ///< matmul family (compute-intensive)
+  AC_KIND_CONV,           ///< convolutions and their backward (compute-intensive)
+  AC_KIND_ATTENTION,      ///< fused attention (compute-intensive)
+  AC_KIND_DATA_MOVEMENT,  ///< copies, cat, gather, pad, fill, empty
+  AC_KIND_RANDOM,         ///< RNG: never recomputed
+  AC_KIND_INPLACE,        ///< in-place or memory-effecting: never recomputed
+  AC_KIND_COUNT
+} AcOpKind;
+
+/// One op of a joint function (a top-level op of its single block).
+typedef struct AcOp {
+  const char *name;       ///< op name, e.g. "torch.aten.mm" (owned by graph)
+  AcId func;              ///< owning function
+  AcId firstResult;       ///< first result value id
+  int32_t numResults;
+  int32_t firstOperand;   ///< index into AcGraph.operands
+  int32_t numOperands;
+  uint8_t phase;          ///< AcPhase
+  uint8_t kind;           ///< AcOpKind
+  uint8_t recomputable;   ///< known pure and deterministic
+  uint8_t computeIntensive; ///< matmul/conv/attention: min-cut never recomputes
+  uint8_t mustSave;       ///< ac.save
+  uint8_t mustRecompute;  ///< ac.recompute
+  uint8_t phaseForced;    ///< phase came from ac.phase
+  uint8_t pad_;
+  double flops;           ///< floating-point operations
+  double bytesMoved;      ///< bytes read + written
+  double seconds;         ///< roofline time on the graph's device profile
+} AcOp;
+
+/// One SSA value: a function argument or an op result.
+typedef struct AcValue {
+  int64_t bytes;          ///< bytes it allocates (0 for views, non-tensors)
+  int64_t logicalBytes;   ///< bytes of its tensor type (views included)
+  AcId producer;          ///< producing op, or AC_NONE for an argument
+  int32_t index;          ///< result number, or argument number
+  AcId func;              ///< owning function
+  AcId aliasRoot;         ///< storage owner (itself unless a view)
+  int32_t firstUse;       ///< index into AcGraph.uses
+  int32_t numUses;
+  uint8_t role;           ///< AcRole
+  uint8_t phase;          ///< AcPhase
+  uint8_t retFlags;       ///< AC_RET_* if returned
+  uint8_t saveCandidate;  ///< forward result read (maybe via views) by a bwd op
+} AcValue;
+
+/// One joint function.
+typedef struct AcFunc {
+  char *name;             ///< symbol name without '@' (owned)
+  AcId firstOp;
+  int32_t numOps;
+  AcId firstArg;          ///< arguments are values [firstArg, firstArg+numArgs)
+  int32_t numArgs;
+  int32_t firstRet;       ///< index into AcGraph.rets
+  int32_t numRets;
+} AcFunc;
+
+/// One entry of the module's execution schedule (ac.schedule).
+typedef struct AcSchedEntry {
+  AcId func;
+  uint8_t phase;          ///< AcPhase
+  int32_t microbatch;     ///< 0 unless given as "A.fwd@k"
+} AcSchedEntry;
+
+/// The whole graph.  Owns every array.
+typedef struct AcGraph {
+  AcOp *ops;         intptr_t numOps;
+  AcValue *values;   intptr_t numValues;
+  AcId *operands;    intptr_t numOperands;
+  AcId *uses;        intptr_t numUses;
+  AcFunc *funcs;     intptr_t numFuncs;
+  AcId *rets;        intptr_t numRets;   ///< returned value ids, per function
+  uint8_t *retFlags;                     ///< AC_RET_* per entry of rets
+  AcSchedEntry *sched; intptr_t numSched; ///< execution order of phases
+  char *strings;     intptr_t stringsSize; ///< pool holding op names
+} AcGraph;
+
+/// Frees a graph and everything it owns; NULL is accepted.
+void acGraphDestroy(AcGraph *graph);
+
+/// Returns the value id of operand `i` of op `op`.
+static inline AcId acOpOperand(const AcGraph *g, AcId op, int32_t i) {
+  return g->operands[g->ops[op].firstOperand + i];
+}
+/// Returns the op id of use `i` of value `v`.
+static inline AcId acValueUse(const AcGraph *g, AcId v, int32_t i) {
+  return g->uses[g->values[v].firstUse + i];
+}
+
+/*===-------------------------- builder ------------------------------------===*/
+
+/// Incremental construction of an AcGraph (used by import and by tests).
+typedef struct AcGraphBuilder AcGraphBuilder;
+
+/// Creates an empty builder; NULL on allocation failure.
+AcGraphBuilder *acGraphBuilderCreate(void);
+/// Frees a builder (and any graph it was building); NULL is accepted.
+void acGraphBuilderDestroy(AcGraphBuilder *b);
+
+/// Starts a new function; later args and ops belong to it.  Returns its id
+/// or AC_NONE on allocation failure.
+AcId acGraphBuilderAddFunc(AcGraphBuilder *b, const char *name);
+/// Adds an argument with `role` and `bytes`; returns its value id or AC_NONE.
+AcId acGraphBuilderAddArg(AcGraphBuilder *b, AcRole role, int64_t bytes);
+/// Adds an op with the given operands and `numResults` results of the given
+/// sizes (`resultBytes` may be NULL: all 0).  Cost fields are zero,
+/// kind AC_KIND_UNKNOWN, recomputable 0: set them through acGraphBuilderOp.
+/// Returns the op id or AC_NONE.
+AcId acGraphBuilderAddOp(AcGraphBuilder *b, const char *name,
+                         const AcId *operands, int32_t numOperands,
+                         int32_t numResults, const int64_t *resultBytes);
+/// Mutable access to an op added so far (valid until the next Add call).
+AcOp *acGraphBuilderOp(AcGraphBuilder *b, AcId op);
+/// Marks result `resultValue` as the `aliasOf` view (bytes become 0).
+void acGraphBuilderSetAlias(AcGraphBuilder *b, AcId resultValue, AcId aliasOf);
+/// Sets the logical byte size of a value (defaults to its bytes).
+void acGraphBuilderSetLogicalBytes(AcGraphBuilder *b, AcId value, int64_t bytes);
+/// Forces the phase of `op` (ac.phase).
+void acGraphBuilderForcePhase(AcGraphBuilder *b, AcId op, AcPhase phase);
+/// Appends `value` to the current function's returned values with AC_RET_*.
+AcStatus acGraphBuilderAddRet(AcGraphBuilder *b, AcId value, uint8_t flags);
+/// Appends a schedule entry; without any, acGraphBuilderFinish makes the
+/// default order (forwards in module order, backwards in reverse).
+AcStatus acGraphBuilderAddSched(AcGraphBuilder *b, AcId func, AcPhase phase,
+                                int32_t microbatch);
+
+/// Completes the graph: builds use lists and alias roots, infers phases
+/// (forward = some forward output depends on it and it does not depend on a
+/// tangent; forced phases honoured and checked), marks save candidates, and
+/// fills the default schedule.  On success transfers the graph to `*out`
+/// (the builder is left empty).  Errors (a forced phase that contradicts
+/// dependences, a schedule missing or repeating a phase) name the op.
+AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err);
+
+/*===-------------------------- queries ------------------------------------===*/
+
+/// Sum of bytes of values with role AC_ROLE_PARAM.
+int64_t acGraphParamBytes(const AcGraph *g);
+/// Sum of bytes of returned gradients (AC_RET_GRAD) whose storage is not a
+/// parameter or input (counted once per storage root).
+int64_t acGraphGradBytes(const AcGraph *g);
+/// Counts ops of function `f` in `phase`.
+intptr_t acGraphCountPhase(const AcGraph *g, AcId f, AcPhase phase);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

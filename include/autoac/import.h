@@ -1,0 +1,43 @@
+/*===- autoac/import.h - MLIR module -> AcGraph -------------------*- C -*-===*
+ *
+ * Finds every func.func marked ac.joint, reads argument and result roles,
+ * op phases (ac.phase), ac.save / ac.recompute, tensor types (builtin ranked
+ * tensors and !torch.vtensor), costs every op with the cost model and builds
+ * the graph.  The mapping back to MLIR (ops, values, functions) is kept for
+ * the rewrite and for diagnostics.
+ *===----------------------------------------------------------------------===*/
+#ifndef AUTOAC_IMPORT_H
+#define AUTOAC_IMPORT_H
+
+#include "autoac/cost.h"
+#include "autoac/graph.h"
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The imported graph and its mapping to the IR it came from.
+typedef struct AcImport {
+  AcGraph *graph;             ///< owned
+  MlirOperation *ops;         ///< [graph->numOps] the op each graph op is
+  MlirValue *values;          ///< [graph->numValues]
+  MlirOperation *funcOps;     ///< [graph->numFuncs] the func.func ops
+  MlirOperation *returnOps;   ///< [graph->numFuncs] their func.return
+  char **valueNames;          ///< [graph->numValues] stable names ("%12", "%arg0", "%5#1")
+  MlirOperation module;       ///< the module op (not owned)
+} AcImport;
+
+/// Imports every ac.joint function of `module` (a builtin.module op), costing
+/// ops on `device`.  On error returns a status, fills `err` (op/value ids set
+/// when known) and, when `errLoc` is not NULL, the location to report at.
+/// A module without joint functions gives AC_OK with graph->numFuncs == 0.
+AcStatus acImportModule(MlirOperation module, const AcDevice *device,
+                        AcImport **out, AcError *err, MlirLocation *errLoc);
+/// Frees an import; NULL is accepted.
+void acImportDestroy(AcImport *imp);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,71 @@
+/*===- autoac/simulate.h - execution order, liveness and the true peak -*- C -*-===*
+ *
+ * The simulator walks the graph's schedule (each entry a function's forward
+ * or backward, per microbatch) op by op, with each plan's recompute groups
+ * placed right before their anchor, and tracks live bytes:
+ *  - primal inputs live across all steps of their function's instances;
+ *    tangents from the start of their backward to its end;
+ *  - an op's results are allocated at its step; a value is freed after its
+ *    last use in the same phase instance, except saved values (live until
+ *    their last use in the backward of the same microbatch) and returned
+ *    values (live until the end of that function's backward);
+ *  - recomputed values live from their recompute step to their last use in
+ *    the backward (transients of a group die after their last use in it);
+ *  - views allocate nothing and keep their storage root alive;
+ *  - parameters, gradients (storage roots of AC_RET_GRAD values), optimizer
+ *    state and reserve are the static part, added to every step.
+ *  A step's live bytes count the values live while the op runs (its operands
+ *  and results included).
+ *===----------------------------------------------------------------------===*/
+#ifndef AUTOAC_SIMULATE_H
+#define AUTOAC_SIMULATE_H
+
+#include "autoac/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Kind of an execution step.
+typedef enum AcStepKind {
+  AC_STEP_FWD = 0, AC_STEP_BWD = 1, AC_STEP_RECOMPUTE = 2
+} AcStepKind;
+
+/// One step of the simulated execution.
+typedef struct AcStep {
+  AcId op;
+  uint8_t kind;       ///< AcStepKind
+  int32_t sched;      ///< index into AcGraph.sched
+} AcStep;
+
+/// Result of a simulation.
+typedef struct AcSimResult {
+  int64_t peakBytes;        ///< max live bytes + static bytes
+  int64_t staticBytes;
+  intptr_t peakStep;        ///< step index of the (first) peak
+  AcId peakOp;              ///< op executing at the peak
+  uint8_t peakKind;         ///< AcStepKind at the peak
+  int32_t peakSched;        ///< schedule entry at the peak
+  double recomputeFlops;    ///< per schedule instance summed
+  double recomputeSeconds;
+  int64_t savedBytes;
+  AcStep *steps;            ///< [numSteps] if timeline requested (owned)
+  int64_t *live;            ///< [numSteps] live bytes excluding static (owned)
+  intptr_t numSteps;
+} AcSimResult;
+
+/// Computes static bytes: params + grads + optimizerFactor * params + reserve.
+int64_t acSimStaticBytes(const AcGraph *g, double optimizerFactor,
+                         int64_t reserve);
+
+/// Simulates a derived plan.  With `wantTimeline`, fills steps/live (free
+/// with acSimResultClear).
+AcStatus acSimulate(const AcGraph *g, const AcPlan *plan, int64_t staticBytes,
+                    int wantTimeline, AcSimResult *out, AcError *err);
+/// Frees the arrays a result owns and zeroes it; NULL is accepted.
+void acSimResultClear(AcSimResult *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

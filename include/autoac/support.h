@@ -1,0 +1,76 @@
+/*===- autoac/support.h - status codes, errors, allocation hook -*- C -*-===*
+ *
+ * Every fallible function in libautoac returns an AcStatus and, when given a
+ * non-NULL AcError, fills it with a message naming what went wrong and, where
+ * known, the op or value (graph ids) it concerns, so the MLIR layer can attach
+ * a source location.  All heap memory goes through acMalloc/acCalloc/
+ * acRealloc/acFree so that tests can inject allocation failures.
+ *===----------------------------------------------------------------------===*/
+#ifndef AUTOAC_SUPPORT_H
+#define AUTOAC_SUPPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Status codes returned by every fallible libautoac function.
+typedef enum AcStatus {
+  AC_OK = 0,
+  AC_ERR_NOMEM = 1,    ///< an allocation failed
+  AC_ERR_INVALID = 2,  ///< the input (IR, option, plan file) is not acceptable
+  AC_ERR_IO = 3,       ///< reading or writing a file failed
+  AC_ERR_INFEASIBLE = 4, ///< constraints contradict (e.g. forced recompute of a random op)
+  AC_ERR_INTERNAL = 5  ///< an invariant broke: a bug in autoac
+} AcStatus;
+
+/// Graph id of an op or value; AC_NONE when absent.
+typedef int32_t AcId;
+#define AC_NONE ((AcId)-1)
+
+/// An error with a human-readable message and the graph entity it concerns.
+typedef struct AcError {
+  AcStatus status;
+  AcId op;     ///< op the error is about, or AC_NONE
+  AcId value;  ///< value the error is about, or AC_NONE
+  char message[512];
+} AcError;
+
+/// Resets `err` (may be NULL) to "no error".
+void acErrorClear(AcError *err);
+
+/// Fills `err` (may be NULL) with status, op, value and a printf-style
+/// message; returns `status` so callers can `return acErrorSet(...)`.
+AcStatus acErrorSet(AcError *err, AcStatus status, AcId op, AcId value,
+                    const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/// Returns a short constant name for a status ("ok", "out of memory", ...).
+const char *acStatusName(AcStatus status);
+
+/// malloc through the library's single allocation hook; NULL on failure.
+void *acMalloc(size_t size);
+/// calloc through the hook; NULL on failure (also on overflow of n*size).
+void *acCalloc(size_t n, size_t size);
+/// realloc through the hook; on failure returns NULL and leaves `p` intact.
+void *acRealloc(void *p, size_t size);
+/// free; NULL is accepted.
+void acFree(void *p);
+/// strdup through the hook.
+char *acStrdup(const char *s);
+
+/// Fault injection for tests: the `n`-th allocation from now (1-based) and
+/// every later one fail when `n` > 0; 0 disables injection.
+void acAllocFailAfter(int64_t n);
+/// Number of allocations made through the hook since the process started.
+int64_t acAllocCount(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,469 @@
+/* graph.c - the joint graph: builder, phase inference, save candidates. */
+#include "autoac/graph.h"
+
+#include <assert.h>
+#include <string.h>
+
+/* A growable array: `ptr` holds `n` elements of `elem` bytes, room for `cap`. */
+#define AC_GROW(ptr, n, cap)                                                   \
+  acGrow((void **)&(ptr), &(cap), (n) + 1, sizeof(*(ptr)))
+
+static int acGrow(void **ptr, intptr_t *cap, intptr_t need, size_t elem) {
+  if (need <= *cap)
+    return 1;
+  intptr_t ncap = *cap ? *cap * 2 : 16;
+  while (ncap < need)
+    ncap *= 2;
+  void *p = acRealloc(*ptr, (size_t)ncap * elem);
+  if (!p)
+    return 0;
+  *ptr = p;
+  *cap = ncap;
+  return 1;
+}
+
+struct AcGraphBuilder {
+  AcGraph *g;                    /* graph being built (arrays grow in place) */
+  intptr_t capOps, capValues, capOperands, capFuncs, capRets, capRetFlags,
+      capSched, capStrings;
+  intptr_t *nameOffsets;         /* per op: offset of its name in strings */
+  intptr_t capNameOffsets;
+  AcId *aliasOf;                 /* per value: direct alias target or AC_NONE */
+  intptr_t capAliasOf;
+  int8_t *forced;                /* per op: forced phase or -1 */
+  intptr_t capForced;
+  int failed;                    /* an allocation failed: Finish reports it */
+};
+
+AcGraphBuilder *acGraphBuilderCreate(void) {
+  AcGraphBuilder *b = acCalloc(1, sizeof *b);
+  if (!b)
+    return NULL;
+  b->g = acCalloc(1, sizeof *b->g);
+  if (!b->g) {
+    acFree(b);
+    return NULL;
+  }
+  return b;
+}
+
+void acGraphDestroy(AcGraph *g) {
+  if (!g)
+    return;
+  for (intptr_t f = 0; f < g->numFuncs; ++f)
+    acFree(g->funcs[f].name);
+  acFree(g->ops);
+  acFree(g->values);
+  acFree(g->operands);
+  acFree(g->uses);
+  acFree(g->funcs);
+  acFree(g->rets);
+  acFree(g->retFlags);
+  acFree(g->sched);
+  acFree(g->strings);
+  acFree(g);
+}
+
+void acGraphBuilderDestroy(AcGraphBuilder *b) {
+  if (!b)
+    return;
+  acGraphDestroy(b->g);
+  acFree(b->nameOffsets);
+  acFree(b->aliasOf);
+  acFree(b->forced);
+  acFree(b);
+}
+
+AcId acGraphBuilderAddFunc(AcGraphBuilder *b, const char *name) {
+  AcGraph *g = b->g;
+  char *copy = acStrdup(name);
+  if (!copy || !AC_GROW(g->funcs, g->numFuncs, b->capFuncs)) {
+    acFree(copy);
+    b->failed = 1;
+    return AC_NONE;
+  }
+  AcFunc *f = &g->funcs[g->numFuncs];
+  memset(f, 0, sizeof *f);
+  f->name = copy;
+  f->firstOp = (AcId)g->numOps;
+  f->firstArg = (AcId)g->numValues;
+  f->firstRet = (int32_t)g->numRets;
+  return (AcId)g->numFuncs++;
+}
+
+static AcId acAddValue(AcGraphBuilder *b, AcRole role, int64_t bytes,
+                       AcId producer, int32_t index) {
+  AcGraph *g = b->g;
+  if (!AC_GROW(g->values, g->numValues, b->capValues) ||
+      !AC_GROW(b->aliasOf, g->numValues, b->capAliasOf)) {
+    b->failed = 1;
+    return AC_NONE;
+  }
+  AcId id = (AcId)g->numValues++;
+  AcValue *v = &g->values[id];
+  memset(v, 0, sizeof *v);
+  v->bytes = bytes;
+  v->logicalBytes = bytes;
+  v->producer = producer;
+  v->index = index;
+  v->func = (AcId)(g->numFuncs - 1);
+  v->aliasRoot = id;
+  v->role = (uint8_t)role;
+  v->phase = role == AC_ROLE_TANGENT ? AC_PHASE_BWD : AC_PHASE_FWD;
+  b->aliasOf[id] = AC_NONE;
+  return id;
+}
+
+AcId acGraphBuilderAddArg(AcGraphBuilder *b, AcRole role, int64_t bytes) {
+  AcGraph *g = b->g;
+  assert(g->numFuncs > 0 && role != AC_ROLE_RESULT);
+  AcFunc *f = &g->funcs[g->numFuncs - 1];
+  assert(f->numOps == 0 && "arguments come before ops");
+  AcId id = acAddValue(b, role, bytes, AC_NONE, f->numArgs);
+  if (id != AC_NONE)
+    f->numArgs++;
+  return id;
+}
+
+AcId acGraphBuilderAddOp(AcGraphBuilder *b, const char *name,
+                         const AcId *operands, int32_t numOperands,
+                         int32_t numResults, const int64_t *resultBytes) {
+  AcGraph *g = b->g;
+  assert(g->numFuncs > 0);
+  size_t len = strlen(name) + 1;
+  if (!AC_GROW(g->ops, g->numOps, b->capOps) ||
+      !AC_GROW(b->nameOffsets, g->numOps, b->capNameOffsets) ||
+      !AC_GROW(b->forced, g->numOps, b->capForced) ||
+      !acGrow((void **)&g->operands, &b->capOperands,
+              g->numOperands + numOperands, sizeof(AcId)) ||
+      !acGrow((void **)&g->strings, &b->capStrings,
+              g->stringsSize + (intptr_t)len, 1)) {
+    b->failed = 1;
+    return AC_NONE;
+  }
+  AcId id = (AcId)g->numOps;
+  AcOp *op = &g->ops[id];
+  memset(op, 0, sizeof *op);
+  op->func = (AcId)(g->numFuncs - 1);
+  op->firstOperand = (int32_t)g->numOperands;
+  op->numOperands = numOperands;
+  for (int32_t i = 0; i < numOperands; ++i) {
+    assert(operands[i] >= 0 && operands[i] < g->numValues);
+    g->operands[g->numOperands++] = operands[i];
+  }
+  b->nameOffsets[id] = g->stringsSize;
+  memcpy(g->strings + g->stringsSize, name, len);
+  g->stringsSize += (intptr_t)len;
+  b->forced[id] = -1;
+  g->numOps++;
+  g->funcs[g->numFuncs - 1].numOps++;
+  op->firstResult = (AcId)g->numValues;
+  for (int32_t r = 0; r < numResults; ++r) {
+    if (acAddValue(b, AC_ROLE_RESULT, resultBytes ? resultBytes[r] : 0, id,
+                   r) == AC_NONE)
+      return AC_NONE;
+    op->numResults++;
+  }
+  return id;
+}
+
+AcOp *acGraphBuilderOp(AcGraphBuilder *b, AcId op) {
+  assert(op >= 0 && op < b->g->numOps);
+  return &b->g->ops[op];
+}
+
+void acGraphBuilderSetAlias(AcGraphBuilder *b, AcId resultValue, AcId aliasOf) {
+  assert(aliasOf < resultValue);
+  b->aliasOf[resultValue] = aliasOf;
+  b->g->values[resultValue].bytes = 0;
+}
+
+void acGraphBuilderSetLogicalBytes(AcGraphBuilder *b, AcId value, int64_t bytes) {
+  b->g->values[value].logicalBytes = bytes;
+}
+
+void acGraphBuilderForcePhase(AcGraphBuilder *b, AcId op, AcPhase phase) {
+  b->forced[op] = (int8_t)phase;
+}
+
+AcStatus acGraphBuilderAddRet(AcGraphBuilder *b, AcId value, uint8_t flags) {
+  AcGraph *g = b->g;
+  if (!AC_GROW(g->rets, g->numRets, b->capRets) ||
+      !AC_GROW(g->retFlags, g->numRets, b->capRetFlags)) {
+    b->failed = 1;
+    return AC_ERR_NOMEM;
+  }
+  g->rets[g->numRets] = value;
+  g->retFlags[g->numRets] = flags;
+  g->numRets++;
+  g->funcs[g->numFuncs - 1].numRets++;
+  return AC_OK;
+}
+
+AcStatus acGraphBuilderAddSched(AcGraphBuilder *b, AcId func, AcPhase phase,
+                                int32_t microbatch) {
+  AcGraph *g = b->g;
+  if (!AC_GROW(g->sched, g->numSched, b->capSched)) {
+    b->failed = 1;
+    return AC_ERR_NOMEM;
+  }
+  AcSchedEntry *e = &g->sched[g->numSched++];
+  e->func = func;
+  e->phase = (uint8_t)phase;
+  e->microbatch = microbatch;
+  return AC_OK;
+}
+
+/* Phase inference for function f (see graph.h).  Scratch arrays are per op. */
+static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
+                              uint8_t *feedsOut, uint8_t *valueNeeded,
+                              AcError *err) {
+  AcGraph *g = b->g;
+  const AcFunc *fn = &g->funcs[f];
+  AcId end = fn->firstOp + fn->numOps;
+  for (AcId o = fn->firstOp; o < end; ++o) {
+    const AcOp *op = &g->ops[o];
+    uint8_t dep = 0;
+    for (int32_t i = 0; i < op->numOperands && !dep; ++i) {
+      const AcValue *v = &g->values[acOpOperand(g, o, i)];
+      dep = v->role == AC_ROLE_TANGENT ||
+            (v->producer != AC_NONE && tangentDep[v->producer]);
+    }
+    tangentDep[o] = dep;
+  }
+  for (int32_t r = 0; r < fn->numRets; ++r)
+    if (g->retFlags[fn->firstRet + r] & AC_RET_OUTPUT)
+      valueNeeded[g->rets[fn->firstRet + r]] = 1;
+  for (AcId o = end - 1; o >= fn->firstOp; --o) {
+    const AcOp *op = &g->ops[o];
+    uint8_t need = 0;
+    for (int32_t r = 0; r < op->numResults && !need; ++r)
+      need = valueNeeded[op->firstResult + r];
+    feedsOut[o] = need;
+    if (need)
+      for (int32_t i = 0; i < op->numOperands; ++i)
+        valueNeeded[acOpOperand(g, o, i)] = 1;
+  }
+  for (AcId o = fn->firstOp; o < end; ++o) {
+    AcOp *op = &g->ops[o];
+    if (b->forced[o] >= 0) {
+      op->phase = (uint8_t)b->forced[o];
+      op->phaseForced = 1;
+      if (op->phase == AC_PHASE_FWD && tangentDep[o])
+        return acErrorSet(err, AC_ERR_INVALID, o, AC_NONE,
+                          "op '%s' is marked ac.phase = \"fwd\" but depends "
+                          "on a tangent", g->strings ? op->name : "?");
+    } else {
+      op->phase = feedsOut[o] && !tangentDep[o] ? AC_PHASE_FWD : AC_PHASE_BWD;
+    }
+    for (int32_t r = 0; r < op->numResults; ++r)
+      g->values[op->firstResult + r].phase = op->phase;
+  }
+  /* A forward op may read only forward values. */
+  for (AcId o = fn->firstOp; o < end; ++o) {
+    const AcOp *op = &g->ops[o];
+    if (op->phase != AC_PHASE_FWD)
+      continue;
+    for (int32_t i = 0; i < op->numOperands; ++i) {
+      const AcValue *v = &g->values[acOpOperand(g, o, i)];
+      if (v->phase == AC_PHASE_BWD)
+        return acErrorSet(
+            err, AC_ERR_INVALID, o, acOpOperand(g, o, i),
+            "forward op '%s' reads a backward value%s", op->name,
+            v->producer != AC_NONE && g->ops[v->producer].phaseForced
+                ? " (its producer is marked ac.phase = \"bwd\")"
+                : " (check the ac.phase markers)");
+    }
+  }
+  return AC_OK;
+}
+
+static AcStatus acCheckSchedule(const AcGraph *g, AcError *err) {
+  /* Every (func, microbatch) needs exactly one fwd then one bwd; every
+     function appears. */
+  for (intptr_t i = 0; i < g->numSched; ++i) {
+    const AcSchedEntry *e = &g->sched[i];
+    intptr_t fwdAt = -1, bwdAt = -1;
+    for (intptr_t j = 0; j < g->numSched; ++j) {
+      const AcSchedEntry *o = &g->sched[j];
+      if (o->func != e->func || o->microbatch != e->microbatch)
+        continue;
+      intptr_t *slot = o->phase == AC_PHASE_FWD ? &fwdAt : &bwdAt;
+      if (*slot >= 0)
+        return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                          "ac.schedule lists \"%s.%s@%d\" twice",
+                          g->funcs[e->func].name,
+                          o->phase == AC_PHASE_FWD ? "fwd" : "bwd",
+                          (int)e->microbatch);
+      *slot = j;
+    }
+    if (fwdAt < 0 || bwdAt < 0)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "ac.schedule has no \"%s.%s\" for microbatch %d",
+                        g->funcs[e->func].name, fwdAt < 0 ? "fwd" : "bwd",
+                        (int)e->microbatch);
+    if (bwdAt < fwdAt)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "ac.schedule runs \"%s.bwd\" before \"%s.fwd\"",
+                        g->funcs[e->func].name, g->funcs[e->func].name);
+  }
+  for (intptr_t f = 0; f < g->numFuncs; ++f) {
+    int seen = 0;
+    for (intptr_t i = 0; i < g->numSched && !seen; ++i)
+      seen = g->sched[i].func == f;
+    if (!seen)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "ac.schedule does not mention joint function \"%s\"",
+                        g->funcs[f].name);
+  }
+  return AC_OK;
+}
+
+AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
+  AcGraph *g = b->g;
+  AcStatus st = AC_OK;
+  uint8_t *tangentDep = NULL, *feedsOut = NULL, *valueNeeded = NULL;
+  int32_t *count = NULL;
+  *out = NULL;
+  if (b->failed)
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory while building the graph");
+  /* Resolve op names into the final string pool. */
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    g->ops[o].name = g->strings + b->nameOffsets[o];
+  /* Alias roots: alias targets precede their views. */
+  for (intptr_t v = 0; v < g->numValues; ++v) {
+    AcId a = b->aliasOf[v];
+    g->values[v].aliasRoot = a == AC_NONE ? (AcId)v : g->values[a].aliasRoot;
+  }
+  for (intptr_t r = 0; r < g->numRets; ++r)
+    g->values[g->rets[r]].retFlags |= g->retFlags[r];
+  /* Use lists in CSR form: distinct using ops, ascending. */
+  count = acCalloc((size_t)g->numValues + 1, sizeof *count);
+  g->uses = acMalloc(((size_t)g->numOperands + 1) * sizeof *g->uses);
+  tangentDep = acCalloc((size_t)g->numOps + 1, 1);
+  feedsOut = acCalloc((size_t)g->numOps + 1, 1);
+  valueNeeded = acCalloc((size_t)g->numValues + 1, 1);
+  if (!count || !g->uses || !tangentDep || !feedsOut || !valueNeeded) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while building the graph");
+    goto cleanup;
+  }
+  for (intptr_t o = 0; o < g->numOps; ++o) {
+    const AcOp *op = &g->ops[o];
+    for (int32_t i = 0; i < op->numOperands; ++i) {
+      AcId v = acOpOperand(g, (AcId)o, i);
+      int dup = 0;
+      for (int32_t j = 0; j < i && !dup; ++j)
+        dup = acOpOperand(g, (AcId)o, j) == v;
+      if (!dup)
+        g->values[v].numUses++;
+    }
+  }
+  int32_t at = 0;
+  for (intptr_t v = 0; v < g->numValues; ++v) {
+    g->values[v].firstUse = at;
+    at += g->values[v].numUses;
+    count[v] = 0;
+  }
+  g->numUses = at;
+  for (intptr_t o = 0; o < g->numOps; ++o) {
+    const AcOp *op = &g->ops[o];
+    for (int32_t i = 0; i < op->numOperands; ++i) {
+      AcId v = acOpOperand(g, (AcId)o, i);
+      AcValue *val = &g->values[v];
+      if (count[v] > 0 && g->uses[val->firstUse + count[v] - 1] == (AcId)o)
+        continue;
+      int dup = 0;
+      for (int32_t j = 0; j < count[v] && !dup; ++j)
+        dup = g->uses[val->firstUse + j] == (AcId)o;
+      if (!dup)
+        g->uses[val->firstUse + count[v]++] = (AcId)o;
+    }
+  }
+  for (intptr_t f = 0; f < g->numFuncs; ++f) {
+    st = acInferPhases(b, (AcId)f, tangentDep, feedsOut, valueNeeded, err);
+    if (st != AC_OK)
+      goto cleanup;
+  }
+  /* Save candidates: forward results read by backward ops; a candidate
+     view makes its storage root a candidate too. */
+  for (intptr_t v = 0; v < g->numValues; ++v) {
+    AcValue *val = &g->values[v];
+    if (val->role != AC_ROLE_RESULT || val->phase != AC_PHASE_FWD)
+      continue;
+    for (int32_t u = 0; u < val->numUses; ++u)
+      if (g->ops[acValueUse(g, (AcId)v, u)].phase == AC_PHASE_BWD) {
+        val->saveCandidate = 1;
+        break;
+      }
+    if (val->saveCandidate) {
+      AcValue *root = &g->values[val->aliasRoot];
+      if (root->role == AC_ROLE_RESULT)
+        root->saveCandidate = 1;
+    }
+  }
+  if (g->numSched == 0) {
+    for (intptr_t f = 0; f < g->numFuncs; ++f)
+      if ((st = acGraphBuilderAddSched(b, (AcId)f, AC_PHASE_FWD, 0)) != AC_OK)
+        goto nomem;
+    for (intptr_t f = g->numFuncs - 1; f >= 0; --f)
+      if ((st = acGraphBuilderAddSched(b, (AcId)f, AC_PHASE_BWD, 0)) != AC_OK)
+        goto nomem;
+  }
+  st = acCheckSchedule(g, err);
+  if (st != AC_OK)
+    goto cleanup;
+  *out = g;
+  b->g = NULL;
+  goto cleanup;
+nomem:
+  st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                  "out of memory while building the graph");
+cleanup:
+  acFree(count);
+  acFree(tangentDep);
+  acFree(feedsOut);
+  acFree(valueNeeded);
+  if (st == AC_OK) {
+    /* Leave the builder reusable-but-empty. */
+    b->g = acCalloc(1, sizeof *b->g);
+    if (!b->g)
+      b->failed = 1;
+  }
+  return st;
+}
+
+int64_t acGraphParamBytes(const AcGraph *g) {
+  int64_t sum = 0;
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (g->values[v].role == AC_ROLE_PARAM)
+      sum += g->values[v].bytes;
+  return sum;
+}
+
+int64_t acGraphGradBytes(const AcGraph *g) {
+  int64_t sum = 0;
+  for (intptr_t r = 0; r < g->numRets; ++r) {
+    if (!(g->retFlags[r] & AC_RET_GRAD))
+      continue;
+    AcId root = g->values[g->rets[r]].aliasRoot;
+    if (g->values[root].role != AC_ROLE_RESULT)
+      continue;
+    int seen = 0;
+    for (intptr_t q = 0; q < r && !seen; ++q)
+      seen = (g->retFlags[q] & AC_RET_GRAD) &&
+             g->values[g->rets[q]].aliasRoot == root;
+    if (!seen)
+      sum += g->values[root].bytes;
+  }
+  return sum;
+}
+
+intptr_t acGraphCountPhase(const AcGraph *g, AcId f, AcPhase phase) {
+  intptr_t n = 0;
+  const AcFunc *fn = &g->funcs[f];
+  for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o)
+    n += g->ops[o].phase == phase;
+  return n;
+}

@@ -1,0 +1,86 @@
+/* support.c - status names, error filling and the single allocation hook. */
+#include "autoac/support.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int64_t acFailAt = 0;   /* allocation number that starts failing; 0 = never */
+static int64_t acAllocs = 0;   /* allocations attempted so far */
+
+void acErrorClear(AcError *err) {
+  if (!err)
+    return;
+  err->status = AC_OK;
+  err->op = AC_NONE;
+  err->value = AC_NONE;
+  err->message[0] = '\0';
+}
+
+AcStatus acErrorSet(AcError *err, AcStatus status, AcId op, AcId value,
+                    const char *fmt, ...) {
+  if (!err)
+    return status;
+  err->status = status;
+  err->op = op;
+  err->value = value;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+const char *acStatusName(AcStatus status) {
+  switch (status) {
+  case AC_OK: return "ok";
+  case AC_ERR_NOMEM: return "out of memory";
+  case AC_ERR_INVALID: return "invalid input";
+  case AC_ERR_IO: return "i/o error";
+  case AC_ERR_INFEASIBLE: return "infeasible";
+  case AC_ERR_INTERNAL: return "internal error";
+  }
+  return "unknown status";
+}
+
+static int acShouldFail(void) {
+  ++acAllocs;
+  return acFailAt > 0 && acAllocs >= acFailAt;
+}
+
+void *acMalloc(size_t size) {
+  if (acShouldFail())
+    return NULL;
+  return malloc(size ? size : 1);
+}
+
+void *acCalloc(size_t n, size_t size) {
+  if (acShouldFail())
+    return NULL;
+  if (n == 0 || size == 0)
+    return calloc(1, 1);
+  return calloc(n, size);
+}
+
+void *acRealloc(void *p, size_t size) {
+  if (acShouldFail())
+    return NULL;
+  return realloc(p, size ? size : 1);
+}
+
+void acFree(void *p) { free(p); }
+
+char *acStrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *r = acMalloc(n);
+  if (r)
+    memcpy(r, s, n);
+  return r;
+}
+
+void acAllocFailAfter(int64_t n) {
+  acFailAt = n > 0 ? acAllocs + n : 0;
+}
+
+int64_t acAllocCount(void) { return acAllocs; }

@@ -1,0 +1,28 @@
+import os
+import lit.formats
+
+config.name = "autoac"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.autoac_obj_root, "test")
+
+path = os.pathsep.join([config.autoac_bin_dir, config.llvm_tools_dir,
+                        config.environment.get("PATH", os.environ["PATH"])])
+config.environment["PATH"] = path
+for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+plugin = os.path.join(config.autoac_lib_dir, "AutoACPlugin.so")
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%corpus", os.path.join(config.autoac_src_root, "examples", "corpus")))
+config.substitutions.append(("%llvmlib", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
+config.substitutions.append(("%run_cpu", os.path.join(config.test_source_root, "Inputs", "run-cpu.sh")))
+if config.autoac_sanitize:
+    # mlir-opt is not instrumented: the plugin cannot be loaded into it.
+    config.available_features.add("asan")
+else:
+    config.available_features.add("plugin")
