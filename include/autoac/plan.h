@@ -103,6 +103,62 @@ typedef struct AcPlanOptions {
 AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
                    AcError *err);
 
+/*===-------------------------- greedy trajectory --------------------------===*/
+
+/// The whole greedy run from a starting save set, budget ignored: plan k is
+/// the starting set with dropped[1..k] unsaved, derived.  peakBytes strictly
+/// decreases along it; the last plan is the lowest peak greedy reaches.
+/// For a budget, greedy takes the first plan whose peak fits, else the last
+/// (acTrajectoryChoose), so its peak never rises as the budget falls.
+typedef struct AcTrajectory {
+  intptr_t numPlans;          ///< plans on the trajectory (drops + 1) >= 1
+  AcId *dropped;              ///< [numPlans] value dropped to reach plan k; [0] AC_NONE
+  int64_t *peakBytes;         ///< [numPlans] simulated peak, static part included
+  double *recomputeSeconds;   ///< [numPlans] simulated recompute seconds
+  int64_t *savedBytes;        ///< [numPlans] acPlanSavedBytes of plan k
+  uint8_t *initialSaved;      ///< [numValues] the starting save set
+  intptr_t numValues;
+} AcTrajectory;
+
+/// Greedy trajectory from the min-cut save set (acMincutSaveSet).
+AcStatus acGreedyTrajectory(const AcGraph *g, int64_t staticBytes,
+                            AcTrajectory **out, AcError *err);
+/// Greedy trajectory from `initialSaved` ([numValues], must derive).
+AcStatus acGreedyTrajectoryFrom(const AcGraph *g, const uint8_t *initialSaved,
+                                int64_t staticBytes, AcTrajectory **out,
+                                AcError *err);
+/// The straightforward algorithm (re-derive and re-simulate every candidate
+/// at every step), kept as the reference a faster acGreedyTrajectoryFrom
+/// must agree with.
+AcStatus acGreedyTrajectoryReference(const AcGraph *g,
+                                     const uint8_t *initialSaved,
+                                     int64_t staticBytes, AcTrajectory **out,
+                                     AcError *err);
+/// Frees a trajectory; NULL is accepted.
+void acTrajectoryDestroy(AcTrajectory *t);
+/// Index of the plan greedy picks for `budget`: the first with peak <=
+/// budget, else the last; 0 when budget < 0 (no budget).
+intptr_t acTrajectoryChoose(const AcTrajectory *t, int64_t budget);
+/// Materializes plan `step` of the trajectory into `plan` (derived).
+AcStatus acTrajectoryPlan(const AcGraph *g, const AcTrajectory *t,
+                          intptr_t step, AcPlan *plan, AcError *err);
+
+/*===-------------------------- knapsack baseline --------------------------===*/
+
+/// The activation-memory fraction a user of torch's knapsack would pass for
+/// `budget`, assuming peak = everything else + saved bytes:
+/// (budget - (peak - savedBytes)) / savedBytes clamped to [0, 1] (1 when
+/// savedBytes is 0 or there is no budget).  `peak` and `savedBytes` are the
+/// min-cut plan's.
+double acKnapsackFraction(int64_t budget, int64_t peak, int64_t savedBytes);
+/// Knapsack plan from the starting save set `initialSaved` (the min-cut one
+/// in acPlanRun): keeps the droppable saves that avoid the most recompute
+/// time within fraction * saved bytes, drops the rest.  `fraction` (may be
+/// NULL) receives the fraction used.
+AcStatus acKnapsackFrom(const AcGraph *g, const uint8_t *initialSaved,
+                        int64_t staticBytes, int64_t budget, AcPlan *plan,
+                        double *fraction, AcError *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,1 +1,115 @@
-// placeholder replaced below
+//===- registration.cpp - the only C++ in autoac ---------------------------===//
+//
+// The C API has no door for three things: registering a pass in MLIR's global
+// registry with printable options (so `auto-ac{budget=24GB}` parses and
+// survives --dump-pass-pipeline), the mlir-opt plugin entry point, and a few
+// queries (warnings, side-effect interfaces).  Everything else is C: the pass
+// body calls acRunOnModule.
+//
+//===----------------------------------------------------------------------===//
+#include "autoac/autoac.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Tools/Plugins/PassPlugin.h"
+#include "llvm/Config/llvm-config.h"
+
+#include <mutex>
+#include <string>
+
+namespace {
+struct AutoACPass
+    : public mlir::PassWrapper<AutoACPass, mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AutoACPass)
+
+  AutoACPass() = default;
+  AutoACPass(const AutoACPass &other) : PassWrapper(other) {}
+
+  llvm::StringRef getArgument() const final { return "auto-ac"; }
+  llvm::StringRef getDescription() const final {
+    return "Plan activation checkpointing for ac.joint functions under a "
+           "memory budget and split them into forward/backward functions";
+  }
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::scf::SCFDialect, mlir::func::FuncDialect>();
+  }
+
+  Option<std::string> budget{*this, "budget", llvm::cl::desc("Peak memory limit (24GB, 1.5GiB, 3e9)")};
+  Option<std::string> reserve{*this, "reserve", llvm::cl::desc("Memory the planner cannot see")};
+  Option<std::string> optimizer{*this, "optimizer", llvm::cl::desc("none, sgd, momentum, adam")};
+  Option<std::string> strategy{*this, "strategy", llvm::cl::desc("greedy, save-all, mincut, knapsack")};
+  Option<std::string> mode{*this, "mode", llvm::cl::desc("split or annotate")};
+  Option<std::string> device{*this, "device", llvm::cl::desc("Device profile (h100, a100, h200, cpu)")};
+  Option<std::string> planOut{*this, "plan-out", llvm::cl::desc("Write the plan as JSON")};
+  Option<std::string> planIn{*this, "plan-in", llvm::cl::desc("Apply a saved plan")};
+  Option<std::string> report{*this, "report", llvm::cl::desc("Write the JSON report")};
+  Option<bool> strict{*this, "strict", llvm::cl::desc("Unreachable budget is an error"), llvm::cl::init(false)};
+
+  void runOnOperation() override {
+    mlir::ModuleOp module = getOperation();
+    AcOptions *opts = acOptionsCreate();
+    if (!opts) {
+      module.emitError("autoac: out of memory");
+      return signalPassFailure();
+    }
+    const std::pair<const char *, const Option<std::string> *> strs[] = {
+        {"budget", &budget},   {"reserve", &reserve}, {"optimizer", &optimizer},
+        {"strategy", &strategy}, {"mode", &mode},     {"device", &device},
+        {"plan-out", &planOut}, {"plan-in", &planIn}, {"report", &report}};
+    bool ok = true;
+    for (const auto &[name, opt] : strs) {
+      if (!opt->hasValue() || opt->getValue().empty())
+        continue;
+      AcError err;
+      acErrorClear(&err);
+      if (acOptionsSet(opts, name, opt->getValue().c_str(), &err) != AC_OK) {
+        module.emitError() << err.message;
+        ok = false;
+        break;
+      }
+    }
+    if (ok && strict) {
+      AcError err;
+      acErrorClear(&err);
+      acOptionsSet(opts, "strict", "true", &err);
+    }
+    if (ok)
+      ok = acRunOnModule(wrap(module.getOperation()), opts) == AC_OK;
+    acOptionsDestroy(opts);
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace
+
+extern "C" void acRegisterPasses(void) {
+  static std::once_flag once;
+  std::call_once(once, [] { mlir::PassRegistration<AutoACPass>(); });
+}
+
+extern "C" void acEmitDiagnostic(MlirLocation loc, int severity,
+                                 const char *message) {
+  mlir::Location l = unwrap(loc);
+  if (severity == 1)
+    mlir::emitWarning(l) << message;
+  else
+    mlir::emitRemark(l) << message;
+}
+
+extern "C" int acOpMemoryEffectFree(MlirOperation op) {
+  mlir::Operation *o = unwrap(op);
+  if (!o->isRegistered())
+    return -1;
+  return mlir::isMemoryEffectFree(o) ? 1 : 0;
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK ::mlir::PassPluginLibraryInfo
+mlirGetPassPluginInfo() {
+  return {MLIR_PLUGIN_API_VERSION, "AutoAC", LLVM_VERSION_STRING,
+          []() { acRegisterPasses(); }};
+}

@@ -1,1 +1,314 @@
-int main(void){return 0;}
+/* ac-opt.c - the autoac driver: an opt-like tool with every upstream dialect
+ * and pass, unregistered dialects allowed, and autoac's options as
+ * --ac-NAME=VALUE.  See docs/ac-opt.md and `ac-opt --help`. */
+#include "autoac/autoac.h"
+#include "autoac/report.h"
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *acUsage =
+    "usage: ac-opt [input.mlir|-] [-o out.mlir] [--pass-pipeline=PIPELINE]\n"
+    "              [--ac-NAME=VALUE ...] [--ac-summary] [--ac-sweep=N]\n"
+    "\n"
+    "Plans activation checkpointing for every ac.joint function and rewrites\n"
+    "it (docs/contract.md).  Options (--ac-NAME=VALUE):\n"
+    "  budget     peak memory limit: 24GB, 1.5GiB, 3e9 (default: none, min-cut)\n"
+    "  reserve    memory the planner cannot see, taken off the budget\n"
+    "  optimizer  none | sgd | momentum | adam (state per parameter byte)\n"
+    "  strategy   greedy | save-all | mincut | knapsack\n"
+    "  mode       split | annotate\n"
+    "  device     h100 | a100 | h200 | cpu | ...\n"
+    "  plan-out   write the plan (JSON)      plan-in  apply a saved plan\n"
+    "  report     write the JSON report      strict   unreachable budget is an error\n"
+    "  sweep      plan N budgets for every strategy, print a table (no IR output)\n"
+    "  sweep-csv  where --ac-sweep writes its CSV (default: stdout table only)\n"
+    "  --ac-summary prints a readable summary of what autoac saw and chose.\n"
+    "--pass-pipeline runs before autoac; if it names auto-ac itself, autoac is\n"
+    "not run again.\n";
+
+static void acPrintTo(MlirStringRef s, void *user) {
+  fwrite(s.data, 1, s.length, (FILE *)user);
+}
+
+/* Prints diagnostics as file:line:col: severity: message. */
+static MlirLogicalResult acOnDiagnostic(MlirDiagnostic d, void *user) {
+  (void)user;
+  MlirLocation loc = mlirDiagnosticGetLocation(d);
+  const char *sev = "error";
+  switch (mlirDiagnosticGetSeverity(d)) {
+  case MlirDiagnosticWarning: sev = "warning"; break;
+  case MlirDiagnosticNote: sev = "note"; break;
+  case MlirDiagnosticRemark: sev = "remark"; break;
+  default: break;
+  }
+  if (mlirLocationIsAFileLineColRange(loc)) {
+    MlirStringRef f = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+    fprintf(stderr, "%.*s:%d:%d: ", (int)f.length, f.data,
+            mlirLocationFileLineColRangeGetStartLine(loc),
+            mlirLocationFileLineColRangeGetStartColumn(loc));
+  }
+  fprintf(stderr, "%s: ", sev);
+  mlirDiagnosticPrint(d, acPrintTo, stderr);
+  fputc('\n', stderr);
+  return mlirLogicalResultSuccess();
+}
+
+/* Growable text buffer for printing. */
+typedef struct AcText {
+  char *data;
+  size_t len, cap;
+  int failed;
+} AcText;
+
+static void acAppend(MlirStringRef s, void *user) {
+  AcText *t = user;
+  if (t->failed)
+    return;
+  if (t->len + s.length + 1 > t->cap) {
+    size_t n = t->cap ? t->cap * 2 : 1 << 16;
+    while (n < t->len + s.length + 1)
+      n *= 2;
+    char *q = realloc(t->data, n);
+    if (!q) {
+      t->failed = 1;
+      return;
+    }
+    t->data = q;
+    t->cap = n;
+  }
+  memcpy(t->data + t->len, s.data, s.length);
+  t->len += s.length;
+  t->data[t->len] = '\0';
+}
+
+static char *acReadAll(FILE *f, size_t *len) {
+  AcText t = {0};
+  char buf[1 << 16];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    acAppend(mlirStringRefCreate(buf, n), &t);
+  if (t.failed || ferror(f)) {
+    free(t.data);
+    return NULL;
+  }
+  if (!t.data)
+    t.data = calloc(1, 1);
+  *len = t.len;
+  return t.data;
+}
+
+static void acHumanBytes(json_int_t b, char *buf, size_t n) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = (double)b;
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  snprintf(buf, n, u ? "%.2f %s" : "%.0f %s", v, units[u]);
+}
+
+/* Prints a readable summary of a report file to stderr. */
+static void acPrintSummary(const char *reportPath) {
+  json_error_t jerr;
+  json_t *r = json_load_file(reportPath, 0, &jerr);
+  if (!r) {
+    fprintf(stderr, "ac-opt: cannot read the report for the summary: %s\n", jerr.text);
+    return;
+  }
+  char a[32], b[32];
+  fprintf(stderr, "autoac summary (strategy %s, device %s)\n",
+          json_string_value(json_object_get(r, "strategy")),
+          json_string_value(json_object_get(r, "device")));
+  size_t i;
+  json_t *fn;
+  json_array_foreach(json_object_get(r, "functions"), i, fn) {
+    json_t *ph = json_object_get(fn, "phases");
+    acHumanBytes(json_integer_value(json_object_get(fn, "candidate_bytes")), a, sizeof a);
+    fprintf(stderr, "  @%s: %lld ops (%lld forward, %lld backward), %zu save candidates (%s)\n",
+            json_string_value(json_object_get(fn, "name")),
+            (long long)json_integer_value(json_object_get(fn, "ops")),
+            (long long)json_integer_value(json_object_get(ph, "fwd")),
+            (long long)json_integer_value(json_object_get(ph, "bwd")),
+            json_array_size(json_object_get(fn, "candidates")), a);
+    acHumanBytes(json_integer_value(json_object_get(fn, "saved_bytes")), a, sizeof a);
+    fprintf(stderr, "    saved %zu values (%s), recomputed %zu ops\n",
+            json_array_size(json_object_get(fn, "saved")), a,
+            json_array_size(json_object_get(fn, "recomputed")));
+  }
+  acHumanBytes(json_integer_value(json_object_get(r, "peak_bytes")), a, sizeof a);
+  acHumanBytes(json_integer_value(json_object_get(r, "static_bytes")), b, sizeof b);
+  fprintf(stderr, "  peak %s (static %s)", a, b);
+  json_int_t budget = json_integer_value(json_object_get(r, "budget_bytes"));
+  if (json_is_integer(json_object_get(r, "budget_bytes"))) {
+    acHumanBytes(budget, a, sizeof a);
+    fprintf(stderr, ", budget %s: %s", a,
+            json_is_true(json_object_get(r, "feasible")) ? "met" : "NOT met");
+  }
+  fputc('\n', stderr);
+  const char *k;
+  json_t *v;
+  json_object_foreach(json_object_get(r, "baseline_peak_bytes"), k, v) {
+    acHumanBytes(json_integer_value(v), a, sizeof a);
+    fprintf(stderr, "  baseline %-9s peak %s\n", k, a);
+  }
+  acHumanBytes(json_integer_value(json_object_get(r, "saved_bytes")), a, sizeof a);
+  fprintf(stderr, "  saved %s, recompute %.3g FLOPs (%.3g s)\n", a,
+          json_number_value(json_object_get(r, "recompute_flops")),
+          json_number_value(json_object_get(r, "recompute_seconds")));
+  json_decref(r);
+}
+
+int main(int argc, char **argv) {
+  const char *input = "-", *output = NULL, *pipeline = NULL;
+  int summary = 0, rc = 1;
+  char tmpReport[64] = "";
+  AcOptions *opts = acOptionsCreate();
+  AcError err;
+  MlirContext ctx = {NULL};
+  MlirOperation module = {NULL};
+  MlirPassManager pm = {NULL};
+  char *source = NULL;
+  AcText out = {0};
+  if (!opts) {
+    fprintf(stderr, "ac-opt: out of memory\n");
+    return 1;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(acUsage, stdout);
+      rc = 0;
+      goto cleanup;
+    } else if (!strcmp(a, "-o") && i + 1 < argc) {
+      output = argv[++i];
+    } else if (!strncmp(a, "-o=", 3)) {
+      output = a + 3;
+    } else if (!strncmp(a, "--pass-pipeline=", 16)) {
+      pipeline = a + 16;
+    } else if (!strcmp(a, "--allow-unregistered-dialect")) {
+      /* always on */
+    } else if (!strcmp(a, "--ac-summary")) {
+      summary = 1;
+    } else if (!strncmp(a, "--ac-", 5)) {
+      const char *eq = strchr(a, '=');
+      char name[64];
+      size_t n = eq ? (size_t)(eq - (a + 5)) : strlen(a + 5);
+      if (n >= sizeof name)
+        n = sizeof name - 1;
+      memcpy(name, a + 5, n);
+      name[n] = '\0';
+      acErrorClear(&err);
+      const char *value = eq ? eq + 1 : (!strcmp(name, "strict") ? "true" : "");
+      if (acOptionsSet(opts, name, value, &err) != AC_OK) {
+        fprintf(stderr, "ac-opt: error: %s\n", err.message);
+        goto cleanup;
+      }
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "ac-opt: error: unknown argument '%s'\n%s", a, acUsage);
+      goto cleanup;
+    } else {
+      input = a;
+    }
+  }
+  size_t len = 0;
+  FILE *in = strcmp(input, "-") ? fopen(input, "rb") : stdin;
+  if (!in) {
+    fprintf(stderr, "ac-opt: error: cannot open '%s'\n", input);
+    goto cleanup;
+  }
+  source = acReadAll(in, &len);
+  if (in != stdin)
+    fclose(in);
+  if (!source) {
+    fprintf(stderr, "ac-opt: error: cannot read '%s'\n", input);
+    goto cleanup;
+  }
+
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextSetAllowUnregisteredDialects(ctx, true);
+  mlirRegisterAllPasses();
+  acRegisterPasses();
+  mlirContextAttachDiagnosticHandler(ctx, acOnDiagnostic, NULL, NULL);
+
+  module = mlirOperationCreateParse(ctx, mlirStringRefCreate(source, len),
+                                    mlirStringRefCreateFromCString(
+                                        strcmp(input, "-") ? input : "<stdin>"));
+  if (mlirOperationIsNull(module))
+    goto cleanup;
+  if (!mlirOperationVerify(module))
+    goto cleanup;
+  int pipelineHasAc = pipeline && strstr(pipeline, "auto-ac") != NULL;
+  if (pipeline) {
+    pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+    AcText perr = {0};
+    if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
+            mlirPassManagerGetAsOpPassManager(pm),
+            mlirStringRefCreateFromCString(pipeline), acAppend, &perr))) {
+      fprintf(stderr, "ac-opt: error: bad --pass-pipeline: %s\n", perr.data ? perr.data : "");
+      free(perr.data);
+      goto cleanup;
+    }
+    free(perr.data);
+    if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module)))
+      goto cleanup;
+  }
+  if (summary && !opts->report) {
+    snprintf(tmpReport, sizeof tmpReport, "/tmp/ac-opt-report-%ld.json", (long)getpid());
+    acErrorClear(&err);
+    acOptionsSet(opts, "report", tmpReport, &err);
+  }
+  if (opts->sweep) {
+    rc = acRunSweep(module, opts) == AC_OK ? 0 : 1;
+    goto cleanup;
+  }
+  if (!pipelineHasAc && acRunOnModule(module, opts) != AC_OK)
+    goto cleanup;
+  if (!mlirOperationVerify(module)) {
+    fprintf(stderr, "ac-opt: error: the rewritten module does not verify\n");
+    goto cleanup;
+  }
+  mlirOperationPrint(module, acAppend, &out);
+  if (out.failed) {
+    fprintf(stderr, "ac-opt: error: out of memory printing the module\n");
+    goto cleanup;
+  }
+  if (output && strcmp(output, "-")) {
+    acErrorClear(&err);
+    if (acWriteFileAtomic(output, out.data ? out.data : "", out.len, &err) != AC_OK) {
+      fprintf(stderr, "ac-opt: error: %s\n", err.message);
+      goto cleanup;
+    }
+  } else {
+    fwrite(out.data ? out.data : "", 1, out.len, stdout);
+    fputc('\n', stdout);
+  }
+  if (summary)
+    acPrintSummary(opts->report);
+  rc = 0;
+cleanup:
+  if (tmpReport[0])
+    unlink(tmpReport);
+  free(out.data);
+  free(source);
+  if (pm.ptr)
+    mlirPassManagerDestroy(pm);
+  if (module.ptr)
+    mlirOperationDestroy(module);
+  if (ctx.ptr)
+    mlirContextDestroy(ctx);
+  acOptionsDestroy(opts);
+  return rc;
+}

@@ -1,0 +1,77 @@
+/*===- autoac/autoac.h - the pass: options, entry point, C++ doors -*- C -*-===*
+ *
+ * Ties the stages together: import -> cost -> partition -> plan -> simulate
+ * -> rewrite -> report.  Options follow docs/contract.md section 2; the same
+ * AcOptions serve `ac-opt --ac-NAME=VALUE`, the `auto-ac{NAME=VALUE}` pass
+ * and the Python bindings.
+ *===----------------------------------------------------------------------===*/
+#ifndef AUTOAC_AUTOAC_H
+#define AUTOAC_AUTOAC_H
+
+#include "autoac/cost.h"
+#include "autoac/graph.h"
+#include "autoac/plan.h"
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Output mode.
+typedef enum AcMode { AC_MODE_SPLIT = 0, AC_MODE_ANNOTATE = 1 } AcMode;
+
+/// Parsed options of one run.  Strings are owned (acOptionsDestroy).
+typedef struct AcOptions {
+  int64_t budget;          ///< bytes; -1: none
+  int64_t reserve;         ///< bytes taken off the budget's room
+  double optimizerFactor;  ///< optimizer state bytes per parameter byte
+  char *optimizer;         ///< "none", "sgd", "momentum", "adam"
+  AcStrategy strategy;
+  AcMode mode;
+  const AcDevice *device;
+  char *planOut, *planIn, *report, *sweepCsv;
+  int strict;
+  int sweep;               ///< ac-opt only: number of budgets to sweep (0: off)
+} AcOptions;
+
+/// Names of every option, NULL-terminated, in contract order.
+extern const char *const acOptionNames[];
+
+/// Creates options with the contract's defaults; NULL on allocation failure.
+AcOptions *acOptionsCreate(void);
+/// Frees options; NULL is accepted.
+void acOptionsDestroy(AcOptions *opts);
+/// Sets option `name` from its text `value`.  AC_ERR_INVALID for an unknown
+/// name or a bad value, with a message quoting it and saying what is accepted.
+AcStatus acOptionsSet(AcOptions *opts, const char *name, const char *value,
+                      AcError *err);
+
+/// Runs autoac on a builtin.module op: plans every ac.joint function and
+/// rewrites it, writes the report / plan files, and emits diagnostics
+/// (errors and warnings with locations) through the module's context.
+/// Returns AC_OK on success (including "no joint function": a warning).
+/// On failure the module may be partially rewritten only if the failure is
+/// an internal error; files are never written on failure.
+AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts);
+
+/// Pareto sweep (`--ac-sweep=N`): plans N budgets evenly spaced between the
+/// lowest peak greedy reaches and the save-all peak, for every strategy,
+/// prints a table (budget, peak, recompute seconds per strategy) on stdout
+/// and, with sweep-csv set, writes it as CSV.  The module is not rewritten.
+AcStatus acRunSweep(MlirOperation module, const AcOptions *opts);
+
+/*===--------- C++ doors (lib/pass/registration.cpp) ----------------------===*/
+
+/// Registers the `auto-ac` pass in MLIR's global pass registry (idempotent).
+void acRegisterPasses(void);
+/// Emits a warning (severity 1) or a remark (2) at `loc` through the context's
+/// diagnostic engine (the C API only has mlirEmitError).
+void acEmitDiagnostic(MlirLocation loc, int severity, const char *message);
+/// Side effects of a registered op: 1 if known free of memory effects
+/// (recursively), 0 if it has effects, -1 if the op is unregistered.
+int acOpMemoryEffectFree(MlirOperation op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

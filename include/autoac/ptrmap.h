@@ -1,0 +1,32 @@
+/*===- autoac/ptrmap.h - open-addressing map from pointers to ids -*- C -*-===*
+ *
+ * Keys are non-NULL pointers (e.g. MlirValue.ptr); values are int32 ids.
+ * Linear probing, power-of-two capacity, load factor <= 1/2.  No deletion.
+ *===----------------------------------------------------------------------===*/
+#ifndef AUTOAC_PTRMAP_H
+#define AUTOAC_PTRMAP_H
+
+#include "autoac/support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A pointer -> int32 map.  Zero-initialise before use.
+typedef struct AcPtrMap {
+  const void **keys;
+  int32_t *vals;
+  intptr_t size, cap;
+} AcPtrMap;
+
+/// Inserts or overwrites key -> val; AC_ERR_NOMEM on allocation failure.
+AcStatus acPtrMapPut(AcPtrMap *m, const void *key, int32_t val);
+/// Returns the id stored for key, or AC_NONE.
+int32_t acPtrMapGet(const AcPtrMap *m, const void *key);
+/// Frees the map's arrays and zeroes it.
+void acPtrMapClear(AcPtrMap *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

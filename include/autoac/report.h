@@ -1,0 +1,56 @@
+/*===- autoac/report.h - the JSON report, plan files, atomic writes -*- C -*-===*
+ *
+ * JSON is built with jansson.  Every file autoac writes goes through
+ * acWriteFileAtomic (a temporary file beside the target, then rename), so a
+ * failure never leaves a half-written file and never clobbers the old one.
+ *===----------------------------------------------------------------------===*/
+#ifndef AUTOAC_REPORT_H
+#define AUTOAC_REPORT_H
+
+#include "autoac/cost.h"
+#include "autoac/plan.h"
+#include "autoac/simulate.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Everything a report describes.
+typedef struct AcReportInput {
+  const AcGraph *g;
+  const char *const *valueNames;   ///< [g->numValues] stable names
+  AcStrategy strategy;
+  const char *strategyName;        ///< overrides acStrategyName (e.g. "plan-in")
+  int64_t budget;                  ///< -1: none
+  const AcPlan *plan;              ///< derived
+  const AcSimResult *sim;          ///< of plan, with timeline
+  int64_t baselinePeak[AC_STRATEGY_COUNT]; ///< -1 where not computed
+  const AcDevice *device;
+} AcReportInput;
+
+/// Builds the report (contract section 4) as JSON text; caller frees with
+/// acFree.  NULL on allocation failure.
+char *acReportToString(const AcReportInput *in);
+
+/// Writes `len` bytes to `path` atomically (temp file + rename).
+AcStatus acWriteFileAtomic(const char *path, const char *data, size_t len,
+                           AcError *err);
+
+/// 64-bit fingerprint of function `f`'s structure (op names, operands,
+/// result sizes, argument roles): equal graphs give equal fingerprints.
+uint64_t acGraphFingerprint(const AcGraph *g, AcId f);
+
+/// Serialises a plan (saved and recomputed values per function, by stable
+/// name, with each function's fingerprint) as JSON text; acFree the result.
+char *acPlanFileToString(const AcGraph *g, const char *const *valueNames,
+                         const AcPlan *plan);
+/// Reads a plan file into plan->saved (then derive it).  A plan that does not
+/// match the graph (unknown or missing function, different fingerprint,
+/// unknown value name, malformed JSON) is AC_ERR_INVALID naming what differs.
+AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
+                        const char *path, AcPlan *plan, AcError *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

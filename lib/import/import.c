@@ -1,0 +1,609 @@
+/* import.c - ac.joint functions of an MLIR module -> AcGraph (see import.h).
+ *
+ * One pass over each joint function's single block: arguments with their
+ * roles, then every top-level op (operands, including values its nested
+ * regions capture from the function body, results with byte sizes from
+ * their types), costed by the cost model.  The module's ac.schedule, if any,
+ * becomes the graph's schedule. */
+#include "autoac/autoac.h"
+#include "autoac/import.h"
+#include "autoac/ptrmap.h"
+
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Text printed by the C API, collected into a growable NUL-terminated buffer. */
+typedef struct AcStrBuf {
+  char *data;
+  size_t len, cap;
+  int failed;
+} AcStrBuf;
+
+typedef struct AcImportCtx {
+  const AcDevice *device;
+  AcGraphBuilder *b;
+  AcImport *imp;
+  AcPtrMap valueIds;             /* MlirValue.ptr -> graph value id */
+  intptr_t capOps, capValues, capFuncs;
+  AcTensorType *types;           /* scratch: operand then result types */
+  intptr_t capTypes;
+  AcId *operands;                /* scratch: operand ids of one op */
+  intptr_t numOperands, capOperands;
+  AcStatus walkStatus;           /* status of the capture walk */
+  AcError *err;
+  MlirLocation *errLoc;
+  AcStrBuf name;                 /* scratch for printing value names */
+  char **funcNames;              /* [numFuncs] joint function names */
+  intptr_t numFuncs, capFuncNames, capRetOps;
+} AcImportCtx;
+
+static MlirStringRef acStr(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+static int acStrRefEq(MlirStringRef r, const char *s) {
+  size_t n = strlen(s);
+  return r.length == n && memcmp(r.data, s, n) == 0;
+}
+
+static int acGrowArray(void **p, intptr_t *cap, intptr_t need, size_t elem) {
+  if (need <= *cap)
+    return 1;
+  intptr_t n = *cap ? *cap : 64;
+  while (n < need)
+    n *= 2;
+  void *q = acRealloc(*p, (size_t)n * elem);
+  if (!q)
+    return 0;
+  *p = q;
+  *cap = n;
+  return 1;
+}
+
+static AcStatus acFailAt(AcImportCtx *c, MlirLocation loc, AcStatus st,
+                         AcId op, const char *fmt, const char *a,
+                         const char *b2) {
+  acErrorSet(c->err, st, op, AC_NONE, fmt, a, b2);
+  if (c->errLoc)
+    *c->errLoc = loc;
+  return st;
+}
+
+static AcStatus acNoMem(AcImportCtx *c, MlirLocation loc) {
+  return acFailAt(c, loc, AC_ERR_NOMEM, AC_NONE, "out of memory during import%s%s", "", "");
+}
+
+/* MlirStringCallback appending to an AcStrBuf. */
+static void acCollect(MlirStringRef s, void *user) {
+  AcStrBuf *buf = user;
+  if (buf->len + s.length + 1 > buf->cap) {
+    size_t n = buf->cap ? buf->cap : 64;
+    while (n < buf->len + s.length + 1)
+      n *= 2;
+    char *q = acRealloc(buf->data, n);
+    if (!q) {
+      buf->failed = 1;
+      return;
+    }
+    buf->data = q;
+    buf->cap = n;
+  }
+  memcpy(buf->data + buf->len, s.data, s.length);
+  buf->len += s.length;
+  buf->data[buf->len] = '\0';
+}
+
+/* Reads an MLIR type.  Non-tensor types cost nothing. */
+static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
+                           MlirLocation loc, AcId op, const char *what) {
+  memset(out, 0, sizeof *out);
+  if (mlirTypeIsAOpaque(t)) {
+    MlirStringRef ns = mlirOpaqueTypeGetDialectNamespace(t);
+    if (!acStrRefEq(ns, "torch"))
+      return AC_OK;
+    MlirStringRef data = mlirOpaqueTypeGetData(t);
+    AcError terr;
+    acErrorClear(&terr);
+    if (acTypeParseTorch(data.data, data.length, out, &terr) != AC_OK)
+      return acFailAt(c, loc, AC_ERR_INVALID, op, "%s: %s", what, terr.message);
+    return AC_OK;
+  }
+  if (mlirTypeIsAUnrankedTensor(t))
+    return acFailAt(c, loc, AC_ERR_INVALID, op,
+                    "%s has an unranked tensor type%s: autoac needs static "
+                    "shapes to size activations", what, "");
+  if (!mlirTypeIsARankedTensor(t))
+    return AC_OK;
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  if (rank > AC_MAX_RANK)
+    return acFailAt(c, loc, AC_ERR_INVALID, op, "%s has rank above %s", what, "16");
+  out->isTensor = 1;
+  out->rank = (int32_t)rank;
+  for (intptr_t i = 0; i < rank; ++i) {
+    if (mlirShapedTypeIsDynamicDim(t, i))
+      return acFailAt(c, loc, AC_ERR_INVALID, op,
+                      "%s has a dynamic dimension%s: autoac needs static "
+                      "shapes to size activations", what, "");
+    out->dims[i] = mlirShapedTypeGetDimSize(t, i);
+  }
+  MlirType e = mlirShapedTypeGetElementType(t);
+  int32_t bits = 0;
+  if (mlirTypeIsAComplex(e)) {
+    MlirType inner = mlirComplexTypeGetElementType(e);
+    if (mlirTypeIsAFloat(inner))
+      bits = 2 * (int32_t)mlirFloatTypeGetWidth(inner);
+  } else if (mlirTypeIsAFloat(e)) {
+    bits = (int32_t)mlirFloatTypeGetWidth(e);
+  } else if (mlirTypeIsAInteger(e)) {
+    bits = (int32_t)mlirIntegerTypeGetWidth(e);
+  } else if (mlirTypeIsAIndex(e)) {
+    bits = 64;
+  }
+  if (bits <= 0)
+    return acFailAt(c, loc, AC_ERR_INVALID, op,
+                    "%s has an element type autoac cannot size%s", what, "");
+  out->elemBits = bits < 8 ? 8 : bits;
+  return AC_OK;
+}
+
+static AcStatus acMapValue(AcImportCtx *c, MlirValue v, AcId id) {
+  AcImport *imp = c->imp;
+  if (!acGrowArray((void **)&imp->values, &c->capValues, id + 1, sizeof *imp->values))
+    return AC_ERR_NOMEM;
+  imp->values[id] = v;
+  return acPtrMapPut(&c->valueIds, v.ptr, id);
+}
+
+static void acAddOperand(AcImportCtx *c, AcId id) {
+  for (intptr_t i = 0; i < c->numOperands; ++i)
+    if (c->operands[i] == id)
+      return;
+  if (!acGrowArray((void **)&c->operands, &c->capOperands, c->numOperands + 1,
+                   sizeof *c->operands)) {
+    c->walkStatus = AC_ERR_NOMEM;
+    return;
+  }
+  c->operands[c->numOperands++] = id;
+}
+
+/* Walk callback: operands of nested ops that come from the function body. */
+static MlirWalkResult acCaptureWalk(MlirOperation op, void *user) {
+  AcImportCtx *c = user;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  for (intptr_t i = 0; i < n; ++i) {
+    AcId id = acPtrMapGet(&c->valueIds, mlirOperationGetOperand(op, i).ptr);
+    if (id != AC_NONE)
+      acAddOperand(c, id);
+  }
+  return c->walkStatus == AC_OK ? MlirWalkResultAdvance : MlirWalkResultInterrupt;
+}
+
+/* linalg.generic: loop ranges from indexing maps and operand shapes. */
+static void acLinalgExtra(MlirOperation op, const AcTensorType *types,
+                          intptr_t numOperands, AcOpExtra *extra) {
+  MlirAttribute maps = mlirOperationGetAttributeByName(op, acStr("indexing_maps"));
+  MlirAttribute iters = mlirOperationGetAttributeByName(op, acStr("iterator_types"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) != numOperands)
+    return;
+  double range[64];
+  intptr_t numDims = 0;
+  for (intptr_t i = 0; i < numOperands; ++i) {
+    MlirAttribute m = mlirArrayAttrGetElement(maps, i);
+    if (!mlirAttributeIsAAffineMap(m))
+      return;
+    MlirAffineMap map = mlirAffineMapAttrGetValue(m);
+    if (i == 0) {
+      numDims = mlirAffineMapGetNumDims(map);
+      if (numDims > 64)
+        return;
+      for (intptr_t d = 0; d < numDims; ++d)
+        range[d] = 1;
+    }
+    if (!types[i].isTensor)
+      continue;
+    intptr_t nr = mlirAffineMapGetNumResults(map);
+    for (intptr_t r = 0; r < nr && r < types[i].rank; ++r) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      if (mlirAffineExprIsADim(e)) {
+        intptr_t d = mlirAffineDimExprGetPosition(e);
+        if (d < numDims && (double)types[i].dims[r] > range[d])
+          range[d] = (double)types[i].dims[r];
+      }
+    }
+  }
+  double it = 1;
+  for (intptr_t d = 0; d < numDims; ++d)
+    it *= range[d];
+  extra->loopIterations = it;
+  int hasReduction = 0, hasMul = 0, hasAdd = 0;
+  if (!mlirAttributeIsNull(iters) && mlirAttributeIsAArray(iters)) {
+    for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(iters); ++i) {
+      AcStrBuf text = {0};
+      mlirAttributePrint(mlirArrayAttrGetElement(iters, i), acCollect, &text);
+      if (text.data && strstr(text.data, "reduction"))
+        hasReduction = 1;
+      acFree(text.data);
+    }
+  }
+  if (mlirOperationGetNumRegions(op) > 0) {
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+    if (!mlirBlockIsNull(body)) {
+      for (MlirOperation o = mlirBlockGetFirstOperation(body);
+           !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o)) {
+        MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(o));
+        if (acStrRefEq(n, "linalg.yield"))
+          continue;
+        extra->bodyArithOps++;
+        if (acStrRefEq(n, "arith.mulf") || acStrRefEq(n, "arith.muli"))
+          hasMul = 1;
+        if (acStrRefEq(n, "arith.addf") || acStrRefEq(n, "arith.addi"))
+          hasAdd = 1;
+      }
+    }
+  }
+  extra->isContraction = (uint8_t)(hasReduction && hasMul && hasAdd);
+}
+
+static AcStatus acValueName(AcImportCtx *c, MlirValue v, MlirAsmState state,
+                            AcId id) {
+  c->name.len = 0;
+  mlirValuePrintAsOperand(v, state, acCollect, &c->name);
+  if (!c->name.data || c->name.failed)
+    return AC_ERR_NOMEM;
+  char *s = acStrdup(c->name.data);
+  if (!s)
+    return AC_ERR_NOMEM;
+  c->imp->valueNames[id] = s;
+  return AC_OK;
+}
+
+static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
+                             const char *name) {
+  AcImport *imp = c->imp;
+  MlirLocation floc = mlirOperationGetLocation(func);
+  AcGraphBuilder *b = c->b;
+  MlirRegion body = mlirOperationGetRegion(func, 0);
+  MlirBlock block = mlirRegionGetFirstBlock(body);
+  if (mlirBlockIsNull(block))
+    return acFailAt(c, floc, AC_ERR_INVALID, AC_NONE,
+                    "joint function '@%s' has no body%s", name, "");
+  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(block)))
+    return acFailAt(c, floc, AC_ERR_INVALID, AC_NONE,
+                    "joint function '@%s' has several blocks%s: autoac plans "
+                    "single-block functions (run a CFG-to-SCF lifting first)",
+                    name, "");
+  AcId f = acGraphBuilderAddFunc(b, name);
+  if (f == AC_NONE)
+    return acNoMem(c, floc);
+  if (!acGrowArray((void **)&imp->funcOps, &c->capFuncs, f + 1, sizeof(MlirOperation)) ||
+      !acGrowArray((void **)&imp->returnOps, &c->capRetOps, f + 1, sizeof(MlirOperation)) ||
+      !acGrowArray((void **)&c->funcNames, &c->capFuncNames, f + 1, sizeof(char *)))
+    return acNoMem(c, floc);
+  imp->funcOps[f] = func;
+  imp->returnOps[f] = mlirBlockGetTerminator(block);
+  if (!(c->funcNames[f] = acStrdup(name)))
+    return acNoMem(c, floc);
+  c->numFuncs = f + 1;
+
+  MlirAttribute argAttrs = mlirOperationGetAttributeByName(func, acStr("arg_attrs"));
+  MlirAttribute resAttrs = mlirOperationGetAttributeByName(func, acStr("res_attrs"));
+  intptr_t nargs = mlirBlockGetNumArguments(block);
+  char what[320];
+  for (intptr_t i = 0; i < nargs; ++i) {
+    MlirValue arg = mlirBlockGetArgument(block, i);
+    AcRole role = AC_ROLE_PRIMAL;
+    if (!mlirAttributeIsNull(argAttrs) && i < mlirArrayAttrGetNumElements(argAttrs)) {
+      MlirAttribute d = mlirArrayAttrGetElement(argAttrs, i);
+      int isParam = !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(d, acStr("ac.param")));
+      int isTangent = !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(d, acStr("ac.tangent")));
+      if (isParam && isTangent) {
+        snprintf(what, sizeof what, "%d", (int)i);
+        return acFailAt(c, floc, AC_ERR_INVALID, AC_NONE,
+                        "argument #%s of '@%s' is marked both ac.param and ac.tangent",
+                        what, name);
+      }
+      role = isParam ? AC_ROLE_PARAM : isTangent ? AC_ROLE_TANGENT : AC_ROLE_PRIMAL;
+    }
+    AcTensorType t;
+    snprintf(what, sizeof what, "argument #%d of '@%s'", (int)i, name);
+    AcStatus st = acReadType(c, mlirValueGetType(arg), &t, floc, AC_NONE, what);
+    if (st != AC_OK)
+      return st;
+    int64_t bytes = acTensorBytes(&t);
+    AcId id = acGraphBuilderAddArg(b, role, bytes < 0 ? 0 : bytes);
+    if (id == AC_NONE || acMapValue(c, arg, id) != AC_OK)
+      return acNoMem(c, floc);
+  }
+
+  MlirOperation ret = mlirBlockGetTerminator(block);
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (mlirOperationEqual(op, ret))
+      break;
+    MlirLocation loc = mlirOperationGetLocation(op);
+    MlirStringRef opNameRef = mlirIdentifierStr(mlirOperationGetName(op));
+    char opName[256];
+    snprintf(opName, sizeof opName, "%.*s", (int)opNameRef.length, opNameRef.data);
+    /* Operands: direct ones, then captures of nested regions. */
+    c->numOperands = 0;
+    c->walkStatus = AC_OK;
+    intptr_t nops = mlirOperationGetNumOperands(op);
+    for (intptr_t i = 0; i < nops; ++i) {
+      AcId id = acPtrMapGet(&c->valueIds, mlirOperationGetOperand(op, i).ptr);
+      if (id == AC_NONE)
+        return acFailAt(c, loc, AC_ERR_INTERNAL, AC_NONE,
+                        "operand of '%s' is not defined in the function body%s",
+                        opName, "");
+      /* keep duplicates for cost, dedupe for the graph */
+      acAddOperand(c, id);
+    }
+    intptr_t numDirect = nops;
+    for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
+      for (MlirBlock nb = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+           !mlirBlockIsNull(nb); nb = mlirBlockGetNextInRegion(nb))
+        for (MlirOperation no = mlirBlockGetFirstOperation(nb); !mlirOperationIsNull(no);
+             no = mlirOperationGetNextInBlock(no))
+          mlirOperationWalk(no, acCaptureWalk, c, MlirWalkPreOrder);
+    if (c->walkStatus != AC_OK)
+      return acNoMem(c, loc);
+    /* Types: direct operands, then results. */
+    intptr_t nres = mlirOperationGetNumResults(op);
+    if (!acGrowArray((void **)&c->types, &c->capTypes, numDirect + nres + 1, sizeof *c->types))
+      return acNoMem(c, loc);
+    AcId opId;
+    for (intptr_t i = 0; i < numDirect; ++i) {
+      snprintf(what, sizeof what, "operand #%d of '%s'", (int)i, opName);
+      AcStatus st = acReadType(c, mlirValueGetType(mlirOperationGetOperand(op, i)),
+                               &c->types[i], loc, AC_NONE, what);
+      if (st != AC_OK)
+        return st;
+    }
+    int64_t resBytes[64];
+    int64_t *rb = nres <= 64 ? resBytes : acMalloc((size_t)nres * sizeof *rb);
+    if (!rb)
+      return acNoMem(c, loc);
+    for (intptr_t r = 0; r < nres; ++r) {
+      snprintf(what, sizeof what, "result #%d of '%s'", (int)r, opName);
+      AcStatus st = acReadType(c, mlirValueGetType(mlirOperationGetResult(op, r)),
+                               &c->types[numDirect + r], loc, AC_NONE, what);
+      if (st != AC_OK) {
+        if (rb != resBytes)
+          acFree(rb);
+        return st;
+      }
+      int64_t bytes = acTensorBytes(&c->types[numDirect + r]);
+      rb[r] = bytes < 0 ? 0 : bytes;
+    }
+    AcOpExtra extra;
+    memset(&extra, 0, sizeof extra);
+    int eff = acOpMemoryEffectFree(op);
+    extra.knownPure = eff == 1;
+    extra.hasMemoryEffects = eff == 0;
+    if (acStrRefEq(opNameRef, "linalg.generic"))
+      acLinalgExtra(op, c->types, numDirect, &extra);
+    AcOpCost cost;
+    acCostEstimate(opName, c->types, numDirect, c->types + numDirect, nres, &extra, &cost);
+    opId = acGraphBuilderAddOp(b, opName, c->operands, (int32_t)c->numOperands,
+                               (int32_t)nres, rb);
+    if (rb != resBytes)
+      acFree(rb);
+    if (opId == AC_NONE)
+      return acNoMem(c, loc);
+    if (!acGrowArray((void **)&imp->ops, &c->capOps, opId + 1, sizeof *imp->ops))
+      return acNoMem(c, loc);
+    imp->ops[opId] = op;
+    AcOp *gop = acGraphBuilderOp(b, opId);
+    gop->kind = (uint8_t)cost.kind;
+    gop->flops = cost.flops;
+    gop->bytesMoved = cost.bytesMoved;
+    gop->seconds = acCostSeconds(c->device, cost.flops, cost.bytesMoved);
+    gop->recomputable = cost.recomputable;
+    gop->computeIntensive = cost.computeIntensive;
+    gop->mustSave = !mlirAttributeIsNull(
+        mlirOperationGetDiscardableAttributeByName(op, acStr("ac.save")));
+    gop->mustRecompute = !mlirAttributeIsNull(
+        mlirOperationGetDiscardableAttributeByName(op, acStr("ac.recompute")));
+    if (gop->mustSave && gop->mustRecompute)
+      return acFailAt(c, loc, AC_ERR_INVALID, opId,
+                      "'%s' is marked both ac.save and ac.recompute%s", opName, "");
+    MlirAttribute ph = mlirOperationGetDiscardableAttributeByName(op, acStr("ac.phase"));
+    if (!mlirAttributeIsNull(ph)) {
+      MlirStringRef s = mlirAttributeIsAString(ph) ? mlirStringAttrGetValue(ph)
+                                                    : mlirStringRefCreate("", 0);
+      if (acStrRefEq(s, "fwd"))
+        acGraphBuilderForcePhase(b, opId, AC_PHASE_FWD);
+      else if (acStrRefEq(s, "bwd"))
+        acGraphBuilderForcePhase(b, opId, AC_PHASE_BWD);
+      else
+        return acFailAt(c, loc, AC_ERR_INVALID, opId,
+                        "invalid ac.phase on '%s'%s: expected \"fwd\" or \"bwd\"",
+                        opName, "");
+    }
+    AcId first = acGraphBuilderOp(b, opId)->firstResult;
+    for (intptr_t r = 0; r < nres; ++r) {
+      if (acMapValue(c, mlirOperationGetResult(op, r), first + (AcId)r) != AC_OK)
+        return acNoMem(c, loc);
+      acGraphBuilderSetLogicalBytes(b, first + (AcId)r,
+                                    acTensorBytes(&c->types[numDirect + r]) < 0
+                                        ? 0 : acTensorBytes(&c->types[numDirect + r]));
+      if (cost.isView && numDirect > 0 && c->types[numDirect + r].isTensor &&
+          c->types[0].isTensor)
+        acGraphBuilderSetAlias(b, first + (AcId)r, c->operands[0]);
+    }
+  }
+  intptr_t nret = mlirOperationGetNumOperands(ret);
+  for (intptr_t i = 0; i < nret; ++i) {
+    AcId id = acPtrMapGet(&c->valueIds, mlirOperationGetOperand(ret, i).ptr);
+    if (id == AC_NONE)
+      return acFailAt(c, floc, AC_ERR_INTERNAL, AC_NONE,
+                      "return operand of '@%s' not found%s", name, "");
+    uint8_t flags = AC_RET_GRAD;
+    if (!mlirAttributeIsNull(resAttrs) && i < mlirArrayAttrGetNumElements(resAttrs)) {
+      MlirAttribute d = mlirArrayAttrGetElement(resAttrs, i);
+      if (!mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(d, acStr("ac.output"))))
+        flags = AC_RET_OUTPUT;
+    }
+    if (acGraphBuilderAddRet(b, id, flags) != AC_OK)
+      return acNoMem(c, floc);
+  }
+  return AC_OK;
+}
+
+/* Parses the module's ac.schedule into builder schedule entries. */
+static AcStatus acImportSchedule(AcImportCtx *c, MlirOperation module) {
+  MlirAttribute s = mlirOperationGetDiscardableAttributeByName(module, acStr("ac.schedule"));
+  MlirLocation loc = mlirOperationGetLocation(module);
+  if (mlirAttributeIsNull(s))
+    return AC_OK;
+  if (!mlirAttributeIsAArray(s))
+    return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
+                    "malformed ac.schedule%s: expected an array of strings like "
+                    "[\"A.fwd\", \"A.bwd\"]%s", "", "");
+  intptr_t n = mlirArrayAttrGetNumElements(s);
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirAttribute e = mlirArrayAttrGetElement(s, i);
+    if (!mlirAttributeIsAString(e))
+      return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
+                      "malformed ac.schedule%s: entries must be strings like "
+                      "\"A.fwd\" or \"A.bwd@1\"%s", "", "");
+    MlirStringRef r = mlirStringAttrGetValue(e);
+    char text[256];
+    snprintf(text, sizeof text, "%.*s", (int)r.length, r.data);
+    int32_t mb = 0;
+    char *at = strchr(text, '@');
+    if (at) {
+      char *end = NULL;
+      long v = strtol(at + 1, &end, 10);
+      if (end == at + 1 || *end || v < 0 || v > 1000000)
+        return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
+                        "malformed ac.schedule entry \"%s\": the microbatch after "
+                        "'@' must be a non-negative integer%s", text, "");
+      mb = (int32_t)v;
+      *at = '\0';
+    }
+    char *dot = strrchr(text, '.');
+    AcPhase phase;
+    if (dot && strcmp(dot, ".fwd") == 0)
+      phase = AC_PHASE_FWD;
+    else if (dot && strcmp(dot, ".bwd") == 0)
+      phase = AC_PHASE_BWD;
+    else
+      return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
+                      "malformed ac.schedule entry \"%s\": expected "
+                      "\"<function>.fwd\" or \"<function>.bwd\"%s", text, "");
+    *dot = '\0';
+    AcId f = AC_NONE;
+    for (intptr_t k = 0; k < c->numFuncs && f == AC_NONE; ++k)
+      if (strcmp(c->funcNames[k], text) == 0)
+        f = (AcId)k;
+    if (f == AC_NONE)
+      return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
+                      "ac.schedule names \"%s\", which is not an ac.joint "
+                      "function of this module%s", text, "");
+    if (acGraphBuilderAddSched(c->b, f, phase, mb) != AC_OK)
+      return acNoMem(c, loc);
+  }
+  return AC_OK;
+}
+
+AcStatus acImportModule(MlirOperation module, const AcDevice *device,
+                        AcImport **out, AcError *err, MlirLocation *errLoc) {
+  AcImportCtx c;
+  memset(&c, 0, sizeof c);
+  c.device = device;
+  c.err = err;
+  c.errLoc = errLoc;
+  AcStatus st = AC_OK;
+  AcGraph *g = NULL;
+  *out = NULL;
+  acErrorClear(err);
+  MlirLocation mloc = mlirOperationGetLocation(module);
+  c.imp = acCalloc(1, sizeof *c.imp);
+  c.b = acGraphBuilderCreate();
+  if (!c.imp || !c.b) {
+    st = acNoMem(&c, mloc);
+    goto cleanup;
+  }
+  c.imp->module = module;
+  MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!acStrRefEq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func"))
+      continue;
+    if (mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, acStr("ac.joint"))))
+      continue;
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, acStr("sym_name"));
+    MlirStringRef nm = mlirStringAttrGetValue(sym);
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)nm.length, nm.data);
+    st = acImportFunc(&c, op, name);
+    if (st != AC_OK)
+      goto cleanup;
+  }
+  st = acImportSchedule(&c, module);
+  if (st != AC_OK)
+    goto cleanup;
+  st = acGraphBuilderFinish(c.b, &g, err);
+  if (st != AC_OK) {
+    if (errLoc)
+      *errLoc = err && err->op != AC_NONE ? mlirOperationGetLocation(c.imp->ops[err->op]) : mloc;
+    goto cleanup;
+  }
+  c.imp->graph = g;
+  /* Stable value names, per function. */
+  c.imp->valueNames = acCalloc((size_t)g->numValues + 1, sizeof(char *));
+  if (!c.imp->valueNames) {
+    st = acNoMem(&c, mloc);
+    goto cleanup;
+  }
+  for (intptr_t f = 0; f < g->numFuncs; ++f) {
+    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+    MlirAsmState state = mlirAsmStateCreateForOperation(c.imp->funcOps[f], flags);
+    const AcFunc *fn = &g->funcs[f];
+    AcId lo = fn->firstArg;
+    AcId hi = fn->numOps ? g->ops[fn->firstOp + fn->numOps - 1].firstResult +
+                               g->ops[fn->firstOp + fn->numOps - 1].numResults
+                         : fn->firstArg + fn->numArgs;
+    for (AcId v = lo; v < hi && st == AC_OK; ++v)
+      st = acValueName(&c, c.imp->values[v], state, v);
+    mlirAsmStateDestroy(state);
+    mlirOpPrintingFlagsDestroy(flags);
+    if (st != AC_OK) {
+      st = acNoMem(&c, mloc);
+      goto cleanup;
+    }
+  }
+  *out = c.imp;
+  c.imp = NULL;
+cleanup:
+  acImportDestroy(c.imp);
+  acGraphBuilderDestroy(c.b);
+  acPtrMapClear(&c.valueIds);
+  acFree(c.types);
+  acFree(c.operands);
+  acFree(c.name.data);
+  for (intptr_t f = 0; f < c.numFuncs; ++f)
+    acFree(c.funcNames[f]);
+  acFree(c.funcNames);
+  return st;
+}
+
+void acImportDestroy(AcImport *imp) {
+  if (!imp)
+    return;
+  if (imp->valueNames && imp->graph)
+    for (intptr_t v = 0; v < imp->graph->numValues; ++v)
+      acFree(imp->valueNames[v]);
+  acFree(imp->valueNames);
+  acGraphDestroy(imp->graph);
+  acFree(imp->ops);
+  acFree(imp->values);
+  acFree(imp->funcOps);
+  acFree(imp->returnOps);
+  acFree(imp);
+}

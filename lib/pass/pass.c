@@ -1,0 +1,313 @@
+/* pass.c - options and the pass body: import, plan, simulate, rewrite, report. */
+#include "autoac/autoac.h"
+#include "autoac/import.h"
+#include "autoac/partition.h"
+#include "autoac/report.h"
+#include "autoac/rewrite.h"
+#include "autoac/simulate.h"
+
+#include "mlir-c/Diagnostics.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const acOptionNames[] = {
+    "budget", "reserve", "optimizer", "strategy", "mode",   "device",
+    "plan-out", "plan-in", "report",  "strict",   "sweep", "sweep-csv", NULL};
+
+AcOptions *acOptionsCreate(void) {
+  AcOptions *o = acCalloc(1, sizeof *o);
+  if (!o)
+    return NULL;
+  o->budget = -1;
+  o->strategy = AC_STRATEGY_GREEDY;
+  o->mode = AC_MODE_SPLIT;
+  o->device = acDeviceLookup("h100");
+  return o;
+}
+
+void acOptionsDestroy(AcOptions *o) {
+  if (!o)
+    return;
+  acFree(o->optimizer);
+  acFree(o->planOut);
+  acFree(o->planIn);
+  acFree(o->report);
+  acFree(o->sweepCsv);
+  acFree(o);
+}
+
+static AcStatus acSetString(char **slot, const char *value, AcError *err) {
+  char *s = acStrdup(value);
+  if (!s)
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  acFree(*slot);
+  *slot = s;
+  return AC_OK;
+}
+
+AcStatus acOptionsSet(AcOptions *o, const char *name, const char *value,
+                      AcError *err) {
+  AcError sub;
+  acErrorClear(&sub);
+  if (strcmp(name, "budget") == 0 || strcmp(name, "reserve") == 0) {
+    int64_t bytes;
+    if (acParseSize(value, &bytes, &sub) != AC_OK)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "bad value for option '%s': %s", name, sub.message);
+    *(strcmp(name, "budget") == 0 ? &o->budget : &o->reserve) = bytes;
+    return AC_OK;
+  }
+  if (strcmp(name, "optimizer") == 0) {
+    static const struct { const char *name; double factor; } table[] = {
+        {"none", 0}, {"sgd", 0}, {"momentum", 1}, {"adam", 2}, {"adamw", 2}};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
+      if (strcmp(value, table[i].name) == 0) {
+        o->optimizerFactor = table[i].factor;
+        return acSetString(&o->optimizer, value, err);
+      }
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option 'optimizer': '%s' (accepted: none, "
+                      "sgd, momentum, adam, adamw)", value);
+  }
+  if (strcmp(name, "strategy") == 0) {
+    if (acStrategyParse(value, &o->strategy, &sub) != AC_OK)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "bad value for option 'strategy': %s", sub.message);
+    return AC_OK;
+  }
+  if (strcmp(name, "mode") == 0) {
+    if (strcmp(value, "split") == 0)
+      o->mode = AC_MODE_SPLIT;
+    else if (strcmp(value, "annotate") == 0)
+      o->mode = AC_MODE_ANNOTATE;
+    else
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "bad value for option 'mode': '%s' (accepted: split, "
+                        "annotate)", value);
+    return AC_OK;
+  }
+  if (strcmp(name, "device") == 0) {
+    const AcDevice *d = acDeviceLookup(value);
+    if (!d)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "bad value for option 'device': '%s' (accepted: %s)",
+                        value, acDeviceNames());
+    o->device = d;
+    return AC_OK;
+  }
+  if (strcmp(name, "strict") == 0) {
+    if (!strcmp(value, "true") || !strcmp(value, "1") || !strcmp(value, "on"))
+      o->strict = 1;
+    else if (!strcmp(value, "false") || !strcmp(value, "0") || !strcmp(value, "off"))
+      o->strict = 0;
+    else
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "bad value for option 'strict': '%s' (accepted: true, "
+                        "false)", value);
+    return AC_OK;
+  }
+  if (strcmp(name, "sweep") == 0) {
+    char *end = NULL;
+    long n = strtol(value, &end, 10);
+    if (!*value || *end || n < 2 || n > 10000)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "bad value for option 'sweep': '%s' (accepted: a number "
+                        "of budgets from 2 to 10000)", value);
+    o->sweep = (int)n;
+    return AC_OK;
+  }
+  char **slot = !strcmp(name, "plan-out") ? &o->planOut
+                : !strcmp(name, "plan-in") ? &o->planIn
+                : !strcmp(name, "report") ? &o->report
+                : !strcmp(name, "sweep-csv") ? &o->sweepCsv : NULL;
+  if (slot) {
+    if (!*value)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "bad value for option '%s': expected a file name", name);
+    return acSetString(slot, value, err);
+  }
+  return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                    "unknown option '%s' (accepted: budget, reserve, optimizer, "
+                    "strategy, mode, device, plan-out, plan-in, report, strict)",
+                    name);
+}
+
+/* Location for an error about graph entities. */
+static MlirLocation acErrLoc(const AcImport *imp, const AcError *err) {
+  if (err->op != AC_NONE)
+    return mlirOperationGetLocation(imp->ops[err->op]);
+  if (err->value != AC_NONE && imp->graph->values[err->value].producer != AC_NONE)
+    return mlirOperationGetLocation(imp->ops[imp->graph->values[err->value].producer]);
+  return mlirOperationGetLocation(imp->module);
+}
+
+static void acFormatBytes(int64_t b, char *buf, size_t n) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = (double)b;
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  snprintf(buf, n, u ? "%.2f %s" : "%.0f %s", v, units[u]);
+}
+
+/* Plans with `strategy` (or reads plan-in) into `plan`, derived. */
+static AcStatus acMakePlan(const AcImport *imp, const AcOptions *opts,
+                           AcStrategy strategy, int64_t staticBytes,
+                           AcPlan *plan, AcError *err) {
+  const AcGraph *g = imp->graph;
+  if (opts->planIn) {
+    AcStatus st = acPlanFileRead(g, (const char *const *)imp->valueNames,
+                                 opts->planIn, plan, err);
+    if (st != AC_OK)
+      return st;
+    return acPlanDerive(g, plan, err);
+  }
+  AcPlanOptions po;
+  po.strategy = strategy;
+  po.budget = opts->budget;
+  po.staticBytes = staticBytes;
+  return acPlanRun(g, &po, plan, err);
+}
+
+AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts) {
+  AcImport *imp = NULL;
+  AcPlan *plan = NULL, *base = NULL;
+  AcRecomputeGroups *groups = NULL;
+  AcSimResult sim;
+  char *report = NULL, *planText = NULL;
+  AcError err;
+  MlirLocation errLoc = mlirOperationGetLocation(module);
+  AcStatus st;
+  memset(&sim, 0, sizeof sim);
+  acErrorClear(&err);
+
+  st = acImportModule(module, opts->device, &imp, &err, &errLoc);
+  if (st != AC_OK) {
+    mlirEmitError(errLoc, err.message);
+    goto cleanup;
+  }
+  const AcGraph *g = imp->graph;
+  if (g->numFuncs == 0) {
+    acEmitDiagnostic(mlirOperationGetLocation(module), 1,
+                     "autoac: no function is marked ac.joint; the module is "
+                     "left unchanged");
+    goto cleanup;
+  }
+  int64_t staticBytes = acSimStaticBytes(g, opts->optimizerFactor, opts->reserve);
+  plan = acPlanCreate(g);
+  base = acPlanCreate(g);
+  if (!plan || !base) {
+    st = acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
+    mlirEmitError(errLoc, err.message);
+    goto cleanup;
+  }
+  st = acMakePlan(imp, opts, opts->strategy, staticBytes, plan, &err);
+  if (st != AC_OK) {
+    mlirEmitError(acErrLoc(imp, &err), err.message);
+    goto cleanup;
+  }
+  st = acSimulate(g, plan, staticBytes, 1, &sim, &err);
+  if (st != AC_OK) {
+    mlirEmitError(acErrLoc(imp, &err), err.message);
+    goto cleanup;
+  }
+  AcReportInput rin;
+  memset(&rin, 0, sizeof rin);
+  for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
+    rin.baselinePeak[s] = -1;
+    if (s == AC_STRATEGY_GREEDY || s == AC_STRATEGY_KNAPSACK)
+      continue;
+    AcPlanOptions po = {(AcStrategy)s, -1, staticBytes};
+    AcSimResult bs;
+    memset(&bs, 0, sizeof bs);
+    if (acPlanRun(g, &po, base, &err) == AC_OK &&
+        acSimulate(g, base, staticBytes, 0, &bs, &err) == AC_OK)
+      rin.baselinePeak[s] = bs.peakBytes;
+    acSimResultClear(&bs);
+  }
+  if (opts->budget >= 0) {
+    AcPlanOptions po = {AC_STRATEGY_KNAPSACK, opts->budget, staticBytes};
+    AcSimResult bs;
+    memset(&bs, 0, sizeof bs);
+    if (acPlanRun(g, &po, base, &err) == AC_OK &&
+        acSimulate(g, base, staticBytes, 0, &bs, &err) == AC_OK)
+      rin.baselinePeak[AC_STRATEGY_KNAPSACK] = bs.peakBytes;
+    acSimResultClear(&bs);
+  }
+  acErrorClear(&err);
+  if (opts->budget >= 0 && sim.peakBytes > opts->budget) {
+    char msg[640], have[32], want[32];
+    acFormatBytes(sim.peakBytes, have, sizeof have);
+    acFormatBytes(opts->budget, want, sizeof want);
+    snprintf(msg, sizeof msg,
+             "autoac: budget %" PRId64 " bytes (%s) is below the lowest peak "
+             "reachable, %" PRId64 " bytes (%s), which occurs at '%s' in the "
+             "%s of '@%s'%s",
+             opts->budget, want, sim.peakBytes, have,
+             sim.peakOp != AC_NONE ? g->ops[sim.peakOp].name : "?",
+             sim.peakKind == AC_STEP_FWD ? "forward" : "backward",
+             g->funcs[g->sched[sim.peakSched].func].name,
+             opts->strict ? "" : "; the best plan found is applied");
+    MlirLocation loc = sim.peakOp != AC_NONE ? mlirOperationGetLocation(imp->ops[sim.peakOp])
+                                             : mlirOperationGetLocation(module);
+    if (opts->strict) {
+      mlirEmitError(loc, msg);
+      st = AC_ERR_INFEASIBLE;
+      goto cleanup;
+    }
+    acEmitDiagnostic(loc, 1, msg);
+  }
+  rin.g = g;
+  rin.valueNames = (const char *const *)imp->valueNames;
+  rin.strategy = opts->strategy;
+  rin.strategyName = opts->planIn ? "plan-in" : NULL;
+  rin.budget = opts->budget;
+  rin.plan = plan;
+  rin.sim = &sim;
+  rin.device = opts->device;
+  if (opts->report && !(report = acReportToString(&rin))) {
+    st = AC_ERR_NOMEM;
+    mlirEmitError(errLoc, "autoac: out of memory while building the report");
+    goto cleanup;
+  }
+  if (opts->planOut &&
+      !(planText = acPlanFileToString(g, (const char *const *)imp->valueNames, plan))) {
+    st = AC_ERR_NOMEM;
+    mlirEmitError(errLoc, "autoac: out of memory while building the plan file");
+    goto cleanup;
+  }
+  if (opts->mode == AC_MODE_SPLIT) {
+    st = acPlanGroups(g, plan, &groups, &err);
+    if (st == AC_OK)
+      st = acRewriteSplit(imp, plan, groups, &err);
+  } else {
+    st = acRewriteAnnotate(imp, plan, &err);
+  }
+  if (st != AC_OK) {
+    mlirEmitError(mlirOperationGetLocation(module), err.message);
+    goto cleanup;
+  }
+  if (report && (st = acWriteFileAtomic(opts->report, report, strlen(report), &err)) != AC_OK) {
+    mlirEmitError(mlirOperationGetLocation(module), err.message);
+    goto cleanup;
+  }
+  if (planText &&
+      (st = acWriteFileAtomic(opts->planOut, planText, strlen(planText), &err)) != AC_OK) {
+    mlirEmitError(mlirOperationGetLocation(module), err.message);
+    goto cleanup;
+  }
+cleanup:
+  acFree(report);
+  acFree(planText);
+  acSimResultClear(&sim);
+  acRecomputeGroupsDestroy(groups);
+  acPlanDestroy(plan);
+  acPlanDestroy(base);
+  acImportDestroy(imp);
+  return st;
+}

@@ -1,0 +1,217 @@
+/* planfile.c - plans on disk: graph fingerprints, writing and reading. */
+#include "autoac/report.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t acFnv(uint64_t h, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+static uint64_t acFnvI64(uint64_t h, int64_t x) { return acFnv(h, &x, sizeof x); }
+
+static AcId acFuncEndValue(const AcGraph *g, const AcFunc *fn) {
+  if (!fn->numOps)
+    return fn->firstArg + fn->numArgs;
+  const AcOp *last = &g->ops[fn->firstOp + fn->numOps - 1];
+  return last->firstResult + last->numResults;
+}
+
+uint64_t acGraphFingerprint(const AcGraph *g, AcId f) {
+  const AcFunc *fn = &g->funcs[f];
+  uint64_t h = 0xcbf29ce484222325ULL;
+  h = acFnvI64(h, fn->numArgs);
+  for (AcId a = fn->firstArg; a < fn->firstArg + fn->numArgs; ++a) {
+    h = acFnvI64(h, g->values[a].role);
+    h = acFnvI64(h, g->values[a].bytes);
+  }
+  for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+    const AcOp *op = &g->ops[o];
+    h = acFnv(h, op->name, strlen(op->name) + 1);
+    h = acFnvI64(h, op->numOperands);
+    for (int32_t i = 0; i < op->numOperands; ++i)
+      h = acFnvI64(h, acOpOperand(g, o, i) - fn->firstArg);
+    h = acFnvI64(h, op->numResults);
+    for (int32_t r = 0; r < op->numResults; ++r)
+      h = acFnvI64(h, g->values[op->firstResult + r].logicalBytes);
+  }
+  for (int32_t r = 0; r < fn->numRets; ++r) {
+    h = acFnvI64(h, g->rets[fn->firstRet + r] - fn->firstArg);
+    h = acFnvI64(h, g->retFlags[fn->firstRet + r]);
+  }
+  return h;
+}
+
+char *acPlanFileToString(const AcGraph *g, const char *const *valueNames,
+                         const AcPlan *plan) {
+  int failed = 0;
+  char *text = NULL;
+  json_t *root = json_object(), *funcs = json_array();
+  if (!root || !funcs) {
+    json_decref(funcs);
+    goto cleanup;
+  }
+  failed |= json_object_set_new(root, "version", json_integer(1));
+  failed |= json_object_set_new(root, "kind", json_string("autoac-plan"));
+  for (AcId f = 0; f < g->numFuncs && !failed; ++f) {
+    const AcFunc *fn = &g->funcs[f];
+    json_t *o = json_object(), *saved = json_array(), *rec = json_array();
+    char fp[32];
+    snprintf(fp, sizeof fp, "%016" PRIx64, acGraphFingerprint(g, f));
+    if (!o || !saved || !rec) {
+      json_decref(o); json_decref(saved); json_decref(rec);
+      failed = 1;
+      break;
+    }
+    for (AcId v = fn->firstArg; v < acFuncEndValue(g, fn); ++v)
+      if (plan->saved[v])
+        failed |= json_array_append_new(saved, json_string(valueNames[v]));
+    for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op)
+      if (plan->recompute[op] && g->ops[op].numResults)
+        failed |= json_array_append_new(rec, json_string(valueNames[g->ops[op].firstResult]));
+    failed |= json_object_set_new(o, "name", json_string(fn->name));
+    failed |= json_object_set_new(o, "fingerprint", json_string(fp));
+    failed |= json_object_set_new(o, "saved", saved);
+    failed |= json_object_set_new(o, "recomputed", rec);
+    failed |= json_array_append_new(funcs, o);
+  }
+  failed |= json_object_set_new(root, "functions", funcs);
+  if (!failed) {
+    char *dumped = json_dumps(root, JSON_INDENT(1));
+    if (dumped) {
+      size_t n = strlen(dumped);
+      text = acMalloc(n + 2);
+      if (text) {
+        memcpy(text, dumped, n);
+        text[n] = '\n';
+        text[n + 1] = '\0';
+      }
+      free(dumped);
+    }
+  }
+cleanup:
+  json_decref(root);
+  return text;
+}
+
+typedef struct AcNamed {
+  const char *name;
+  AcId id;
+} AcNamed;
+
+static int acNamedCmp(const void *a, const void *b) {
+  return strcmp(((const AcNamed *)a)->name, ((const AcNamed *)b)->name);
+}
+
+AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
+                        const char *path, AcPlan *plan, AcError *err) {
+  json_error_t jerr;
+  AcStatus st = AC_OK;
+  AcNamed *index = NULL;
+  json_t *root = json_load_file(path, 0, &jerr);
+  if (!root)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "cannot read plan file '%s': %s (line %d)", path,
+                      jerr.text, jerr.line);
+  json_t *funcs = json_object_get(root, "functions");
+  if (!json_is_object(root) ||
+      !json_is_string(json_object_get(root, "kind")) ||
+      strcmp(json_string_value(json_object_get(root, "kind")), "autoac-plan") ||
+      !json_is_array(funcs)) {
+    st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                    "'%s' is not an autoac plan file (expected \"kind\": "
+                    "\"autoac-plan\" and a \"functions\" array)", path);
+    goto cleanup;
+  }
+  memset(plan->saved, 0, (size_t)plan->numValues);
+  memset(plan->recompute, 0, (size_t)plan->numOps);
+  size_t i;
+  json_t *entry;
+  json_array_foreach(funcs, i, entry) {
+    const char *name = json_string_value(json_object_get(entry, "name"));
+    int found = 0;
+    for (AcId f = 0; f < g->numFuncs && name; ++f)
+      found |= !strcmp(g->funcs[f].name, name);
+    if (!found) {
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "plan file '%s' names function '@%s', which is not an "
+                      "ac.joint function of this module", path, name ? name : "?");
+      goto cleanup;
+    }
+  }
+  for (AcId f = 0; f < g->numFuncs; ++f) {
+    const AcFunc *fn = &g->funcs[f];
+    json_t *fe = NULL;
+    json_array_foreach(funcs, i, entry) {
+      const char *name = json_string_value(json_object_get(entry, "name"));
+      if (name && !strcmp(name, fn->name))
+        fe = entry;
+    }
+    if (!fe) {
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "plan file '%s' has no plan for function '@%s'", path, fn->name);
+      goto cleanup;
+    }
+    char fp[32];
+    snprintf(fp, sizeof fp, "%016" PRIx64, acGraphFingerprint(g, f));
+    const char *theirs = json_string_value(json_object_get(fe, "fingerprint"));
+    if (!theirs || strcmp(theirs, fp)) {
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "plan file '%s' was made for a different graph of '@%s' "
+                      "(fingerprint %s, this graph %s)", path, fn->name,
+                      theirs ? theirs : "missing", fp);
+      goto cleanup;
+    }
+    AcId end = acFuncEndValue(g, fn);
+    intptr_t n = end - fn->firstArg;
+    acFree(index);
+    index = acMalloc((size_t)(n + 1) * sizeof *index);
+    if (!index) {
+      st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+      goto cleanup;
+    }
+    for (intptr_t k = 0; k < n; ++k) {
+      index[k].name = valueNames[fn->firstArg + k];
+      index[k].id = fn->firstArg + (AcId)k;
+    }
+    qsort(index, (size_t)n, sizeof *index, acNamedCmp);
+    json_t *saved = json_object_get(fe, "saved");
+    if (!json_is_array(saved)) {
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "plan file '%s': function '@%s' has no \"saved\" array", path, fn->name);
+      goto cleanup;
+    }
+    size_t k;
+    json_t *sv;
+    json_array_foreach(saved, k, sv) {
+      AcNamed key = {json_string_value(sv), AC_NONE};
+      AcNamed *hit = key.name ? bsearch(&key, index, (size_t)n, sizeof *index, acNamedCmp) : NULL;
+      if (!hit) {
+        st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "plan file '%s' saves '%s' in '@%s', which is not a value "
+                        "of this graph", path, key.name ? key.name : "(not a string)", fn->name);
+        goto cleanup;
+      }
+      const AcValue *val = &g->values[hit->id];
+      if (val->role != AC_ROLE_RESULT || val->phase != AC_PHASE_FWD) {
+        st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, hit->id,
+                        "plan file '%s' saves '%s' in '@%s', which is not a "
+                        "forward activation", path, key.name, fn->name);
+        goto cleanup;
+      }
+      plan->saved[hit->id] = 1;
+    }
+  }
+cleanup:
+  acFree(index);
+  json_decref(root);
+  return st;
+}

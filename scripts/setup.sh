@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what autoac needs on Debian 12 (as root) and builds it.
+#   scripts/setup.sh [build-dir] [extra cmake args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PKGS="cmake make gcc g++ clang pkg-config libclang-rt-14-dev
+      libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+      libjansson-dev libglpk-dev python3 python3-pytest"
+missing=""
+for p in $PKGS; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "autoac: installing$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq $missing >/dev/null
+fi
+BUILD=${1:-build}
+shift || true
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+cmake --build "$BUILD" -j"$(nproc)" >/dev/null
+echo "autoac: built in $BUILD"

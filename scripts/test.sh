@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs, builds and runs the whole test suite: C unit tests (ctest), lit
+# tests (ac-opt, the mlir-opt plugin, CPU execution, GPU lowering), then the
+# same C and lit suites again under AddressSanitizer + UBSan with leak checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LIT=/usr/lib/llvm-22/bin/lit
+
+scripts/setup.sh build
+(cd build && ctest --output-on-failure -j"$(nproc)")
+"$LIT" -sv build/test
+
+if [ "${AUTOAC_SKIP_ASAN:-0}" != 1 ]; then
+  scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DAUTOAC_SANITIZE=ON
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  export LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  (cd build-asan && ctest --output-on-failure -j"$(nproc)")
+  "$LIT" -sv build-asan/test
+fi
+echo "autoac: all test suites passed"
