@@ -54,6 +54,23 @@ AcStatus acOptionsSet(AcOptions *opts, const char *name, const char *value,
 /// an internal error; files are never written on failure.
 AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts);
 
+/// As acRunOnModule; when `reportOut` is not NULL it also receives the JSON
+/// report text on success (free with acFree), whether or not the report
+/// option names a file.
+AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
+                                 char **reportOut);
+
+/// One-call entry for bindings: parses MLIR `text` (unregistered dialects
+/// allowed), applies `numOptions` options given as parallel name/value
+/// arrays, runs autoac, and on success returns the rewritten IR in `*irOut`
+/// and the JSON report in `*reportOut` (either may be NULL; free with
+/// acFree).  On failure `*errorOut` (if not NULL) receives every diagnostic
+/// as "loc: severity: message" lines; warnings on success go there too.
+AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
+                        const char *const *names, const char *const *values,
+                        intptr_t numOptions, char **irOut, char **reportOut,
+                        char **errorOut);
+
 /// Pareto sweep (`--ac-sweep=N`): plans N budgets evenly spaced between the
 /// lowest peak greedy reaches and the save-all peak, for every strategy,
 /// prints a table (budget, peak, recompute seconds per strategy) on stdout

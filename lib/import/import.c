@@ -106,9 +106,18 @@ static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
     if (!acStrRefEq(ns, "torch"))
       return AC_OK;
     MlirStringRef data = mlirOpaqueTypeGetData(t);
+    char stack[256];
+    char *text = data.length + 8 <= sizeof stack ? stack : acMalloc(data.length + 8);
+    if (!text)
+      return acNoMem(c, loc);
+    memcpy(text, "!torch.", 7);
+    memcpy(text + 7, data.data, data.length);
     AcError terr;
     acErrorClear(&terr);
-    if (acTypeParseTorch(data.data, data.length, out, &terr) != AC_OK)
+    AcStatus pst = acTypeParseTorch(text, data.length + 7, out, &terr);
+    if (text != stack)
+      acFree(text);
+    if (pst != AC_OK)
       return acFailAt(c, loc, AC_ERR_INVALID, op, "%s: %s", what, terr.message);
     return AC_OK;
   }

@@ -175,6 +175,11 @@ static AcStatus acMakePlan(const AcImport *imp, const AcOptions *opts,
 }
 
 AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts) {
+  return acRunOnModuleWithReport(module, opts, NULL);
+}
+
+AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
+                                 char **reportOut) {
   AcImport *imp = NULL;
   AcPlan *plan = NULL, *base = NULL;
   AcRecomputeGroups *groups = NULL;
@@ -270,7 +275,7 @@ AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts) {
   rin.plan = plan;
   rin.sim = &sim;
   rin.device = opts->device;
-  if (opts->report && !(report = acReportToString(&rin))) {
+  if ((opts->report || reportOut) && !(report = acReportToString(&rin))) {
     st = AC_ERR_NOMEM;
     mlirEmitError(errLoc, "autoac: out of memory while building the report");
     goto cleanup;
@@ -292,7 +297,7 @@ AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts) {
     mlirEmitError(mlirOperationGetLocation(module), err.message);
     goto cleanup;
   }
-  if (report && (st = acWriteFileAtomic(opts->report, report, strlen(report), &err)) != AC_OK) {
+  if (report && opts->report && (st = acWriteFileAtomic(opts->report, report, strlen(report), &err)) != AC_OK) {
     mlirEmitError(mlirOperationGetLocation(module), err.message);
     goto cleanup;
   }
@@ -300,6 +305,10 @@ AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts) {
       (st = acWriteFileAtomic(opts->planOut, planText, strlen(planText), &err)) != AC_OK) {
     mlirEmitError(mlirOperationGetLocation(module), err.message);
     goto cleanup;
+  }
+  if (reportOut) {
+    *reportOut = report;
+    report = NULL;
   }
 cleanup:
   acFree(report);

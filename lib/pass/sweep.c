@@ -46,12 +46,12 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
     st = acPlanRun(g, &po, plan, &err);
     if (st == AC_OK)
       st = acSimulate(g, plan, staticBytes, 0, &r, &err);
+    *(pass ? &hi : &lo) = r.peakBytes;
     acSimResultClear(&r);
     if (st != AC_OK) {
       mlirEmitError(loc, err.message);
       goto cleanup;
     }
-    *(pass ? &hi : &lo) = r.peakBytes;
   }
   if (hi < lo)
     hi = lo;

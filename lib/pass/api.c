@@ -1,0 +1,140 @@
+/* api.c - one-call entry for bindings: MLIR text in, IR + report out. */
+#include "autoac/autoac.h"
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/RegisterEverything.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct AcBuf {
+  char *data;
+  size_t len, cap;
+  int failed;
+} AcBuf;
+
+static void acBufAppend(AcBuf *b, const char *s, size_t n) {
+  if (b->failed)
+    return;
+  if (b->len + n + 1 > b->cap) {
+    size_t c = b->cap ? b->cap * 2 : 256;
+    while (c < b->len + n + 1)
+      c *= 2;
+    char *q = acRealloc(b->data, c);
+    if (!q) {
+      b->failed = 1;
+      return;
+    }
+    b->data = q;
+    b->cap = c;
+  }
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+static void acBufCallback(MlirStringRef s, void *user) {
+  acBufAppend(user, s.data, s.length);
+}
+
+static MlirLogicalResult acCollectDiag(MlirDiagnostic d, void *user) {
+  AcBuf *b = user;
+  MlirLocation loc = mlirDiagnosticGetLocation(d);
+  char head[512];
+  if (mlirLocationIsAFileLineColRange(loc)) {
+    MlirStringRef f = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+    snprintf(head, sizeof head, "%.*s:%d:%d: ", (int)f.length, f.data,
+             mlirLocationFileLineColRangeGetStartLine(loc),
+             mlirLocationFileLineColRangeGetStartColumn(loc));
+    acBufAppend(b, head, strlen(head));
+  }
+  MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
+  const char *s = sev == MlirDiagnosticWarning ? "warning: "
+                  : sev == MlirDiagnosticError ? "error: "
+                  : sev == MlirDiagnosticNote  ? "note: " : "remark: ";
+  acBufAppend(b, s, strlen(s));
+  mlirDiagnosticPrint(d, acBufCallback, b);
+  acBufAppend(b, "\n", 1);
+  return mlirLogicalResultSuccess();
+}
+
+AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
+                        const char *const *names, const char *const *values,
+                        intptr_t numOptions, char **irOut, char **reportOut,
+                        char **errorOut) {
+  AcBuf diags = {0}, ir = {0};
+  AcStatus st = AC_OK;
+  AcError err;
+  AcOptions *opts = acOptionsCreate();
+  MlirContext ctx = {NULL};
+  MlirOperation module = {NULL};
+  if (irOut)
+    *irOut = NULL;
+  if (reportOut)
+    *reportOut = NULL;
+  if (errorOut)
+    *errorOut = NULL;
+  if (!opts)
+    return AC_ERR_NOMEM;
+  for (intptr_t i = 0; i < numOptions; ++i) {
+    acErrorClear(&err);
+    if ((st = acOptionsSet(opts, names[i], values[i], &err)) != AC_OK) {
+      acBufAppend(&diags, "error: ", 7);
+      acBufAppend(&diags, err.message, strlen(err.message));
+      acBufAppend(&diags, "\n", 1);
+      goto cleanup;
+    }
+  }
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextSetAllowUnregisteredDialects(ctx, true);
+  mlirContextAttachDiagnosticHandler(ctx, acCollectDiag, &diags, NULL);
+  module = mlirOperationCreateParse(
+      ctx, mlirStringRefCreate(text, len),
+      mlirStringRefCreateFromCString(sourceName ? sourceName : "<text>"));
+  if (mlirOperationIsNull(module) || !mlirOperationVerify(module)) {
+    st = AC_ERR_INVALID;
+    goto cleanup;
+  }
+  st = acRunOnModuleWithReport(module, opts, reportOut);
+  if (st != AC_OK)
+    goto cleanup;
+  if (!mlirOperationVerify(module)) {
+    st = AC_ERR_INTERNAL;
+    goto cleanup;
+  }
+  if (irOut) {
+    mlirOperationPrint(module, acBufCallback, &ir);
+    if (ir.failed) {
+      st = AC_ERR_NOMEM;
+      goto cleanup;
+    }
+    *irOut = ir.data;
+    ir.data = NULL;
+  }
+cleanup:
+  if (st != AC_OK && reportOut) {
+    acFree(*reportOut);
+    *reportOut = NULL;
+  }
+  if (st != AC_OK && diags.len == 0) {
+    const char *m = "error: autoac failed: ";
+    acBufAppend(&diags, m, strlen(m));
+    acBufAppend(&diags, acStatusName(st), strlen(acStatusName(st)));
+    acBufAppend(&diags, "\n", 1);
+  }
+  if (errorOut && diags.data) {
+    *errorOut = diags.data;
+    diags.data = NULL;
+  }
+  acFree(diags.data);
+  acFree(ir.data);
+  if (module.ptr)
+    mlirOperationDestroy(module);
+  if (ctx.ptr)
+    mlirContextDestroy(ctx);
+  acOptionsDestroy(opts);
+  return st;
+}
