@@ -60,6 +60,10 @@ AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts);
 AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
                                  char **reportOut);
 
+/// Returns `op` if it is a builtin.module; otherwise moves it into a new
+/// module (as mlir-opt's implicit top-level module does) and returns that.
+MlirOperation acWrapInModule(MlirOperation op);
+
 /// One-call entry for bindings: parses MLIR `text` (unregistered dialects
 /// allowed), applies `numOptions` options given as parallel name/value
 /// arrays, runs autoac, and on success returns the rewritten IR in `*irOut`

@@ -248,6 +248,7 @@ int main(int argc, char **argv) {
                                         strcmp(input, "-") ? input : "<stdin>"));
   if (mlirOperationIsNull(module))
     goto cleanup;
+  module = acWrapInModule(module);
   if (!mlirOperationVerify(module))
     goto cleanup;
   int pipelineHasAc = pipeline && strstr(pipeline, "auto-ac") != NULL;

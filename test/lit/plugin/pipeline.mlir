@@ -8,10 +8,27 @@
 // RUN: mlir-opt %s --allow-unregistered-dialect --load-pass-plugin=%plugin \
 // RUN:   --pass-pipeline='builtin.module(auto-ac{mode=annotate})' | FileCheck %s
 
+// relu of a primal input: the input is live for the whole step anyway, so the
+// min-cut reads it again in the backward and recomputes the relu (saving it
+// would cost 2*4*4 = 32 bytes; rereading %x costs nothing).
 // CHECK-LABEL: func.func @step
-// CHECK: "torch.aten.relu"{{.*}}ac.saved
+// CHECK: "torch.aten.relu"(%arg0) {ac.recomputed}
 func.func @step(%x: !torch.vtensor<[2,4],f32>, %dy: !torch.vtensor<[2,4],f32> {ac.tangent}) -> (!torch.vtensor<[2,4],f32> {ac.output}, !torch.vtensor<[2,4],f32> {ac.grad}) attributes {ac.joint} {
   %0 = "torch.aten.relu"(%x) : (!torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
   %1 = "torch.aten.threshold_backward"(%dy, %0, %dy) : (!torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
   return %0, %1 : !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>
+}
+
+// Dropout's mask comes from an in-place RNG op: it is saved, never rerun.
+// CHECK-LABEL: func.func @dropout
+// CHECK: %[[MASK:.*]] = "torch.aten.bernoulli_.float"{{.*}}ac.saved = array<i64: 0>
+// CHECK-NOT: ac.recomputed
+// CHECK: return
+func.func @dropout(%x: !torch.vtensor<[2,4],f32>, %dy: !torch.vtensor<[2,4],f32> {ac.tangent}) -> (!torch.vtensor<[2,4],f32> {ac.output}, !torch.vtensor<[2,4],f32> {ac.grad}) attributes {ac.joint} {
+  %p = "torch.constant.float"() {value = 0.9 : f64} : () -> !torch.float
+  %n = "torch.constant.none"() : () -> !torch.none
+  %m = "torch.aten.bernoulli_.float"(%x, %p, %n) : (!torch.vtensor<[2,4],f32>, !torch.float, !torch.none) -> !torch.vtensor<[2,4],f32>
+  %y = "torch.aten.mul.Tensor"(%x, %m) : (!torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
+  %g = "torch.aten.mul.Tensor"(%dy, %m) : (!torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
+  return %y, %g : !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>
 }
