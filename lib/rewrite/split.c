@@ -1,0 +1,808 @@
+/*===- lib/rewrite/split.c - split mode: @f -> @f_fwd + @f_bwd -------------===*
+ *
+ * For every joint function @f of an import:
+ *   @f_fwd(primal/param args) -> (forward results of @f, saved values)
+ *   @f_bwd(saved values, tangents, primal/param args it reads) -> backward
+ *          results of @f; each recompute group is cloned into an
+ *          `scf.execute_region {ac.recompute}` right before its anchor op;
+ *   @f     keeps its signature and now calls @f_fwd then @f_bwd.
+ *
+ * Values are tracked by graph id.  While a new function is built, map[v]
+ * holds the MlirValue standing for graph value v there (null: not available).
+ * Clones made with mlirOperationClone still read the old function's values,
+ * in their top-level operands and in their nested regions alike, so every
+ * clone is walked and each operand that is a value of the old function (found
+ * through a pointer map of all graph values) is replaced by map[v].
+ *
+ * The rewrite runs in two phases: first every new function is built detached
+ * (an error destroys them and leaves the module untouched), then they are
+ * inserted after their @f, @f's body is replaced by the two calls, and the
+ * module is verified.  See docs/rewrite.md.
+ *===----------------------------------------------------------------------===*/
+#include "autoac/rewrite.h"
+#include "autoac/ptrmap.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Func.h"
+#include "mlir-c/Dialect/SCF.h"
+#include "mlir-c/IR.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SREF(s) mlirStringRefCreateFromCString(s)
+
+static MlirOperation nullOp(void) {
+  MlirOperation op = {NULL};
+  return op;
+}
+
+static MlirValue nullValue(void) {
+  MlirValue v = {NULL};
+  return v;
+}
+
+/*===-------------------------- per-function state -------------------------===*/
+
+/// What one joint function becomes; built detached, committed later.
+typedef struct FuncSplit {
+  AcId func;
+  MlirOperation fwd, bwd;   ///< detached until commit (null if not built)
+  AcId *fwdOuts;  int32_t numFwdOuts;  ///< forward-op values @f returns
+  AcId *saved;    int32_t numSaved;    ///< plan->saved values, id order
+  AcId *tangents; int32_t numTangents; ///< tangent args, arg order
+  AcId *bwdArgs;  int32_t numBwdArgs;  ///< primal/param args bwd reads
+  AcId *bwdOuts;  int32_t numBwdOuts;  ///< backward-op values @f returns
+} FuncSplit;
+
+/// Shared state of one acRewriteSplit call.
+typedef struct Split {
+  AcImport *imp;
+  const AcGraph *g;
+  const AcPlan *plan;
+  const AcRecomputeGroups *groups;
+  MlirContext ctx;
+  AcPtrMap index;      ///< old MlirValue.ptr -> graph value id
+  MlirValue *map;      ///< [numValues] graph value -> value in the new function
+  int32_t *groupOf;    ///< [numOps] recompute group of an op, or -1
+  int32_t *groupHead;  ///< [numOps] first group anchored at an op, or -1
+  int32_t *groupNext;  ///< [numGroups] next group with the same anchor, or -1
+  uint8_t *flag;       ///< [numValues] scratch
+  AcId missing;        ///< set by the remap walk: a value with no mapping
+  AcError *err;
+} Split;
+
+static void funcSplitClear(FuncSplit *fs) {
+  if (!mlirOperationIsNull(fs->fwd))
+    mlirOperationDestroy(fs->fwd);
+  if (!mlirOperationIsNull(fs->bwd))
+    mlirOperationDestroy(fs->bwd);
+  acFree(fs->fwdOuts);
+  acFree(fs->saved);
+  acFree(fs->tangents);
+  acFree(fs->bwdArgs);
+  acFree(fs->bwdOuts);
+  memset(fs, 0, sizeof(*fs));
+}
+
+static int isFwdResult(const AcGraph *g, AcId v) {
+  AcId p = g->values[v].producer;
+  return p != AC_NONE && g->ops[p].phase == AC_PHASE_FWD;
+}
+
+static int isBwdResult(const AcGraph *g, AcId v) {
+  AcId p = g->values[v].producer;
+  return p != AC_NONE && g->ops[p].phase == AC_PHASE_BWD;
+}
+
+/*===-------------------------- IR helpers ---------------------------------===*/
+
+static MlirNamedAttribute namedAttr(MlirContext ctx, const char *name,
+                                    MlirAttribute attr) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, SREF(name)), attr);
+}
+
+/// Dictionary of argument `i` (or result `i` when `results`) of func `fn`;
+/// null when it has none.
+static MlirAttribute funcSlotAttrs(MlirOperation fn, int results, intptr_t i) {
+  MlirAttribute arr = mlirOperationGetInherentAttributeByName(
+      fn, SREF(results ? "res_attrs" : "arg_attrs"));
+  if (mlirAttributeIsNull(arr) || !mlirAttributeIsAArray(arr) ||
+      i >= mlirArrayAttrGetNumElements(arr))
+    return mlirAttributeGetNull();
+  MlirAttribute d = mlirArrayAttrGetElement(arr, i);
+  if (!mlirAttributeIsADictionary(d) || mlirDictionaryAttrGetNumElements(d) == 0)
+    return mlirAttributeGetNull();
+  return d;
+}
+
+/// Walk callback: replaces operands that are values of the old function.
+static MlirWalkResult remapOperands(MlirOperation op, void *userData) {
+  Split *s = userData;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    AcId id = v.ptr ? acPtrMapGet(&s->index, v.ptr) : AC_NONE;
+    if (id == AC_NONE)
+      continue;
+    if (mlirValueIsNull(s->map[id])) {
+      s->missing = id;
+      return MlirWalkResultInterrupt;
+    }
+    mlirOperationSetOperand(op, i, s->map[id]);
+  }
+  return MlirWalkResultAdvance;
+}
+
+/// Clones graph op `op` to the end of `block`, remapping its operands.  Sets
+/// map[] for its results: all of them, or with `onlyUnmapped` only those not
+/// mapped yet, recording those in `fresh` (room for numResults ids).
+static AcStatus cloneOp(Split *s, AcId op, MlirBlock block, int onlyUnmapped,
+                        AcId *fresh, int32_t *numFresh, const char *where) {
+  const AcOp *o = &s->g->ops[op];
+  MlirOperation clone = mlirOperationClone(s->imp->ops[op]);
+  if (mlirOperationIsNull(clone))
+    return acErrorSet(s->err, AC_ERR_INTERNAL, op, AC_NONE,
+                      "rewrite: cannot clone op '%s'", o->name);
+  /* Input markers are for the joint function; the copies drop them. */
+  mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.save"));
+  mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.recompute"));
+  mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.phase"));
+  s->missing = AC_NONE;
+  mlirOperationWalk(clone, remapOperands, s, MlirWalkPreOrder);
+  if (s->missing != AC_NONE) {
+    AcId m = s->missing;
+    mlirOperationDestroy(clone);
+    return acErrorSet(s->err, AC_ERR_INTERNAL, op, m,
+                      "rewrite: op %d '%s' reads %s, which is not available "
+                      "in @%s (neither saved, an argument nor recomputed)",
+                      (int)op, o->name,
+                      s->imp->valueNames ? s->imp->valueNames[m] : "a value",
+                      where);
+  }
+  mlirBlockAppendOwnedOperation(block, clone);
+  if (mlirOperationGetNumResults(clone) != o->numResults)
+    return acErrorSet(s->err, AC_ERR_INTERNAL, op, AC_NONE,
+                      "rewrite: op '%s' has %d results in the graph but %d in "
+                      "the IR", o->name, (int)o->numResults,
+                      (int)mlirOperationGetNumResults(clone));
+  for (int32_t r = 0; r < o->numResults; ++r) {
+    AcId v = o->firstResult + r;
+    if (onlyUnmapped && !mlirValueIsNull(s->map[v]))
+      continue;
+    s->map[v] = mlirOperationGetResult(clone, r);
+    if (fresh)
+      fresh[(*numFresh)++] = v;
+  }
+  return AC_OK;
+}
+
+/// Creates a detached func.func named `name` with an entry block whose
+/// arguments stand for graph values `args` (their types; attributes copied
+/// from @f's argument slots), result types of graph values `rets` (attributes
+/// from @f's result slots when `retSlot[i]` >= 0), and discardable attribute
+/// `tag` = "<f name>".  Maps args[i] to block argument i.
+static AcStatus createFunc(Split *s, AcId f, const char *name,
+                           const AcId *args, int32_t numArgs,
+                           const AcId *rets, int32_t numRets,
+                           const int32_t *retSlot, const char *tag,
+                           MlirOperation *outFn, MlirBlock *outBlock) {
+  const AcGraph *g = s->g;
+  MlirOperation fOp = s->imp->funcOps[f];
+  MlirLocation loc = mlirOperationGetLocation(fOp);
+  AcStatus st = AC_OK;
+  int32_t nTypes = numArgs > numRets ? numArgs : numRets;
+  MlirType *argTypes = acMalloc(sizeof(MlirType) * (size_t)(numArgs + 1));
+  MlirType *retTypes = acMalloc(sizeof(MlirType) * (size_t)(numRets + 1));
+  MlirLocation *locs = acMalloc(sizeof(MlirLocation) * (size_t)(numArgs + 1));
+  MlirAttribute *dicts = acMalloc(sizeof(MlirAttribute) * (size_t)(nTypes + 1));
+  if (!argTypes || !retTypes || !locs || !dicts) {
+    st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
+  }
+  for (int32_t i = 0; i < numArgs; ++i) {
+    MlirValue v = s->imp->values[args[i]];
+    argTypes[i] = mlirValueGetType(v);
+    locs[i] = mlirValueGetLocation(v);
+  }
+  for (int32_t i = 0; i < numRets; ++i)
+    retTypes[i] = mlirValueGetType(s->imp->values[rets[i]]);
+
+  MlirNamedAttribute attrs[5];
+  intptr_t nAttrs = 0;
+  attrs[nAttrs++] = namedAttr(s->ctx, "sym_name",
+                              mlirStringAttrGet(s->ctx, SREF(name)));
+  attrs[nAttrs++] = namedAttr(
+      s->ctx, "function_type",
+      mlirTypeAttrGet(mlirFunctionTypeGet(s->ctx, numArgs, argTypes, numRets,
+                                          retTypes)));
+  MlirAttribute empty = mlirDictionaryAttrGet(s->ctx, 0, NULL);
+  int any = 0;
+  for (int32_t i = 0; i < numArgs; ++i) {
+    MlirAttribute d = mlirAttributeGetNull();
+    if (g->values[args[i]].producer == AC_NONE)
+      d = funcSlotAttrs(fOp, 0, g->values[args[i]].index);
+    any |= !mlirAttributeIsNull(d);
+    dicts[i] = mlirAttributeIsNull(d) ? empty : d;
+  }
+  if (any)
+    attrs[nAttrs++] = namedAttr(s->ctx, "arg_attrs",
+                                mlirArrayAttrGet(s->ctx, numArgs, dicts));
+  any = 0;
+  for (int32_t i = 0; i < numRets; ++i) {
+    MlirAttribute d = mlirAttributeGetNull();
+    if (retSlot && retSlot[i] >= 0)
+      d = funcSlotAttrs(fOp, 1, retSlot[i]);
+    any |= !mlirAttributeIsNull(d);
+    dicts[i] = mlirAttributeIsNull(d) ? empty : d;
+  }
+  if (any)
+    attrs[nAttrs++] = namedAttr(s->ctx, "res_attrs",
+                                mlirArrayAttrGet(s->ctx, numRets, dicts));
+  attrs[nAttrs++] = namedAttr(s->ctx, tag,
+                              mlirStringAttrGet(s->ctx, SREF(g->funcs[f].name)));
+
+  MlirRegion body = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(numArgs, argTypes, locs);
+  mlirRegionAppendOwnedBlock(body, block);
+  MlirOperationState state = mlirOperationStateGet(SREF("func.func"), loc);
+  mlirOperationStateAddAttributes(&state, nAttrs, attrs);
+  mlirOperationStateAddOwnedRegions(&state, 1, &body);
+  MlirOperation fn = mlirOperationCreate(&state);
+  if (mlirOperationIsNull(fn)) {
+    st = acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                    "rewrite: cannot create func.func @%s", name);
+    goto done;
+  }
+  for (int32_t i = 0; i < numArgs; ++i)
+    s->map[args[i]] = mlirBlockGetArgument(block, i);
+  *outFn = fn;
+  *outBlock = block;
+done:
+  acFree(argTypes);
+  acFree(retTypes);
+  acFree(locs);
+  acFree(dicts);
+  return st;
+}
+
+/// Appends `func.return` of map[vals[i]] to `block`.
+static AcStatus appendReturn(Split *s, MlirBlock block, MlirLocation loc,
+                             const AcId *vals, int32_t n, const char *where) {
+  MlirValue *ops = acMalloc(sizeof(MlirValue) * (size_t)(n + 1));
+  if (!ops)
+    return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  for (int32_t i = 0; i < n; ++i) {
+    ops[i] = s->map[vals[i]];
+    if (mlirValueIsNull(ops[i])) {
+      acFree(ops);
+      return acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, vals[i],
+                        "rewrite: @%s returns %s, which it does not compute",
+                        where, s->imp->valueNames ? s->imp->valueNames[vals[i]]
+                                                  : "a value");
+    }
+  }
+  MlirOperationState state = mlirOperationStateGet(SREF("func.return"), loc);
+  mlirOperationStateAddOperands(&state, n, ops);
+  MlirOperation ret = mlirOperationCreate(&state);
+  acFree(ops);
+  if (mlirOperationIsNull(ret))
+    return acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                      "rewrite: cannot create func.return in @%s", where);
+  mlirBlockAppendOwnedOperation(block, ret);
+  return AC_OK;
+}
+
+static void resetMap(Split *s) {
+  memset(s->map, 0, sizeof(MlirValue) * (size_t)s->g->numValues);
+}
+
+/*===-------------------------- classification ----------------------------===*/
+
+/// Fills the value lists of `fs` from the graph and the plan.
+static AcStatus classify(Split *s, FuncSplit *fs) {
+  const AcGraph *g = s->g;
+  const AcFunc *fn = &g->funcs[fs->func];
+  intptr_t nv = g->numValues;
+  AcId lastOp = fn->firstOp + fn->numOps;
+  /* Upper bounds for the lists. */
+  size_t nRes = 0;
+  for (AcId op = fn->firstOp; op < lastOp; ++op)
+    nRes += (size_t)g->ops[op].numResults;
+  fs->fwdOuts = acMalloc(sizeof(AcId) * (size_t)(fn->numRets + 1));
+  fs->bwdOuts = acMalloc(sizeof(AcId) * (size_t)(fn->numRets + 1));
+  fs->saved = acMalloc(sizeof(AcId) * (nRes + 1));
+  fs->tangents = acMalloc(sizeof(AcId) * (size_t)(fn->numArgs + 1));
+  fs->bwdArgs = acMalloc(sizeof(AcId) * (size_t)(fn->numArgs + 1));
+  if (!fs->fwdOuts || !fs->bwdOuts || !fs->saved || !fs->tangents ||
+      !fs->bwdArgs)
+    return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+
+  /* Returned values, each once, by the phase of their producer. */
+  memset(s->flag, 0, (size_t)nv);
+  for (int32_t r = 0; r < fn->numRets; ++r) {
+    AcId v = g->rets[fn->firstRet + r];
+    if (s->flag[v])
+      continue;
+    s->flag[v] = 1;
+    if (isFwdResult(g, v))
+      fs->fwdOuts[fs->numFwdOuts++] = v;
+    else if (isBwdResult(g, v))
+      fs->bwdOuts[fs->numBwdOuts++] = v;
+  }
+  /* Saved values in id order. */
+  for (AcId op = fn->firstOp; op < lastOp; ++op) {
+    const AcOp *o = &g->ops[op];
+    for (int32_t r = 0; r < o->numResults; ++r) {
+      AcId v = o->firstResult + r;
+      if (!s->plan->saved[v])
+        continue;
+      if (o->phase != AC_PHASE_FWD)
+        return acErrorSet(s->err, AC_ERR_INTERNAL, op, v,
+                          "rewrite: the plan saves %s, a backward value",
+                          s->imp->valueNames ? s->imp->valueNames[v] : "?");
+      fs->saved[fs->numSaved++] = v;
+    }
+  }
+  /* Arguments the backward (or its recomputes) reads. */
+  memset(s->flag, 0, (size_t)nv);
+  for (AcId op = fn->firstOp; op < lastOp; ++op) {
+    const AcOp *o = &g->ops[op];
+    if (o->phase != AC_PHASE_BWD && !(s->plan->recompute[op] && s->groupOf[op] >= 0))
+      continue;
+    for (int32_t i = 0; i < o->numOperands; ++i) {
+      AcId v = acOpOperand(g, op, i);
+      if (g->values[v].producer == AC_NONE)
+        s->flag[v] = 1;
+    }
+  }
+  for (int32_t a = 0; a < fn->numArgs; ++a) {
+    AcId v = fn->firstArg + a;
+    if (g->values[v].role == AC_ROLE_TANGENT)
+      fs->tangents[fs->numTangents++] = v;
+    else if (s->flag[v])
+      fs->bwdArgs[fs->numBwdArgs++] = v;
+  }
+  return AC_OK;
+}
+
+/*===-------------------------- building -----------------------------------===*/
+
+static AcStatus buildFwd(Split *s, FuncSplit *fs) {
+  const AcGraph *g = s->g;
+  const AcFunc *fn = &g->funcs[fs->func];
+  AcStatus st = AC_OK;
+  char name[64 + 256];
+  int32_t nOut = fs->numFwdOuts + fs->numSaved;
+  AcId *args = acMalloc(sizeof(AcId) * (size_t)(fn->numArgs + 1));
+  AcId *outs = acMalloc(sizeof(AcId) * (size_t)(nOut + 1));
+  int32_t *slots = acMalloc(sizeof(int32_t) * (size_t)(nOut + 1));
+  int32_t nArgs = 0;
+  if (!args || !outs || !slots) {
+    st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
+  }
+  for (int32_t a = 0; a < fn->numArgs; ++a) {
+    AcId v = fn->firstArg + a;
+    if (g->values[v].role != AC_ROLE_TANGENT)
+      args[nArgs++] = v;
+  }
+  for (int32_t i = 0; i < fs->numFwdOuts; ++i) {
+    outs[i] = fs->fwdOuts[i];
+    slots[i] = -1;
+    for (int32_t r = 0; r < fn->numRets; ++r)
+      if (g->rets[fn->firstRet + r] == outs[i]) {
+        slots[i] = r;
+        break;
+      }
+  }
+  for (int32_t i = 0; i < fs->numSaved; ++i) {
+    outs[fs->numFwdOuts + i] = fs->saved[i];
+    slots[fs->numFwdOuts + i] = -1;
+  }
+  snprintf(name, sizeof(name), "%s_fwd", fn->name);
+  resetMap(s);
+  MlirBlock block;
+  st = createFunc(s, fs->func, name, args, nArgs, outs, nOut, slots,
+                  "ac.fwd_of", &fs->fwd, &block);
+  if (st != AC_OK)
+    goto done;
+  for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op) {
+    if (g->ops[op].phase != AC_PHASE_FWD)
+      continue;
+    st = cloneOp(s, op, block, 0, NULL, NULL, name);
+    if (st != AC_OK)
+      goto done;
+  }
+  st = appendReturn(s, block, mlirOperationGetLocation(s->imp->returnOps[fs->func]),
+                    outs, nOut, name);
+done:
+  acFree(args);
+  acFree(outs);
+  acFree(slots);
+  return st;
+}
+
+/// Emits recompute group `gi` as an scf.execute_region {ac.recompute} at the
+/// end of `block`.  Group values read outside the group (by backward ops or
+/// other groups) become its results; the others stay private to it.
+static AcStatus emitGroup(Split *s, int32_t gi, MlirBlock block,
+                          const char *where) {
+  const AcGraph *g = s->g;
+  const AcRecomputeGroup *grp = &s->groups->groups[gi];
+  AcStatus st = AC_OK;
+  size_t nRes = 0;
+  for (int32_t k = 0; k < grp->numOps; ++k)
+    nRes += (size_t)g->ops[s->groups->ops[grp->firstOp + k]].numResults;
+  AcId *fresh = acMalloc(sizeof(AcId) * (nRes + 1));
+  AcId *exports = acMalloc(sizeof(AcId) * (nRes + 1));
+  MlirType *types = acMalloc(sizeof(MlirType) * (nRes + 1));
+  MlirValue *yields = acMalloc(sizeof(MlirValue) * (nRes + 1));
+  int32_t numFresh = 0, numExports = 0;
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock inner = mlirBlockCreate(0, NULL, NULL);
+  mlirRegionAppendOwnedBlock(region, inner);
+  int regionOwned = 1;
+  if (!fresh || !exports || !types || !yields) {
+    st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
+  }
+  MlirLocation loc = mlirOperationGetLocation(s->imp->ops[grp->anchor]);
+  for (int32_t k = 0; k < grp->numOps; ++k) {
+    AcId op = s->groups->ops[grp->firstOp + k];
+    st = cloneOp(s, op, inner, 1, fresh, &numFresh, where);
+    if (st != AC_OK)
+      goto done;
+  }
+  for (int32_t i = 0; i < numFresh; ++i) {
+    AcId v = fresh[i];
+    int outside = 0;
+    for (int32_t u = 0; u < g->values[v].numUses && !outside; ++u) {
+      AcId user = acValueUse(g, v, u);
+      outside = g->ops[user].phase == AC_PHASE_BWD ||
+                (s->groupOf[user] >= 0 && s->groupOf[user] != gi);
+    }
+    if (outside) {
+      types[numExports] = mlirValueGetType(s->map[v]);
+      yields[numExports] = s->map[v];
+      exports[numExports++] = v;
+    }
+  }
+  {
+    MlirOperationState ys = mlirOperationStateGet(SREF("scf.yield"), loc);
+    mlirOperationStateAddOperands(&ys, numExports, yields);
+    MlirOperation y = mlirOperationCreate(&ys);
+    if (mlirOperationIsNull(y)) {
+      st = acErrorSet(s->err, AC_ERR_INTERNAL, grp->anchor, AC_NONE,
+                      "rewrite: cannot create scf.yield");
+      goto done;
+    }
+    mlirBlockAppendOwnedOperation(inner, y);
+  }
+  MlirNamedAttribute mark =
+      namedAttr(s->ctx, "ac.recompute", mlirUnitAttrGet(s->ctx));
+  MlirOperationState es = mlirOperationStateGet(SREF("scf.execute_region"), loc);
+  mlirOperationStateAddResults(&es, numExports, types);
+  mlirOperationStateAddOwnedRegions(&es, 1, &region);
+  mlirOperationStateAddAttributes(&es, 1, &mark);
+  regionOwned = 0;
+  MlirOperation exec = mlirOperationCreate(&es);
+  if (mlirOperationIsNull(exec)) {
+    st = acErrorSet(s->err, AC_ERR_INTERNAL, grp->anchor, AC_NONE,
+                    "rewrite: cannot create scf.execute_region");
+    goto done;
+  }
+  mlirBlockAppendOwnedOperation(block, exec);
+  /* Outside the region only the exported values are visible. */
+  for (int32_t i = 0; i < numFresh; ++i)
+    s->map[fresh[i]] = nullValue();
+  for (int32_t i = 0; i < numExports; ++i)
+    s->map[exports[i]] = mlirOperationGetResult(exec, i);
+done:
+  if (st != AC_OK)
+    for (int32_t i = 0; i < numFresh; ++i)
+      s->map[fresh[i]] = nullValue();
+  if (regionOwned)
+    mlirRegionDestroy(region);
+  acFree(fresh);
+  acFree(exports);
+  acFree(types);
+  acFree(yields);
+  return st;
+}
+
+static AcStatus buildBwd(Split *s, FuncSplit *fs) {
+  const AcGraph *g = s->g;
+  const AcFunc *fn = &g->funcs[fs->func];
+  AcStatus st = AC_OK;
+  char name[64 + 256];
+  int32_t nArgs = fs->numSaved + fs->numTangents + fs->numBwdArgs;
+  AcId *args = acMalloc(sizeof(AcId) * (size_t)(nArgs + 1));
+  int32_t *slots = acMalloc(sizeof(int32_t) * (size_t)(fs->numBwdOuts + 1));
+  if (!args || !slots) {
+    st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
+  }
+  memcpy(args, fs->saved, sizeof(AcId) * (size_t)fs->numSaved);
+  memcpy(args + fs->numSaved, fs->tangents,
+         sizeof(AcId) * (size_t)fs->numTangents);
+  memcpy(args + fs->numSaved + fs->numTangents, fs->bwdArgs,
+         sizeof(AcId) * (size_t)fs->numBwdArgs);
+  for (int32_t i = 0; i < fs->numBwdOuts; ++i) {
+    slots[i] = -1;
+    for (int32_t r = 0; r < fn->numRets; ++r)
+      if (g->rets[fn->firstRet + r] == fs->bwdOuts[i]) {
+        slots[i] = r;
+        break;
+      }
+  }
+  snprintf(name, sizeof(name), "%s_bwd", fn->name);
+  resetMap(s);
+  MlirBlock block;
+  st = createFunc(s, fs->func, name, args, nArgs, fs->bwdOuts, fs->numBwdOuts,
+                  slots, "ac.bwd_of", &fs->bwd, &block);
+  if (st != AC_OK)
+    goto done;
+  for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op) {
+    if (g->ops[op].phase != AC_PHASE_BWD)
+      continue;
+    for (int32_t gi = s->groupHead[op]; gi >= 0; gi = s->groupNext[gi]) {
+      st = emitGroup(s, gi, block, name);
+      if (st != AC_OK)
+        goto done;
+    }
+    st = cloneOp(s, op, block, 0, NULL, NULL, name);
+    if (st != AC_OK)
+      goto done;
+  }
+  st = appendReturn(s, block, mlirOperationGetLocation(s->imp->returnOps[fs->func]),
+                    fs->bwdOuts, fs->numBwdOuts, name);
+done:
+  acFree(args);
+  acFree(slots);
+  return st;
+}
+
+/// Checks that @f's block holds exactly the graph's ops and its return.
+static AcStatus checkBody(Split *s, AcId f) {
+  const AcGraph *g = s->g;
+  const AcFunc *fn = &g->funcs[f];
+  MlirOperation ret = s->imp->returnOps[f];
+  MlirBlock block = mlirOperationGetBlock(ret);
+  MlirOperation cur = mlirBlockGetFirstOperation(block);
+  for (int32_t i = 0; i < fn->numOps; ++i) {
+    if (mlirOperationIsNull(cur) ||
+        !mlirOperationEqual(cur, s->imp->ops[fn->firstOp + i]))
+      return acErrorSet(s->err, AC_ERR_INTERNAL, fn->firstOp + i, AC_NONE,
+                        "rewrite: the body of @%s does not match its graph "
+                        "(op %d)", fn->name, (int)i);
+    cur = mlirOperationGetNextInBlock(cur);
+  }
+  if (!mlirOperationEqual(cur, ret) ||
+      !mlirOperationIsNull(mlirOperationGetNextInBlock(cur)))
+    return acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                      "rewrite: the body of @%s holds ops the graph lacks",
+                      fn->name);
+  return AC_OK;
+}
+
+/*===-------------------------- commit -------------------------------------===*/
+
+static MlirOperation createCall(Split *s, MlirOperation fn, MlirAttribute sym,
+                                const MlirValue *args, intptr_t nArgs,
+                                MlirLocation loc) {
+  MlirAttribute ftAttr =
+      mlirOperationGetInherentAttributeByName(fn, SREF("function_type"));
+  MlirType ft = mlirTypeAttrGetValue(ftAttr);
+  intptr_t nRes = mlirFunctionTypeGetNumResults(ft);
+  MlirType *types = acMalloc(sizeof(MlirType) * (size_t)(nRes + 1));
+  if (!types)
+    return nullOp();
+  for (intptr_t i = 0; i < nRes; ++i)
+    types[i] = mlirFunctionTypeGetResult(ft, i);
+  MlirNamedAttribute callee = namedAttr(
+      s->ctx, "callee",
+      mlirFlatSymbolRefAttrGet(s->ctx, mlirStringAttrGetValue(sym)));
+  MlirOperationState st = mlirOperationStateGet(SREF("func.call"), loc);
+  mlirOperationStateAddOperands(&st, nArgs, args);
+  mlirOperationStateAddResults(&st, nRes, types);
+  mlirOperationStateAddAttributes(&st, 1, &callee);
+  MlirOperation call = mlirOperationCreate(&st);
+  acFree(types);
+  return call;
+}
+
+/// Inserts the new functions after @f, replaces @f's body by the calls and
+/// erases its old ops.  Ownership of fs->fwd/bwd moves to the module.
+static AcStatus commit(Split *s, FuncSplit *fs, MlirSymbolTable symtab) {
+  const AcGraph *g = s->g;
+  const AcFunc *fn = &g->funcs[fs->func];
+  MlirOperation fOp = s->imp->funcOps[fs->func];
+  MlirOperation ret = s->imp->returnOps[fs->func];
+  MlirBlock modBlock = mlirOperationGetBlock(fOp);
+  MlirBlock body = mlirOperationGetBlock(ret);
+  MlirLocation loc = mlirOperationGetLocation(ret);
+  AcStatus st = AC_OK;
+  int32_t nFwdIn = 0, nBwdIn = fs->numSaved + fs->numTangents + fs->numBwdArgs;
+  MlirValue *in = acMalloc(sizeof(MlirValue) * (size_t)(fn->numArgs + nBwdIn + 1));
+  MlirValue *rv = acMalloc(sizeof(MlirValue) * (size_t)(fn->numRets + 1));
+  if (!in || !rv) {
+    st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
+  }
+  MlirOperation fwd = fs->fwd, bwd = fs->bwd;
+  mlirBlockInsertOwnedOperationAfter(modBlock, fOp, fwd);
+  fs->fwd = nullOp();
+  mlirBlockInsertOwnedOperationAfter(modBlock, fwd, bwd);
+  fs->bwd = nullOp();
+  MlirAttribute fwdName = mlirSymbolTableInsert(symtab, fwd);
+  MlirAttribute bwdName = mlirSymbolTableInsert(symtab, bwd);
+
+  for (int32_t a = 0; a < fn->numArgs; ++a) {
+    AcId v = fn->firstArg + a;
+    if (g->values[v].role != AC_ROLE_TANGENT)
+      in[nFwdIn++] = s->imp->values[v];
+  }
+  MlirOperation fwdCall = createCall(s, fwd, fwdName, in, nFwdIn, loc);
+  if (mlirOperationIsNull(fwdCall)) {
+    st = acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                    "rewrite: cannot create the call of the forward of @%s",
+                    fn->name);
+    goto done;
+  }
+  mlirBlockInsertOwnedOperationBefore(body, ret, fwdCall);
+  int32_t k = 0;
+  for (int32_t i = 0; i < fs->numSaved; ++i)
+    in[k++] = mlirOperationGetResult(fwdCall, fs->numFwdOuts + i);
+  for (int32_t i = 0; i < fs->numTangents; ++i)
+    in[k++] = s->imp->values[fs->tangents[i]];
+  for (int32_t i = 0; i < fs->numBwdArgs; ++i)
+    in[k++] = s->imp->values[fs->bwdArgs[i]];
+  MlirOperation bwdCall = createCall(s, bwd, bwdName, in, k, loc);
+  if (mlirOperationIsNull(bwdCall)) {
+    st = acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                    "rewrite: cannot create the call of the backward of @%s",
+                    fn->name);
+    goto done;
+  }
+  mlirBlockInsertOwnedOperationBefore(body, ret, bwdCall);
+
+  for (int32_t r = 0; r < fn->numRets; ++r) {
+    AcId v = g->rets[fn->firstRet + r];
+    rv[r] = g->values[v].producer == AC_NONE ? s->imp->values[v]
+                                             : nullValue();
+    for (int32_t i = 0; i < fs->numFwdOuts && mlirValueIsNull(rv[r]); ++i)
+      if (fs->fwdOuts[i] == v)
+        rv[r] = mlirOperationGetResult(fwdCall, i);
+    for (int32_t i = 0; i < fs->numBwdOuts && mlirValueIsNull(rv[r]); ++i)
+      if (fs->bwdOuts[i] == v)
+        rv[r] = mlirOperationGetResult(bwdCall, i);
+    if (mlirValueIsNull(rv[r])) {
+      st = acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, v,
+                      "rewrite: result %d of @%s has no source", (int)r,
+                      fn->name);
+      goto done;
+    }
+  }
+  mlirOperationSetOperands(ret, fn->numRets, rv);
+  /* Users before producers: every old op is dead now. */
+  for (int32_t i = fn->numOps - 1; i >= 0; --i)
+    mlirOperationDestroy(s->imp->ops[fn->firstOp + i]);
+  mlirOperationRemoveDiscardableAttributeByName(fOp, SREF("ac.joint"));
+done:
+  acFree(in);
+  acFree(rv);
+  return st;
+}
+
+/*===-------------------------- entry point --------------------------------===*/
+
+AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
+                        const AcRecomputeGroups *groups, AcError *err) {
+  Split s;
+  memset(&s, 0, sizeof(s));
+  FuncSplit *fss = NULL;
+  MlirSymbolTable symtab = {NULL};
+  AcStatus st = AC_OK;
+  if (!imp || !imp->graph || !plan || !groups)
+    return acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                      "rewrite: missing import, plan or groups");
+  const AcGraph *g = imp->graph;
+  if (g->numFuncs == 0)
+    return AC_OK;
+  if (plan->numValues != g->numValues || plan->numOps != g->numOps)
+    return acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                      "rewrite: the plan does not belong to this graph");
+  s.imp = imp;
+  s.g = g;
+  s.plan = plan;
+  s.groups = groups;
+  s.err = err;
+  s.ctx = mlirOperationGetContext(imp->module);
+  mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), s.ctx);
+  mlirDialectHandleLoadDialect(mlirGetDialectHandle__scf__(), s.ctx);
+
+  s.map = acCalloc((size_t)g->numValues + 1, sizeof(MlirValue));
+  s.flag = acCalloc((size_t)g->numValues + 1, 1);
+  s.groupOf = acMalloc(sizeof(int32_t) * (size_t)(g->numOps + 1));
+  s.groupHead = acMalloc(sizeof(int32_t) * (size_t)(g->numOps + 1));
+  s.groupNext = acMalloc(sizeof(int32_t) * (size_t)(groups->numGroups + 1));
+  fss = acCalloc((size_t)g->numFuncs, sizeof(FuncSplit));
+  if (!s.map || !s.flag || !s.groupOf || !s.groupHead || !s.groupNext || !fss) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
+  }
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (imp->values[v].ptr &&
+        (st = acPtrMapPut(&s.index, imp->values[v].ptr, (int32_t)v)) != AC_OK) {
+      acErrorSet(err, st, AC_NONE, AC_NONE, "out of memory");
+      goto done;
+    }
+  for (intptr_t op = 0; op < g->numOps; ++op)
+    s.groupOf[op] = s.groupHead[op] = -1;
+  /* Chain groups per anchor, keeping their order. */
+  for (intptr_t gi = groups->numGroups - 1; gi >= 0; --gi) {
+    const AcRecomputeGroup *grp = &groups->groups[gi];
+    if (grp->anchor < 0 || grp->anchor >= g->numOps ||
+        g->ops[grp->anchor].phase != AC_PHASE_BWD) {
+      st = acErrorSet(err, AC_ERR_INTERNAL, grp->anchor, AC_NONE,
+                      "rewrite: recompute group %d is not anchored at a "
+                      "backward op", (int)gi);
+      goto done;
+    }
+    s.groupNext[gi] = s.groupHead[grp->anchor];
+    s.groupHead[grp->anchor] = (int32_t)gi;
+    for (int32_t k = 0; k < grp->numOps; ++k) {
+      AcId op = groups->ops[grp->firstOp + k];
+      if (op < 0 || op >= g->numOps || g->ops[op].phase != AC_PHASE_FWD ||
+          g->ops[op].func != g->ops[grp->anchor].func) {
+        st = acErrorSet(err, AC_ERR_INTERNAL, op, AC_NONE,
+                        "rewrite: recompute group %d holds op %d, not a "
+                        "forward op of its anchor's function", (int)gi,
+                        (int)op);
+        goto done;
+      }
+      s.groupOf[op] = (int32_t)gi;
+    }
+  }
+
+  /* Phase 1: build every new function detached. */
+  for (intptr_t f = 0; f < g->numFuncs; ++f) {
+    fss[f].func = (AcId)f;
+    if ((st = checkBody(&s, (AcId)f)) != AC_OK ||
+        (st = classify(&s, &fss[f])) != AC_OK ||
+        (st = buildFwd(&s, &fss[f])) != AC_OK ||
+        (st = buildBwd(&s, &fss[f])) != AC_OK)
+      goto done;
+  }
+
+  /* Phase 2: insert them and rewrite the joint functions. */
+  symtab = mlirSymbolTableCreate(imp->module);
+  if (mlirSymbolTableIsNull(symtab)) {
+    st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                    "rewrite: the module is not a symbol table");
+    goto done;
+  }
+  for (intptr_t f = 0; f < g->numFuncs; ++f)
+    if ((st = commit(&s, &fss[f], symtab)) != AC_OK)
+      goto done;
+  if (!mlirOperationVerify(imp->module))
+    st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                    "rewrite: the split module does not verify");
+
+done:
+  if (!mlirSymbolTableIsNull(symtab))
+    mlirSymbolTableDestroy(symtab);
+  if (fss)
+    for (intptr_t f = 0; f < g->numFuncs; ++f)
+      funcSplitClear(&fss[f]);
+  acFree(fss);
+  acPtrMapClear(&s.index);
+  acFree(s.map);
+  acFree(s.flag);
+  acFree(s.groupOf);
+  acFree(s.groupHead);
+  acFree(s.groupNext);
+  return st;
+}
