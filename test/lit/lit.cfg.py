@@ -17,10 +17,11 @@ for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
 
 plugin = os.path.join(config.autoac_lib_dir, "AutoACPlugin.so")
 config.substitutions.append(("%plugin", plugin))
-config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%inputs", os.path.join(config.autoac_src_root, "test", "Inputs")))
 config.substitutions.append(("%corpus", os.path.join(config.autoac_src_root, "examples", "corpus")))
 config.substitutions.append(("%llvmlib", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
-config.substitutions.append(("%run_cpu", os.path.join(config.test_source_root, "Inputs", "run-cpu.sh")))
+config.substitutions.append(("%run_cpu", os.path.join(config.autoac_src_root, "test", "Inputs", "run-cpu.sh")))
 if config.autoac_sanitize:
     # mlir-opt is not instrumented: the plugin cannot be loaded into it.
     config.available_features.add("asan")
