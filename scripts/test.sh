@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, builds and runs the whole test suite: C unit tests (ctest), lit
-# tests (ac-opt, the mlir-opt plugin, CPU execution, GPU lowering), then the
+# tests (ac-opt, the mlir-opt plugin, CPU execution, GPU lowering), Python
+# tests (pytest), then the
 # same C and lit suites again under AddressSanitizer + UBSan with leak checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,7 @@ LIT=/usr/lib/llvm-22/bin/lit
 scripts/setup.sh build
 (cd build && ctest --output-on-failure -j"$(nproc)")
 "$LIT" -sv build/test
+PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so /usr/bin/python3 -m pytest -q python/tests
 
 if [ "${AUTOAC_SKIP_ASAN:-0}" != 1 ]; then
   scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DAUTOAC_SANITIZE=ON

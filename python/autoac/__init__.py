@@ -1,0 +1,116 @@
+"""autoac: plan activation checkpointing from Python.
+
+    import autoac
+    result = autoac.plan(open("model.mlir").read(), budget="24GB")
+    result.report["peak_bytes"], result.ir
+
+The package wraps libautoac.so with ctypes.  It finds the library through the
+AUTOAC_LIBRARY environment variable, else the build tree's default location
+(<repo>/build/lib/libautoac.so).  `PYTHONPATH=python` is enough to import it.
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Union
+
+__all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "library_path"]
+
+_OPTION_NAMES = ("budget", "reserve", "optimizer", "strategy", "mode", "device",
+                 "plan_out", "plan_in", "report", "strict")
+
+
+class AutoacError(RuntimeError):
+    """Raised when autoac rejects its input or options; the message is the
+    library's own diagnostics (location, severity, text)."""
+
+
+@dataclass
+class PlanResult:
+    """What one planning run returns."""
+    ir: str                      #: the rewritten module
+    report: Dict[str, Any]       #: the JSON report (docs/contract.md section 4)
+    warnings: str                #: diagnostics printed on success (e.g. unreachable budget)
+
+
+def library_path() -> str:
+    """Where the shared library is looked for."""
+    env = os.environ.get("AUTOAC_LIBRARY")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.normpath(os.path.join(here, "..", "..", "build", "lib", "libautoac.so"))
+
+
+_lib = None
+
+
+def _load():
+    global _lib
+    if _lib is None:
+        path = library_path()
+        if not os.path.exists(path):
+            raise AutoacError(f"libautoac.so not found at {path}: build autoac "
+                              "(scripts/setup.sh) or set AUTOAC_LIBRARY")
+        lib = ctypes.CDLL(path)
+        lib.acPlanMlirText.restype = ctypes.c_int
+        lib.acPlanMlirText.argtypes = [
+            ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+            ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_char_p),
+            ctypes.c_ssize_t, ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)]
+        lib.acFree.restype = None
+        lib.acFree.argtypes = [ctypes.c_void_p]
+        _lib = lib
+    return _lib
+
+
+def _take(lib, ptr: ctypes.c_void_p) -> Optional[str]:
+    if not ptr.value:
+        return None
+    try:
+        return ctypes.string_at(ptr.value).decode("utf-8")
+    finally:
+        lib.acFree(ptr)
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def plan(mlir: Union[str, bytes], source_name: str = "<python>", **options: Any) -> PlanResult:
+    """Plans MLIR text (a module with ac.joint functions) with contract options
+    given as keywords (budget="24GB", strategy="greedy", mode="split",
+    plan_out=..., ...).  Returns the rewritten IR and the report as a dict;
+    raises AutoacError carrying the library's message on any failure."""
+    lib = _load()
+    text = mlir.encode("utf-8") if isinstance(mlir, str) else bytes(mlir)
+    names, values = [], []
+    for key, value in options.items():
+        if value is None:
+            continue
+        if key not in _OPTION_NAMES:
+            raise AutoacError(f"unknown option '{key}' (accepted: {', '.join(_OPTION_NAMES)})")
+        names.append(key.replace("_", "-").encode())
+        values.append(_option_text(value).encode())
+    n = len(names)
+    c_names = (ctypes.c_char_p * max(n, 1))(*names)
+    c_values = (ctypes.c_char_p * max(n, 1))(*values)
+    ir, report, errors = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+    status = lib.acPlanMlirText(text, len(text), source_name.encode(), c_names, c_values,
+                                n, ctypes.byref(ir), ctypes.byref(report), ctypes.byref(errors))
+    ir_text, report_text, diag_text = _take(lib, ir), _take(lib, report), _take(lib, errors)
+    if status != 0:
+        raise AutoacError((diag_text or f"autoac failed with status {status}").strip())
+    return PlanResult(ir=ir_text or "", report=json.loads(report_text) if report_text else {},
+                      warnings=(diag_text or "").strip())
+
+
+def plan_file(path: str, **options: Any) -> PlanResult:
+    """Like plan(), reading the module from `path` (locations name the file)."""
+    with open(path, "rb") as f:
+        return plan(f.read(), source_name=path, **options)

@@ -1,0 +1,61 @@
+"""Tests of the ctypes bindings over libautoac.so."""
+import os
+
+import pytest
+
+import autoac
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CORPUS = os.path.join(ROOT, "examples", "corpus")
+MLP = os.path.join(CORPUS, "mlp_relu_8.mlir")
+
+
+def test_plan_mlp_report_and_ir():
+    r = autoac.plan_file(MLP, strategy="mincut")
+    assert r.report["version"] == 1
+    assert r.report["strategy"] == "mincut"
+    fn = r.report["functions"][0]
+    assert fn["name"] == "mlp_relu_8"
+    # 42 forward and 163 backward ops, counted by hand (test/lit/corpus).
+    assert fn["phases"] == {"fwd": 42, "bwd": 163}
+    # 8 relu-sized activations of 256*2048*4 bytes.
+    assert r.report["saved_bytes"] == 8 * 256 * 2048 * 4
+    assert "func.func @mlp_relu_8_fwd" in r.ir
+    assert "func.func @mlp_relu_8_bwd" in r.ir
+
+
+def test_budget_lowers_peak_and_reports_feasibility():
+    free = autoac.plan_file(MLP)
+    tight = autoac.plan_file(MLP, budget=free.report["peak_bytes"] - 4 * 2**20)
+    assert tight.report["budget_bytes"] == free.report["peak_bytes"] - 4 * 2**20
+    assert tight.report["peak_bytes"] <= free.report["peak_bytes"]
+    assert tight.report["feasible"] == (tight.report["peak_bytes"] <= tight.report["budget_bytes"])
+
+
+def test_unreachable_budget_warns_and_strict_raises():
+    r = autoac.plan_file(MLP, budget="1MB")
+    assert not r.report["feasible"]
+    assert "below the lowest peak reachable" in r.warnings
+    with pytest.raises(autoac.AutoacError, match="below the lowest peak reachable"):
+        autoac.plan_file(MLP, budget="1MB", strict=True)
+
+
+def test_bad_option_value_raises_with_quoted_value():
+    with pytest.raises(autoac.AutoacError, match="invalid size 'lots'"):
+        autoac.plan_file(MLP, budget="lots")
+    with pytest.raises(autoac.AutoacError, match="unknown option 'colour'"):
+        autoac.plan_file(MLP, colour="red")
+
+
+def test_bad_ir_raises_with_location():
+    text = """func.func @f(%x: tensor<?xf32>) -> (tensor<?xf32> {ac.output}) attributes {ac.joint} {
+  return %x : tensor<?xf32>
+}"""
+    with pytest.raises(autoac.AutoacError, match=r"bad.mlir:1:1: error: argument #0 of '@f' has a dynamic dimension"):
+        autoac.plan(text, source_name="bad.mlir")
+
+
+def test_annotate_mode_keeps_structure():
+    r = autoac.plan_file(MLP, mode="annotate")
+    assert "mlp_relu_8_fwd" not in r.ir
+    assert "ac.saved" in r.ir
