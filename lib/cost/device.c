@@ -1,0 +1,58 @@
+/* device.c - device profiles and roofline time.
+ *
+ * peakFlops is the dense (no sparsity) tensor-core rate for the 16-bit dtype
+ * training runs in (bf16, fp16 on V100); bandwidth is the HBM/GDDR rate from
+ * the vendor's data sheet.  "cpu" is a nominal many-core server: 1 TFLOP/s
+ * and 100 GB/s, good enough to rank recompute choices, not to predict time. */
+#include "autoac/cost.h"
+
+#include <string.h>
+
+static const AcDevice acDevices[] = {
+    {"h100", 989e12, 3.35e12},     /* H100 SXM5 80GB: bf16 dense, HBM3 */
+    {"h100-pcie", 756e12, 2.0e12}, /* H100 PCIe 80GB */
+    {"h200", 989e12, 4.8e12},      /* H200 SXM 141GB: HBM3e */
+    {"b200", 2250e12, 8.0e12},     /* B200: bf16 dense, HBM3e */
+    {"a100", 312e12, 2.039e12},    /* A100 SXM 80GB: bf16 dense, HBM2e */
+    {"v100", 125e12, 0.9e12},      /* V100 SXM2: fp16 tensor core, HBM2 */
+    {"l4", 121e12, 0.3e12},        /* L4: bf16 dense, GDDR6 */
+    {"mi300x", 1307e12, 5.3e12},   /* MI300X: bf16 dense, HBM3 */
+    {"cpu", 1e12, 1e11},           /* nominal server CPU */
+};
+
+static char acLower(char c) {
+  return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+const AcDevice *acDeviceLookup(const char *name) {
+  if (!name)
+    return NULL;
+  for (size_t i = 0; i < sizeof acDevices / sizeof acDevices[0]; ++i) {
+    const char *a = acDevices[i].name, *b = name;
+    while (*a && acLower(*b) == *a) {
+      ++a;
+      ++b;
+    }
+    if (!*a && !*b)
+      return &acDevices[i];
+  }
+  return NULL;
+}
+
+const char *acDeviceNames(void) {
+  return "h100, h100-pcie, h200, b200, a100, v100, l4, mi300x, cpu";
+}
+
+double acCostSeconds(const AcDevice *dev, double flops, double bytesMoved) {
+  if (!dev)
+    return 0.0;
+  double t = 0.0;
+  if (dev->peakFlops > 0 && flops > 0)
+    t = flops / dev->peakFlops;
+  if (dev->bandwidth > 0 && bytesMoved > 0) {
+    double m = bytesMoved / dev->bandwidth;
+    if (m > t)
+      t = m;
+  }
+  return t;
+}

@@ -1,0 +1,963 @@
+/* test_cost.c - the cost model: FLOPs and bytes by op, kinds and
+ * recomputability, roofline time, the torch type parser and size parsing.
+ * Every expected number is computed by hand in the comments. */
+#include "autoac/cost.h"
+#include "../../lib/cost/cost_internal.h"
+
+#include "actest.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* A tensor type of `bits` per element with the given dims. */
+static AcTensorType ten(int bits, int rank, ...) {
+  AcTensorType t;
+  memset(&t, 0, sizeof t);
+  t.isTensor = 1;
+  t.rank = rank;
+  t.elemBits = bits;
+  va_list ap;
+  va_start(ap, rank);
+  for (int i = 0; i < rank; ++i)
+    t.dims[i] = va_arg(ap, int64_t);
+  va_end(ap);
+  return t;
+}
+#define F32(...) ten(32, __VA_ARGS__)
+#define D(x) ((int64_t)(x))
+
+/* A non-tensor (!torch.int, !torch.none, !torch.list<int>, ...). */
+static AcTensorType nt(void) {
+  AcTensorType t;
+  memset(&t, 0, sizeof t);
+  return t;
+}
+
+static AcOpCost est(const char *name, const AcTensorType *ops, intptr_t nOps,
+                    const AcTensorType *res, intptr_t nRes,
+                    const AcOpExtra *extra) {
+  AcOpCost c;
+  memset(&c, 0xAB, sizeof c); /* estimate must fill every field */
+  acCostEstimate(name, ops, nOps, res, nRes, extra, &c);
+  return c;
+}
+#define N(a) ((intptr_t)(sizeof(a) / sizeof((a)[0])))
+
+/*===--------------------------- matmul family ----------------------------===*/
+
+AC_TEST(test_mm) {
+  /* [256,2048] x [2048,1024] -> [256,1024]: 2*256*1024*2048 = 1073741824.
+   * bytes: (524288 + 2097152 + 262144) elements * 4 = 11534336. */
+  AcTensorType ops[] = {F32(2, D(256), D(2048)), F32(2, D(2048), D(1024))};
+  AcTensorType res[] = {F32(2, D(256), D(1024))};
+  AcOpCost c = est("torch.aten.mm", ops, 2, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_MATMUL);
+  CHECK_NEAR(c.flops, 1073741824.0, 1e-12);
+  CHECK_NEAR(c.bytesMoved, 11534336.0, 1e-12);
+  CHECK(c.recomputable == 1 && c.computeIntensive == 1 && c.isView == 0);
+}
+
+AC_TEST(test_bmm) {
+  /* [16,128,64] x [16,64,128] -> [16,128,128]: 2*16*128*128*64 = 33554432.
+   * bytes: (131072 + 131072 + 262144) * 4 = 2097152. */
+  AcTensorType ops[] = {F32(3, D(16), D(128), D(64)), F32(3, D(16), D(64), D(128))};
+  AcTensorType res[] = {F32(3, D(16), D(128), D(128))};
+  AcOpCost c = est("torch.aten.bmm", ops, 2, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_MATMUL);
+  CHECK_NEAR(c.flops, 33554432.0, 1e-12);
+  CHECK_NEAR(c.bytesMoved, 2097152.0, 1e-12);
+  /* torch.aten.matmul with the same shapes: same count. */
+  c = est("torch.aten.matmul", ops, 2, res, 1, NULL);
+  CHECK_NEAR(c.flops, 33554432.0, 1e-12);
+}
+
+AC_TEST(test_addmm) {
+  /* addmm(bias[2048], x[256,2048], w[2048,2048], beta:int, alpha:int):
+   * 2*256*2048*2048 + 256*2048 = 2147483648 + 524288 = 2148007936.
+   * bytes: (2048 + 524288 + 4194304 + 524288) * 4 = 20979712. */
+  AcTensorType ops[] = {F32(1, D(2048)), F32(2, D(256), D(2048)),
+                        F32(2, D(2048), D(2048)), nt(), nt()};
+  AcTensorType res[] = {F32(2, D(256), D(2048))};
+  AcOpCost c = est("torch.aten.addmm", ops, N(ops), res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_MATMUL);
+  CHECK_NEAR(c.flops, 2148007936.0, 1e-12);
+  CHECK_NEAR(c.bytesMoved, 20979712.0, 1e-12);
+  CHECK(c.computeIntensive && c.recomputable);
+}
+
+AC_TEST(test_linear) {
+  /* linear(x[8,128,512], w[1024,512], b[1024]) -> [8,128,1024]:
+   * 2*8*128*1024*512 + 8*128*1024 = 1073741824 + 1048576 = 1074790400. */
+  AcTensorType ops[] = {F32(3, D(8), D(128), D(512)), F32(2, D(1024), D(512)),
+                        F32(1, D(1024))};
+  AcTensorType res[] = {F32(3, D(8), D(128), D(1024))};
+  AcOpCost c = est("torch.aten.linear", ops, 3, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_MATMUL);
+  CHECK_NEAR(c.flops, 1074790400.0, 1e-12);
+  /* Without bias (!torch.none): 1073741824. */
+  ops[2] = nt();
+  c = est("torch.aten.linear", ops, 3, res, 1, NULL);
+  CHECK_NEAR(c.flops, 1073741824.0, 1e-12);
+}
+
+AC_TEST(test_other_matmuls) {
+  /* linalg.matmul [64,32]x[32,16] -> [64,16] (outs [64,16]): 2*64*16*32. */
+  AcTensorType m[] = {F32(2, D(64), D(32)), F32(2, D(32), D(16)), F32(2, D(64), D(16))};
+  AcTensorType mr[] = {F32(2, D(64), D(16))};
+  AcOpCost c = est("linalg.matmul", m, 3, mr, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_MATMUL);
+  CHECK_NEAR(c.flops, 65536.0, 1e-12);
+  /* On buffers: no results, the output is the last operand. */
+  c = est("linalg.matmul", m, 3, NULL, 0, NULL);
+  CHECK_NEAR(c.flops, 65536.0, 1e-12);
+  /* Batched: [4,64,32]x[4,32,16] -> [4,64,16]: 2*4*64*16*32 = 262144. */
+  AcTensorType b[] = {F32(3, D(4), D(64), D(32)), F32(3, D(4), D(32), D(16)),
+                      F32(3, D(4), D(64), D(16))};
+  AcTensorType br[] = {F32(3, D(4), D(64), D(16))};
+  c = est("linalg.batch_matmul", b, 3, br, 1, NULL);
+  CHECK_NEAR(c.flops, 262144.0, 1e-12);
+  c = est("stablehlo.dot_general", b, 2, br, 1, NULL);
+  CHECK_NEAR(c.flops, 262144.0, 1e-12);
+  c = est("tosa.matmul", b, 2, br, 1, NULL);
+  CHECK_NEAR(c.flops, 262144.0, 1e-12);
+  CHECK(c.computeIntensive);
+  /* Square dot_general must not mistake equal dims for batch: 2*32^3. */
+  AcTensorType s[] = {F32(2, D(32), D(32)), F32(2, D(32), D(32))};
+  AcTensorType sr[] = {F32(2, D(32), D(32))};
+  c = est("stablehlo.dot_general", s, 2, sr, 1, NULL);
+  CHECK_NEAR(c.flops, 65536.0, 1e-12);
+  c = est("mhlo.dot", s, 2, sr, 1, NULL);
+  CHECK_NEAR(c.flops, 65536.0, 1e-12);
+  /* matvec [64,32]x[32] -> [64]: 2*64*32 = 4096. */
+  AcTensorType mv[] = {F32(2, D(64), D(32)), F32(1, D(32)), F32(1, D(64))};
+  c = est("linalg.matvec", mv, 3, &mv[2], 1, NULL);
+  CHECK_NEAR(c.flops, 4096.0, 1e-12);
+  /* linalg.generic contraction: 2 x loop iterations (64*16*32). */
+  AcOpExtra x = {64.0 * 16 * 32, 2, 1, 0, 0};
+  c = est("linalg.generic", m, 3, mr, 1, &x);
+  CHECK_EQ_I64(c.kind, AC_KIND_MATMUL);
+  CHECK(c.computeIntensive && c.recomputable);
+  CHECK_NEAR(c.flops, 65536.0, 1e-12);
+}
+
+/*===--------------------------- convolutions -----------------------------===*/
+
+AC_TEST(test_conv_stride_pad_groups) {
+  /* input [2,8,32,32], weight [16,4,3,3] (groups 2: Cin/g = 4), bias [16],
+   * stride 2, padding 1, dilation 1:
+   *   Hout = floor((32 + 2*1 - 1*(3-1) - 1) / 2) + 1 = floor(29/2)... no:
+   *   Hout = floor((H + 2p - d(k-1) - 1)/s) + 1 = floor((32+2-2-1)/2)+1
+   *        = floor(31/2) + 1 = 16, likewise Wout = 16.
+   * output [2,16,16,16] = 8192 elements, each 4*3*3 = 36 MACs = 72 flops:
+   *   8192*72 = 589824, + 8192 bias adds = 598016. */
+  AcTensorType ops[] = {F32(4, D(2), D(8), D(32), D(32)),
+                        F32(4, D(16), D(4), D(3), D(3)),
+                        F32(1, D(16)), nt(), nt(), nt(), nt(), nt(), nt()};
+  AcTensorType res[] = {F32(4, D(2), D(16), D(16), D(16))};
+  AcOpCost c = est("torch.aten.convolution", ops, N(ops), res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_CONV);
+  CHECK_NEAR(c.flops, 598016.0, 1e-12);
+  CHECK(c.computeIntensive && c.recomputable && !c.isView);
+  /* bytes: (16384 + 576 + 16 + 8192) * 4 = 100672. */
+  CHECK_NEAR(c.bytesMoved, 100672.0, 1e-12);
+  /* no bias */
+  ops[2] = nt();
+  c = est("torch.aten._convolution", ops, N(ops), res, 1, NULL);
+  CHECK_NEAR(c.flops, 589824.0, 1e-12);
+}
+
+AC_TEST(test_conv_transposed) {
+  /* transposed: input [1,8,16,16], weight [Cin=8, Cout/g=4, 3, 3], stride 2,
+   * padding 1, output_padding 1: Hout = (16-1)*2 - 2 + 3 + 1 = 32 ->
+   * output [1,4,32,32].  Each of the 2048 input elements feeds 4*3*3 = 36
+   * outputs: 2*2048*36 = 147456.  Detected from w[0] != y[1] == ... */
+  AcTensorType ops[] = {F32(4, D(1), D(8), D(16), D(16)),
+                        F32(4, D(8), D(4), D(3), D(3)), nt()};
+  AcTensorType res[] = {F32(4, D(1), D(4), D(32), D(32))};
+  AcOpCost c = est("torch.aten.convolution", ops, 3, res, 1, NULL);
+  CHECK_NEAR(c.flops, 147456.0, 1e-12);
+  c = est("torch.aten.conv_transpose2d.input", ops, 3, res, 1, NULL);
+  CHECK_NEAR(c.flops, 147456.0, 1e-12);
+}
+
+AC_TEST(test_conv_backward) {
+  /* Same conv as above: forward 589824 flops.  grad_input + grad_weight
+   * each ~ forward, grad_bias = sum over grad_output (8192):
+   *   2*589824 + 8192 = 1187840. */
+  AcTensorType ops[] = {F32(4, D(2), D(16), D(16), D(16)),
+                        F32(4, D(2), D(8), D(32), D(32)),
+                        F32(4, D(16), D(4), D(3), D(3)), nt(), nt(), nt(),
+                        nt(), nt(), nt(), nt(), nt()};
+  AcTensorType res[] = {F32(4, D(2), D(8), D(32), D(32)),
+                        F32(4, D(16), D(4), D(3), D(3)), F32(1, D(16))};
+  AcOpCost c = est("torch.aten.convolution_backward", ops, N(ops), res, 3, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_CONV);
+  CHECK_NEAR(c.flops, 1187840.0, 1e-12);
+  CHECK(c.computeIntensive && c.recomputable);
+  /* output_mask [false, true, false]: !torch.none results. */
+  res[0] = nt();
+  res[2] = nt();
+  c = est("torch.aten.convolution_backward", ops, N(ops), res, 3, NULL);
+  CHECK_NEAR(c.flops, 589824.0, 1e-12);
+}
+
+AC_TEST(test_conv_other_dialects) {
+  /* linalg.conv_2d_nhwc_hwcf: in [1,18,18,8], filter [3,3,8,16],
+   * out [1,16,16,16]: 4096 outputs x 3*3*8 MACs x 2 = 589824. */
+  AcTensorType l[] = {F32(4, D(1), D(18), D(18), D(8)),
+                      F32(4, D(3), D(3), D(8), D(16)),
+                      F32(4, D(1), D(16), D(16), D(16))};
+  AcOpCost c = est("linalg.conv_2d_nhwc_hwcf", l, 3, &l[2], 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_CONV);
+  CHECK_NEAR(c.flops, 589824.0, 1e-12);
+  /* nchw_fchw: in [1,8,18,18], filter [16,8,3,3], out [1,16,16,16]. */
+  AcTensorType l2[] = {F32(4, D(1), D(8), D(18), D(18)),
+                       F32(4, D(16), D(8), D(3), D(3)),
+                       F32(4, D(1), D(16), D(16), D(16))};
+  c = est("linalg.conv_2d_nchw_fchw", l2, 3, &l2[2], 1, NULL);
+  CHECK_NEAR(c.flops, 589824.0, 1e-12);
+  /* stablehlo.convolution, same OIHW shapes. */
+  c = est("stablehlo.convolution", l2, 2, &l2[2], 1, NULL);
+  CHECK_NEAR(c.flops, 589824.0, 1e-12);
+  /* depthwise nhwc_hwc: filter [3,3,8], out [1,16,16,8]: 2048 x 9 x 2. */
+  AcTensorType d[] = {F32(4, D(1), D(18), D(18), D(8)), F32(3, D(3), D(3), D(8)),
+                      F32(4, D(1), D(16), D(16), D(8))};
+  c = est("linalg.depthwise_conv_2d_nhwc_hwc", d, 3, &d[2], 1, NULL);
+  CHECK_NEAR(c.flops, 36864.0, 1e-12);
+  /* tosa.conv2d: weight [O=16,3,3,I=8], bias [16]: 589824 + 4096. */
+  AcTensorType t[] = {F32(4, D(1), D(18), D(18), D(8)),
+                      F32(4, D(16), D(3), D(3), D(8)), F32(1, D(16))};
+  c = est("tosa.conv2d", t, 3, &l[2], 1, NULL);
+  CHECK_NEAR(c.flops, 593920.0, 1e-12);
+  /* tosa.depthwise_conv2d: weight [3,3,C=8,M=1], out [1,16,16,8], bias [8]:
+   * 2048 * 9 * 2 + 2048 = 38912. */
+  AcTensorType td[] = {F32(4, D(1), D(18), D(18), D(8)),
+                       F32(4, D(3), D(3), D(8), D(1)), F32(1, D(8))};
+  c = est("tosa.depthwise_conv2d", td, 3, &d[2], 1, NULL);
+  CHECK_NEAR(c.flops, 38912.0, 1e-12);
+}
+
+/*===--------------------------- attention --------------------------------===*/
+
+AC_TEST(test_attention) {
+  /* q [2,8,128,64], k/v [2,8,256,64]: 4*B*H*L*S*E = 4*2*8*128*256*64
+   * = 134217728; backward 2.5x = 335544320. */
+  AcTensorType ops[] = {F32(4, D(2), D(8), D(128), D(64)),
+                        F32(4, D(2), D(8), D(256), D(64)),
+                        F32(4, D(2), D(8), D(256), D(64)), nt()};
+  AcTensorType res[] = {F32(4, D(2), D(8), D(128), D(64)), F32(3, D(2), D(8), D(128))};
+  AcOpCost c = est("torch.aten._scaled_dot_product_flash_attention", ops, 4,
+                   res, 2, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ATTENTION);
+  CHECK_NEAR(c.flops, 134217728.0, 1e-12);
+  CHECK(c.computeIntensive && c.recomputable);
+  AcTensorType bops[] = {F32(4, D(2), D(8), D(128), D(64)), ops[0], ops[1], ops[2],
+                         res[0], res[1]};
+  c = est("torch.aten._scaled_dot_product_efficient_attention_backward", bops,
+          6, ops, 3, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ATTENTION);
+  CHECK_NEAR(c.flops, 335544320.0, 1e-12);
+}
+
+/*===------------------------ elementwise & reduce -------------------------===*/
+
+AC_TEST(test_elementwise) {
+  /* add.Tensor [4,128,256] + [256] (broadcast) -> [4,128,256]:
+   * 131072 flops; bytes (131072 + 256 + 131072) * 4 = 1049600. */
+  AcTensorType ops[] = {F32(3, D(4), D(128), D(256)), F32(1, D(256)), nt()};
+  AcTensorType res[] = {F32(3, D(4), D(128), D(256))};
+  AcOpCost c = est("torch.aten.add.Tensor", ops, 3, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  CHECK_NEAR(c.flops, 131072.0, 1e-12);
+  CHECK_NEAR(c.bytesMoved, 1049600.0, 1e-12);
+  CHECK(c.recomputable && !c.computeIntensive && !c.isView);
+  c = est("torch.aten.relu", ops, 1, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  CHECK_NEAR(c.flops, 131072.0, 1e-12);
+  CHECK_NEAR(c.bytesMoved, 1048576.0, 1e-12);
+  /* threshold_backward(grad, x, threshold) */
+  AcTensorType tb[] = {res[0], res[0], nt()};
+  c = est("torch.aten.threshold_backward", tb, 3, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  CHECK_NEAR(c.flops, 131072.0, 1e-12);
+  /* gelu costs more per element than add (8 per the table). */
+  c = est("torch.aten.gelu", ops, 1, res, 1, NULL);
+  CHECK_NEAR(c.flops, 8.0 * 131072, 1e-12);
+  /* arith and math by prefix; scalars cost nothing. */
+  c = est("arith.addf", ops, 1, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  AcTensorType sc[] = {nt(), nt()};
+  c = est("arith.addi", sc, 2, sc, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  CHECK_NEAR(c.flops, 0.0, 0);
+  CHECK_NEAR(c.bytesMoved, 0.0, 0);
+  c = est("math.exp", ops, 1, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  c = est("stablehlo.add", ops, 1, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  c = est("tosa.mul", ops, 1, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  /* dunder ops are not in-place */
+  c = est("torch.aten.__and__.Tensor", ops, 2, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  CHECK(c.recomputable);
+}
+
+AC_TEST(test_reductions) {
+  /* sum.dim_IntList [4,128,256] -> [256]: 131072 flops (1 per input). */
+  AcTensorType ops[] = {F32(3, D(4), D(128), D(256)), nt(), nt(), nt()};
+  AcTensorType res[] = {F32(1, D(256))};
+  AcOpCost c = est("torch.aten.sum.dim_IntList", ops, 4, res, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_REDUCTION);
+  CHECK_NEAR(c.flops, 131072.0, 1e-12);
+  CHECK_NEAR(c.bytesMoved, (131072.0 + 256) * 4, 1e-12);
+  CHECK(c.recomputable);
+  /* _softmax: 5 per element. */
+  c = est("torch.aten._softmax", ops, 3, ops, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_REDUCTION);
+  CHECK_NEAR(c.flops, 5.0 * 131072, 1e-12);
+  const char *names[] = {"torch.aten.mean.dim", "torch.aten.native_layer_norm",
+                         "torch.aten.native_layer_norm_backward",
+                         "torch.aten.native_batch_norm",
+                         "torch.aten.native_batch_norm_backward",
+                         "torch.aten._softmax_backward_data",
+                         "torch.aten.max_pool2d_with_indices",
+                         "torch.aten.max_pool2d_with_indices_backward",
+                         "torch.aten.amax", "torch.aten.var.correction",
+                         "stablehlo.reduce", "linalg.reduce", "tosa.reduce_sum",
+                         "linalg.pooling_nhwc_max", "linalg.softmax"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+    c = est(names[i], ops, 1, res, 1, NULL);
+    if (c.kind != AC_KIND_REDUCTION)
+      printf("  %s: kind %d\n", names[i], (int)c.kind);
+    CHECK_EQ_I64(c.kind, AC_KIND_REDUCTION);
+    CHECK(c.recomputable && c.flops > 0);
+  }
+  /* linalg.generic with more iterations than outputs reduces. */
+  AcOpExtra x = {131072.0, 1, 0, 0, 0};
+  c = est("linalg.generic", ops, 1, res, 1, &x);
+  CHECK_EQ_I64(c.kind, AC_KIND_REDUCTION);
+  CHECK_NEAR(c.flops, 131072.0, 1e-12);
+  /* ... and as many iterations as outputs is elementwise, body-op flops. */
+  AcOpExtra e = {131072.0, 3, 0, 0, 0};
+  c = est("linalg.generic", ops, 1, ops, 1, &e);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  CHECK_NEAR(c.flops, 3.0 * 131072, 1e-12);
+  /* a body with no arithmetic is a copy */
+  AcOpExtra cp = {131072.0, 0, 0, 0, 0};
+  c = est("linalg.generic", ops, 1, ops, 1, &cp);
+  CHECK_EQ_I64(c.kind, AC_KIND_DATA_MOVEMENT);
+  CHECK_NEAR(c.flops, 0.0, 0);
+}
+
+/*===-------------------- kinds and recomputability -----------------------===*/
+
+AC_TEST(test_random_and_inplace) {
+  AcTensorType t[] = {F32(3, D(16), D(128), D(128)), nt(), nt()};
+  /* bernoulli_.float: in-place RNG from dropout. */
+  AcOpCost c = est("torch.aten.bernoulli_.float", t, 3, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_RANDOM);
+  CHECK(c.recomputable == 0);
+  CHECK_NEAR(c.bytesMoved, 2.0 * 262144 * 4, 1e-12);
+  const char *rnd[] = {"torch.aten.native_dropout", "torch.aten.dropout",
+                       "torch.aten.rand", "torch.aten.randn",
+                       "torch.aten.randint.low", "torch.aten.rand_like",
+                       "torch.aten.normal.Tensor_float", "torch.aten.uniform_",
+                       "torch.aten.bernoulli.p", "torch.aten.randperm",
+                       "torch.aten.multinomial", "stablehlo.rng",
+                       "stablehlo.rng_bit_generator", "linalg.fill_rng_2d",
+                       "torch.aten.exponential_"};
+  for (size_t i = 0; i < sizeof rnd / sizeof rnd[0]; ++i) {
+    c = est(rnd[i], t, 1, t, 1, NULL);
+    if (c.kind != AC_KIND_RANDOM)
+      printf("  %s: kind %d\n", rnd[i], (int)c.kind);
+    CHECK_EQ_I64(c.kind, AC_KIND_RANDOM);
+    CHECK(c.recomputable == 0 && c.isView == 0);
+  }
+  /* native_dropout_backward is deterministic (mask * grad * scale). */
+  c = est("torch.aten.native_dropout_backward", t, 2, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  CHECK(c.recomputable);
+  /* stablehlo.exponential is exp, not an RNG. */
+  c = est("stablehlo.exponential", t, 1, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);
+  /* In-place: add_ keeps add's flops, is never recomputed. */
+  AcTensorType a[] = {t[0], t[0], nt()};
+  c = est("torch.aten.add_.Tensor", a, 3, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_INPLACE);
+  CHECK(c.recomputable == 0 && !c.isView);
+  CHECK_NEAR(c.flops, 262144.0, 1e-12);
+  const char *inpl[] = {"torch.aten.copy_", "torch.aten.fill_.Scalar",
+                        "torch.aten.zero_", "torch.aten.relu_",
+                        "torch.aten.t_", "torch.aten.mul_.Scalar",
+                        "torch.aten.index_put_", "torch.overwrite.tensor.contents"};
+  for (size_t i = 0; i < sizeof inpl / sizeof inpl[0]; ++i) {
+    c = est(inpl[i], t, 1, t, 1, NULL);
+    CHECK_EQ_I64(c.kind, AC_KIND_INPLACE);
+    CHECK(c.recomputable == 0);
+  }
+  /* Memory effects win over the table. */
+  AcOpExtra eff = {0, 0, 0, 1, 0};
+  c = est("torch.aten.relu", t, 1, t, 1, &eff);
+  CHECK_EQ_I64(c.kind, AC_KIND_INPLACE);
+  CHECK(c.recomputable == 0);
+  c = est("torch.aten.view", t, 2, t, 1, &eff);
+  CHECK_EQ_I64(c.kind, AC_KIND_INPLACE);
+  CHECK(c.isView == 0 && c.recomputable == 0);
+}
+
+AC_TEST(test_unknown) {
+  AcTensorType t[] = {F32(2, D(10), D(10))};
+  AcOpCost c = est("mydialect.frobnicate", t, 1, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_UNKNOWN);
+  CHECK(c.recomputable == 0 && !c.computeIntensive && !c.isView);
+  CHECK_NEAR(c.bytesMoved, 800.0, 1e-12);
+  CHECK_NEAR(c.flops, 0.0, 0);
+  c = est("torch.aten.frobnicate.default", t, 1, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_UNKNOWN);
+  CHECK(c.recomputable == 0);
+  /* Known pure: may be recomputed, as data movement. */
+  AcOpExtra pure = {0, 0, 0, 0, 1};
+  c = est("mydialect.frobnicate", t, 1, t, 1, &pure);
+  CHECK_EQ_I64(c.kind, AC_KIND_DATA_MOVEMENT);
+  CHECK(c.recomputable == 1);
+  CHECK_NEAR(c.bytesMoved, 800.0, 1e-12);
+  /* Known pure but with memory effects: still in-place. */
+  AcOpExtra both = {0, 0, 0, 1, 1};
+  c = est("mydialect.frobnicate", t, 1, t, 1, &both);
+  CHECK_EQ_I64(c.kind, AC_KIND_INPLACE);
+  CHECK(c.recomputable == 0);
+  /* Side-effecting torch prims are not constants. */
+  c = est("torch.prim.RaiseException", t, 0, NULL, 0, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_UNKNOWN);
+  /* NULL name, NULL arrays. */
+  c = est(NULL, NULL, 3, NULL, 2, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_UNKNOWN);
+  CHECK(c.recomputable == 0 && c.flops == 0 && c.bytesMoved == 0);
+  acCostEstimate("torch.aten.mm", NULL, 0, NULL, 0, NULL, NULL); /* no crash */
+  /* A very long name does not overflow anything. */
+  char longName[400];
+  memset(longName, 'a', sizeof longName - 1);
+  memcpy(longName, "torch.aten.", 11);
+  longName[sizeof longName - 1] = '\0';
+  c = est(longName, t, 1, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_UNKNOWN);
+}
+
+AC_TEST(test_views) {
+  AcTensorType ops[] = {F32(3, D(4), D(128), D(256)), nt(), nt()};
+  AcTensorType res[] = {F32(2, D(512), D(256))};
+  const char *views[] = {"torch.aten.view", "torch.aten.t", "torch.aten.transpose.int",
+                         "torch.aten.permute", "torch.aten._reshape_alias",
+                         "torch.aten._unsafe_view", "torch.aten.reshape",
+                         "torch.aten.expand", "torch.aten.squeeze.dim",
+                         "torch.aten.unsqueeze", "torch.aten.slice.Tensor",
+                         "torch.aten.select.int", "torch.aten.detach",
+                         "torch.aten.alias", "torch.aten.as_strided",
+                         "torch.aten.numpy_T", "torch.aten.split.Tensor",
+                         "tensor.collapse_shape", "tensor.expand_shape",
+                         "tensor.cast", "tensor.reshape", "stablehlo.reshape",
+                         "mhlo.reshape", "tosa.reshape", "memref.subview"};
+  for (size_t i = 0; i < sizeof views / sizeof views[0]; ++i) {
+    AcOpCost c = est(views[i], ops, 3, res, 1, NULL);
+    if (c.kind != AC_KIND_VIEW)
+      printf("  %s: kind %d\n", views[i], (int)c.kind);
+    CHECK_EQ_I64(c.kind, AC_KIND_VIEW);
+    CHECK(c.isView == 1 && c.recomputable == 1 && !c.computeIntensive);
+    CHECK(c.flops == 0 && c.bytesMoved == 0);
+  }
+  /* Data movement, not views: in + out bytes = 2 * 524288. */
+  const char *moves[] = {"stablehlo.transpose", "tensor.extract_slice",
+                         "linalg.transpose", "torch.aten.clone",
+                         "torch.aten.view_copy", "torch.aten.contiguous",
+                         "tensor.pad", "tosa.transpose", "torch.aten.index_select"};
+  for (size_t i = 0; i < sizeof moves / sizeof moves[0]; ++i) {
+    AcOpCost c = est(moves[i], ops, 1, res, 1, NULL);
+    if (c.kind != AC_KIND_DATA_MOVEMENT)
+      printf("  %s: kind %d\n", moves[i], (int)c.kind);
+    CHECK_EQ_I64(c.kind, AC_KIND_DATA_MOVEMENT);
+    CHECK(c.isView == 0 && c.recomputable == 1 && c.flops == 0);
+    CHECK_NEAR(c.bytesMoved, 2.0 * 524288, 1e-12);
+  }
+}
+
+AC_TEST(test_constants_and_fills) {
+  AcTensorType none[] = {nt()};
+  AcOpCost c = est("torch.constant.int", NULL, 0, none, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_CONSTANT);
+  CHECK(c.recomputable && c.bytesMoved == 0 && c.flops == 0);
+  c = est("torch.prim.ListConstruct", none, 1, none, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_CONSTANT);
+  AcTensorType t[] = {F32(2, D(10), D(10)), nt(), nt(), nt(), nt(), nt()};
+  c = est("arith.constant", NULL, 0, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_CONSTANT);
+  c = est("stablehlo.constant", NULL, 0, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_CONSTANT);
+  c = est("tosa.const", NULL, 0, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_CONSTANT);
+  c = est("torch.prim.NumToTensor.Scalar", none, 1, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_CONSTANT);
+  /* empty_like: allocates, writes nothing, reads only the shape. */
+  c = est("torch.aten.empty_like", t, 6, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_DATA_MOVEMENT);
+  CHECK(c.recomputable && c.bytesMoved == 0 && !c.isView);
+  c = est("tensor.empty", NULL, 0, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_DATA_MOVEMENT);
+  CHECK(c.recomputable);
+  /* zeros_like / fill: write the result (400 bytes). */
+  c = est("torch.aten.zeros_like", t, 6, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_DATA_MOVEMENT);
+  CHECK_NEAR(c.bytesMoved, 400.0, 1e-12);
+  AcTensorType f[] = {nt(), t[0]};
+  c = est("linalg.fill", f, 2, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_DATA_MOVEMENT);
+  CHECK_NEAR(c.bytesMoved, 400.0, 1e-12);
+  /* cat of a !torch.list<vtensor>: input bytes taken as output bytes. */
+  AcTensorType cat[] = {nt(), nt()};
+  c = est("torch.aten.cat", cat, 2, t, 1, NULL);
+  CHECK_EQ_I64(c.kind, AC_KIND_DATA_MOVEMENT);
+  CHECK_NEAR(c.bytesMoved, 800.0, 1e-12);
+  /* stablehlo.concatenate with real operands: in + out. */
+  AcTensorType hc[] = {F32(2, D(5), D(10)), F32(2, D(5), D(10))};
+  c = est("stablehlo.concatenate", hc, 2, t, 1, NULL);
+  CHECK_NEAR(c.bytesMoved, 800.0, 1e-12);
+}
+
+AC_TEST(test_corpus_names) {
+  /* Every op name in the real torch-mlir joint graphs is recognised. */
+  static const struct { const char *name; AcOpKind kind; } names[] = {
+      {"torch.aten._reshape_alias", AC_KIND_VIEW},
+      {"torch.aten._softmax", AC_KIND_REDUCTION},
+      {"torch.aten._softmax_backward_data", AC_KIND_REDUCTION},
+      {"torch.aten._unsafe_view", AC_KIND_VIEW},
+      {"torch.aten.add.Tensor", AC_KIND_ELEMENTWISE},
+      {"torch.aten.addmm", AC_KIND_MATMUL},
+      {"torch.aten.bernoulli_.float", AC_KIND_RANDOM},
+      {"torch.aten.bmm", AC_KIND_MATMUL},
+      {"torch.aten.cat", AC_KIND_DATA_MOVEMENT},
+      {"torch.aten.clone", AC_KIND_DATA_MOVEMENT},
+      {"torch.aten.convolution", AC_KIND_CONV},
+      {"torch.aten.convolution_backward", AC_KIND_CONV},
+      {"torch.aten.detach", AC_KIND_VIEW},
+      {"torch.aten.div.Scalar", AC_KIND_ELEMENTWISE},
+      {"torch.aten.div.Tensor", AC_KIND_ELEMENTWISE},
+      {"torch.aten.empty_like", AC_KIND_DATA_MOVEMENT},
+      {"torch.aten.expand", AC_KIND_VIEW},
+      {"torch.aten.max_pool2d_with_indices", AC_KIND_REDUCTION},
+      {"torch.aten.max_pool2d_with_indices_backward", AC_KIND_REDUCTION},
+      {"torch.aten.mean.dim", AC_KIND_REDUCTION},
+      {"torch.aten.mm", AC_KIND_MATMUL},
+      {"torch.aten.mul.Tensor", AC_KIND_ELEMENTWISE},
+      {"torch.aten.native_batch_norm", AC_KIND_REDUCTION},
+      {"torch.aten.native_batch_norm_backward", AC_KIND_REDUCTION},
+      {"torch.aten.native_layer_norm", AC_KIND_REDUCTION},
+      {"torch.aten.native_layer_norm_backward", AC_KIND_REDUCTION},
+      {"torch.aten.relu", AC_KIND_ELEMENTWISE},
+      {"torch.aten.split.Tensor", AC_KIND_VIEW},
+      {"torch.aten.sum", AC_KIND_REDUCTION},
+      {"torch.aten.sum.dim_IntList", AC_KIND_REDUCTION},
+      {"torch.aten.t", AC_KIND_VIEW},
+      {"torch.aten.threshold_backward", AC_KIND_ELEMENTWISE},
+      {"torch.aten.transpose.int", AC_KIND_VIEW},
+      {"torch.aten.view", AC_KIND_VIEW},
+      {"torch.constant.bool", AC_KIND_CONSTANT},
+      {"torch.constant.float", AC_KIND_CONSTANT},
+      {"torch.constant.int", AC_KIND_CONSTANT},
+      {"torch.constant.none", AC_KIND_CONSTANT},
+      {"torch.prim.ListConstruct", AC_KIND_CONSTANT},
+  };
+  AcTensorType t[] = {F32(2, D(4), D(4)), F32(2, D(4), D(4)), F32(2, D(4), D(4))};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+    AcOpCost c = est(names[i].name, t, 3, t, 1, NULL);
+    if (c.kind != names[i].kind)
+      printf("  %s: kind %d, want %d\n", names[i].name, (int)c.kind,
+             (int)names[i].kind);
+    CHECK_EQ_I64(c.kind, names[i].kind);
+    CHECK(c.recomputable == (names[i].kind != AC_KIND_RANDOM));
+  }
+  CHECK(acCostTableSelfCheck() > 100);
+}
+
+/*===--------------------------- devices ----------------------------------===*/
+
+AC_TEST(test_devices) {
+  const AcDevice *h = acDeviceLookup("h100");
+  CHECK(h != NULL);
+  if (!h)
+    return;
+  CHECK_NEAR(h->peakFlops, 989e12, 1e-12);
+  CHECK_NEAR(h->bandwidth, 3.35e12, 1e-12);
+  CHECK(acDeviceLookup("H100") == h);
+  CHECK(acDeviceLookup("a100") && acDeviceLookup("a100")->peakFlops == 312e12);
+  CHECK(acDeviceLookup("h200") && acDeviceLookup("h200")->bandwidth == 4.8e12);
+  CHECK(acDeviceLookup("cpu") && acDeviceLookup("cpu")->peakFlops == 1e12 &&
+        acDeviceLookup("cpu")->bandwidth == 1e11);
+  CHECK(acDeviceLookup("tpu") == NULL);
+  CHECK(acDeviceLookup("") == NULL);
+  CHECK(acDeviceLookup("h10") == NULL);
+  CHECK(acDeviceLookup("h1000") == NULL);
+  CHECK(acDeviceLookup(NULL) == NULL);
+  CHECK(strstr(acDeviceNames(), "h100") && strstr(acDeviceNames(), "cpu"));
+
+  /* Memory bound: relu on 268435456 f32 elements: 2.68e8 flops,
+   * 2 * 1 GiB = 2147483648 bytes.  flops time 2.71e-7 s < bytes time
+   * 2147483648 / 3.35e12 = 6.4104e-4 s. */
+  AcTensorType big[] = {F32(3, D(1024), D(1024), D(256))};
+  AcOpCost c = est("torch.aten.relu", big, 1, big, 1, NULL);
+  double s = acCostSeconds(h, c.flops, c.bytesMoved);
+  CHECK_NEAR(s, 2147483648.0 / 3.35e12, 1e-12);
+  CHECK_NEAR(s, 6.41039e-4, 1e-5);
+  /* Compute bound: bf16 mm 8192^3: 2*8192^3 = 1099511627776 flops
+   * -> 1.11174e-3 s; bytes 3*8192*8192*2 = 402653184 -> 1.2e-4 s. */
+  AcTensorType mm[] = {ten(16, 2, D(8192), D(8192)), ten(16, 2, D(8192), D(8192))};
+  c = est("torch.aten.mm", mm, 2, mm, 1, NULL);
+  CHECK_NEAR(c.flops, 1099511627776.0, 1e-12);
+  CHECK_NEAR(c.bytesMoved, 402653184.0, 1e-12);
+  s = acCostSeconds(h, c.flops, c.bytesMoved);
+  CHECK_NEAR(s, 1099511627776.0 / 989e12, 1e-12);
+  CHECK_NEAR(s, 1.11174e-3, 1e-5);
+  CHECK(acCostSeconds(NULL, 1e9, 1e9) == 0.0);
+  CHECK(acCostSeconds(h, 0, 0) == 0.0);
+}
+
+/*===--------------------------- type parser ------------------------------===*/
+
+static AcStatus parse(const char *s, AcTensorType *t, AcError *e) {
+  return acTypeParseTorch(s, strlen(s), t, e);
+}
+
+AC_TEST(test_type_good) {
+  AcTensorType t;
+  AcError e;
+  acErrorClear(&e);
+  CHECK_EQ_I64(parse("!torch.vtensor<[256,2048],f32>", &t, &e), AC_OK);
+  CHECK(t.isTensor == 1 && t.rank == 2 && t.dims[0] == 256 && t.dims[1] == 2048);
+  CHECK_EQ_I64(t.elemBits, 32);
+  CHECK_EQ_I64(acTensorElements(&t), 524288);
+  CHECK_EQ_I64(acTensorBytes(&t), 2097152);
+  CHECK_EQ_I64(parse("!torch.vtensor<[],f32>", &t, &e), AC_OK);
+  CHECK(t.isTensor && t.rank == 0);
+  CHECK_EQ_I64(acTensorElements(&t), 1);
+  CHECK_EQ_I64(acTensorBytes(&t), 4);
+  CHECK_EQ_I64(parse("[256,2048],bf16", &t, &e), AC_OK);
+  CHECK(t.isTensor && t.rank == 2 && t.elemBits == 16);
+  CHECK_EQ_I64(acTensorBytes(&t), 1048576);
+  CHECK_EQ_I64(parse("!torch.tensor<[2,3],si64>", &t, &e), AC_OK);
+  CHECK(t.isTensor && t.rank == 2 && t.elemBits == 64);
+  CHECK_EQ_I64(parse("  !torch.vtensor< [ 4 , 5 ] , i1 >  ", &t, &e), AC_OK);
+  CHECK(t.isTensor && t.rank == 2 && t.elemBits == 8);
+  CHECK_EQ_I64(acTensorBytes(&t), 20);
+  CHECK_EQ_I64(parse("!torch.vtensor<[4,64,28,28],si64>", &t, &e), AC_OK);
+  CHECK_EQ_I64(acTensorBytes(&t), 4 * 64 * 28 * 28 * 8);
+  CHECK_EQ_I64(parse("!torch.vtensor<[2],f8E4M3FN>", &t, &e), AC_OK);
+  CHECK_EQ_I64(t.elemBits, 8);
+  CHECK_EQ_I64(parse("!torch.vtensor<[2],complex<f32>>", &t, &e), AC_OK);
+  CHECK_EQ_I64(t.elemBits, 64);
+  CHECK_EQ_I64(parse("!torch.vtensor<[0,5],f32>", &t, &e), AC_OK);
+  CHECK_EQ_I64(acTensorElements(&t), 0);
+  CHECK_EQ_I64(acTensorBytes(&t), 0);
+  CHECK_EQ_I64(parse("!torch.vtensor<[2,3],f32,#sparse>", &t, &e), AC_OK);
+  CHECK(t.isTensor && t.rank == 2);
+  /* rank exactly AC_MAX_RANK */
+  CHECK_EQ_I64(parse("!torch.vtensor<[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,2],f16>", &t, &e), AC_OK);
+  CHECK(t.rank == AC_MAX_RANK && t.dims[15] == 2);
+  /* largest byte size that fits: 2^60 f32 elements would be 2^62 bytes. */
+  CHECK_EQ_I64(parse("!torch.vtensor<[1152921504606846976],f32>", &t, &e), AC_OK);
+  CHECK_EQ_I64(acTensorBytes(&t), (int64_t)1 << 62);
+  /* Builtin shaped types as a convenience. */
+  CHECK_EQ_I64(parse("tensor<4x8xf32>", &t, &e), AC_OK);
+  CHECK(t.isTensor && t.rank == 2 && t.dims[1] == 8 && t.elemBits == 32);
+  CHECK_EQ_I64(parse("tensor<f16>", &t, &e), AC_OK);
+  CHECK(t.isTensor && t.rank == 0 && t.elemBits == 16);
+  CHECK_EQ_I64(parse("tensor<4x4xf32, #enc>", &t, &e), AC_OK);
+  CHECK(t.isTensor && t.rank == 2);
+  CHECK_EQ_I64(parse("tensor<3xcomplex<f64>>", &t, &e), AC_OK);
+  CHECK_EQ_I64(t.elemBits, 128);
+  CHECK_EQ_I64(parse("memref<4x8xbf16, strided<[8, 1]>>", &t, &e), AC_OK);
+  CHECK(t.isTensor && t.rank == 2 && t.elemBits == 16);
+  CHECK_EQ_I64(e.status, AC_OK);
+}
+
+AC_TEST(test_type_non_tensors) {
+  const char *ok[] = {"!torch.int", "!torch.float", "!torch.bool", "!torch.none",
+                      "!torch.list<int>", "!torch.str", "!torch.Device",
+                      "!torch.optional<vtensor>", "!torch.number",
+                      "!torch.list<vtensor<[2],f32>>", "!torch.list<vtensor>",
+                      "!torch.vtensorx", "!stablehlo.token", "i32", "index",
+                      "f32", "none", "vector<4xf32>"};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; ++i) {
+    AcTensorType t;
+    t.isTensor = 7;
+    AcError e;
+    acErrorClear(&e);
+    AcStatus st = parse(ok[i], &t, &e);
+    if (st != AC_OK || t.isTensor != 0)
+      printf("  %s: status %d isTensor %d (%s)\n", ok[i], (int)st, t.isTensor,
+             e.message);
+    CHECK_EQ_I64(st, AC_OK);
+    CHECK_EQ_I64(t.isTensor, 0);
+    CHECK_EQ_I64(acTensorBytes(&t), 0);
+    CHECK_EQ_I64(acTensorElements(&t), 0);
+  }
+}
+
+AC_TEST(test_type_errors) {
+  static const struct { const char *text, *why; } bad[] = {
+      {"!torch.vtensor<[?,4],f32>", "dynamic"},
+      {"!torch.vtensor<[4,?],f32>", "dynamic"},
+      {"!torch.vtensor<[-1,4],f32>", "dynamic"},
+      {"!torch.vtensor<[-2,4],f32>", "negative"},
+      {"!torch.vtensor<[-10,4],f32>", "negative"},
+      {"!torch.vtensor", "unranked"},
+      {"!torch.tensor", "unranked"},
+      {"!torch.vtensor<*,f32>", "unranked"},
+      {"!torch.vtensor<[2,3],unk>", "unknown element type"},
+      {"!torch.vtensor<[2,3],f31>", "unknown element type"},
+      {"!torch.vtensor<[2,3],i0>", "unknown element type"},
+      {"!torch.vtensor<[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],f32>", "rank"},
+      {"!torch.vtensor<[2,3]", "unbalanced"},
+      {"!torch.vtensor<[2,3],f32>>", "after"},
+      {"!torch.vtensor<[2,3],f32> x", "after"},
+      {"!torch.vtensor<[2 3],f32>", "expected"},
+      {"!torch.vtensor<[2,],f32>", "expected a dimension"},
+      {"!torch.vtensor<[2,3]>", "element type"},
+      {"!torch.vtensor<[2,3],>", "missing element type"},
+      {"!torch.vtensor<2,3,f32>", "'['"},
+      {"!torch.vtensor<>", "'['"},
+      {"!torch.vtensor[2],f32", "'<'"},
+      {"[2,3]", "element type"},
+      {"[2,3],f32>", "unbalanced"},
+      {"", "empty"},
+      {"   ", "empty"},
+      {"!", "malformed"},
+      {"!torch.list<int", "malformed"},
+      {"garbage", "not a type"},
+      {"tensor<4x?xf32>", "dynamic"},
+      {"tensor<*xf32>", "unranked"},
+      {"tensor<4x8>", "'x'"},
+      {"tensor<4x8xfoo>", "unknown element type"},
+      {"tensor", "'<'"},
+      {"!torch.vtensor<[9223372036854775807,2],f32>", "overflows"},
+      {"!torch.vtensor<[2305843009213693952],f32>", "overflows"},
+      {"!torch.vtensor<[99999999999999999999],f32>", "overflows"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    AcTensorType t;
+    AcError e;
+    acErrorClear(&e);
+    AcStatus st = parse(bad[i].text, &t, &e);
+    int quoted = 0;
+    char q[300];
+    snprintf(q, sizeof q, "'%s'", bad[i].text);
+    quoted = strstr(e.message, q) != NULL || bad[i].text[0] == ' ' ||
+             bad[i].text[0] == '\0';
+    if (st != AC_ERR_INVALID || !strstr(e.message, bad[i].why) || !quoted)
+      printf("  %s: status %d message '%s'\n", bad[i].text, (int)st, e.message);
+    CHECK_EQ_I64(st, AC_ERR_INVALID);
+    CHECK_EQ_I64(e.status, AC_ERR_INVALID);
+    CHECK(strstr(e.message, bad[i].why) != NULL);
+    CHECK(quoted);
+    CHECK_EQ_I64(t.isTensor, 0);
+  }
+  /* NULL text and output. */
+  AcTensorType t;
+  AcError e;
+  CHECK_EQ_I64(acTypeParseTorch(NULL, 5, &t, &e), AC_ERR_INVALID);
+  CHECK_EQ_I64(acTypeParseTorch("!torch.int", 10, NULL, &e), AC_ERR_INVALID);
+  CHECK_EQ_I64(acTypeParseTorch("!torch.int", 10, &t, NULL), AC_OK);
+  CHECK_EQ_I64(acTypeParseTorch("!torch.vtensor<[?],f32>", 23, &t, NULL),
+               AC_ERR_INVALID);
+}
+
+AC_TEST(test_type_lengths) {
+  /* `len` bounds the text: trailing bytes past it are never looked at. */
+  const char *s = "!torch.vtensor<[2,3],f32>GARBAGE";
+  AcTensorType t;
+  AcError e;
+  CHECK_EQ_I64(acTypeParseTorch(s, 25, &t, &e), AC_OK);
+  CHECK(t.isTensor && t.rank == 2);
+  CHECK_EQ_I64(acTypeParseTorch(s, 24, &t, &e), AC_ERR_INVALID);
+  CHECK_EQ_I64(acTypeParseTorch(s, 26, &t, &e), AC_ERR_INVALID);
+  CHECK_EQ_I64(acTypeParseTorch(s, 0, &t, &e), AC_ERR_INVALID);
+  /* Every prefix of each text, copied into a buffer of exactly that size
+   * (no terminator: AddressSanitizer flags any read past it). */
+  const char *texts[] = {"!torch.vtensor<[256,2048],f32>", "[4,5],bf16",
+                         "!torch.vtensor<[2],complex<f32>>", "!torch.list<int>",
+                         "tensor<4x8xf32, #enc>", "memref<4xf32>",
+                         "!torch.vtensor<[\"x\"],f32>", "vector<4xf32>",
+                         "complex<f32>", "!torch.vtensor<[1,2,3],f8E4M3FNUZ>"};
+  for (size_t k = 0; k < sizeof texts / sizeof texts[0]; ++k) {
+    size_t n = strlen(texts[k]);
+    for (size_t l = 0; l <= n; ++l) {
+      char *buf = acMalloc(l ? l : 1);
+      CHECK(buf != NULL);
+      if (!buf)
+        return;
+      memcpy(buf, texts[k], l);
+      AcStatus st = acTypeParseTorch(buf, l, &t, &e);
+      CHECK(st == AC_OK || st == AC_ERR_INVALID);
+      if (st == AC_OK && t.isTensor)
+        CHECK(acTensorBytes(&t) >= 0);
+      acFree(buf);
+    }
+  }
+  /* Seeded random bytes from a small alphabet: never crashes, and anything
+   * accepted as a tensor has a valid size. */
+  const char alpha[] = "!torch.vtensor<[]>,?-0123456789xfi*#\" ";
+  uint64_t seed = 12345;
+  for (int it = 0; it < 20000; ++it) {
+    size_t l = (size_t)(acTestRand(&seed) % 40);
+    char buf[40];
+    const char *pre = (it & 1) ? "!torch.vtensor<[" : "tensor<";
+    size_t pl = strlen(pre) < l ? strlen(pre) : l;
+    memcpy(buf, pre, pl);
+    for (size_t i = pl; i < l; ++i)
+      buf[i] = alpha[acTestRand(&seed) % (sizeof alpha - 1)];
+    char *h = acMalloc(l ? l : 1);
+    if (!h)
+      return;
+    memcpy(h, buf, l);
+    AcStatus st = acTypeParseTorch(h, l, &t, &e);
+    if (st == AC_OK && t.isTensor) {
+      CHECK(acTensorBytes(&t) >= 0);
+      CHECK(t.rank >= 0 && t.rank <= AC_MAX_RANK);
+    }
+    acFree(h);
+  }
+}
+
+AC_TEST(test_elem_bits) {
+  static const struct { const char *n; int bits; } cases[] = {
+      {"f64", 64}, {"f32", 32}, {"f16", 16}, {"bf16", 16}, {"si64", 64},
+      {"si32", 32}, {"si16", 16}, {"si8", 8}, {"ui8", 8}, {"i1", 8},
+      {"i8", 8}, {"i16", 16}, {"i32", 32}, {"i64", 64}, {"ui16", 16},
+      {"ui32", 32}, {"ui64", 64}, {"i4", 8}, {"f8E4M3FN", 8}, {"f8E5M2", 8},
+      {"f8E4M3FNUZ", 8}, {"f8E5M2FNUZ", 8}, {"f8E4M3", 8}, {"f8E3M4", 8},
+      {"complex<f32>", 64}, {"complex<f64>", 128}, {"index", 64},
+      {"f31", 0}, {"", 0}, {"i", 0}, {"i0", 0}, {"i01", 0}, {"complex<>", 0},
+      {"complex<complex<f32>>", 0}, {"f32x", 0}, {"F32", 0}, {"unk", 0},
+      {"i99999", 0}, {"si", 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    int got = acElemBitsFromName(cases[i].n, strlen(cases[i].n));
+    if (got != cases[i].bits)
+      printf("  %s: %d, want %d\n", cases[i].n, got, cases[i].bits);
+    CHECK_EQ_I64(got, cases[i].bits);
+  }
+  /* len bounds the name. */
+  CHECK_EQ_I64(acElemBitsFromName("f32", 2), 0);
+  CHECK_EQ_I64(acElemBitsFromName("bf16xyz", 4), 16);
+  CHECK_EQ_I64(acElemBitsFromName(NULL, 3), 0);
+}
+
+AC_TEST(test_tensor_sizes) {
+  AcTensorType t = ten(32, 0);
+  CHECK_EQ_I64(acTensorElements(&t), 1);
+  CHECK_EQ_I64(acTensorBytes(&t), 4);
+  AcTensorType n = nt();
+  CHECK_EQ_I64(acTensorElements(&n), 0);
+  CHECK_EQ_I64(acTensorBytes(&n), 0);
+  CHECK_EQ_I64(acTensorBytes(NULL), 0);
+  AcTensorType big = ten(32, 2, INT64_MAX, D(2));
+  CHECK_EQ_I64(acTensorElements(&big), -1);
+  CHECK_EQ_I64(acTensorBytes(&big), -1);
+  AcTensorType edge = ten(64, 1, INT64_MAX / 4);
+  CHECK_EQ_I64(acTensorElements(&edge), INT64_MAX / 4);
+  CHECK_EQ_I64(acTensorBytes(&edge), -1);
+  AcTensorType zero = ten(32, 2, INT64_MAX, D(0));
+  CHECK_EQ_I64(acTensorElements(&zero), 0);
+  CHECK_EQ_I64(acTensorBytes(&zero), 0);
+}
+
+/*===--------------------------- sizes ------------------------------------===*/
+
+AC_TEST(test_parse_size_good) {
+  static const struct { const char *s; int64_t v; } ok[] = {
+      {"24GB", 24000000000LL}, {"1.5GiB", 1610612736LL}, {"3e9", 3000000000LL},
+      {"1024", 1024}, {"512MB", 512000000LL}, {"0", 0}, {"0GB", 0},
+      {"1B", 1}, {"1KB", 1000}, {"1KiB", 1024}, {"1MiB", 1048576},
+      {"2TiB", 2199023255552LL}, {"1TB", 1000000000000LL},
+      {"24gb", 24000000000LL}, {" 24 GB ", 24000000000LL}, {"1.5e3", 1500},
+      {"2.5e-1KiB", 256}, {"1e-3KB", 1}, {".5KB", 500}, {"0.5B", 1},
+      {"1.4B", 1}, {"1.6", 2}, {"1e-400", 0}, {"0e400", 0}, {"+7", 7},
+      {"9223372036854775807", INT64_MAX}, {"0.000000001GB", 1},
+      {"8388607.99999999TiB", 9223372036854764813LL},
+      {"1.00000000000000000000000000001KB", 1000}};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; ++i) {
+    int64_t v = -1;
+    AcError e;
+    acErrorClear(&e);
+    AcStatus st = acParseSize(ok[i].s, &v, &e);
+    if (st != AC_OK || v != ok[i].v)
+      printf("  '%s': status %d value %lld (%s)\n", ok[i].s, (int)st,
+             (long long)v, e.message);
+    CHECK_EQ_I64(st, AC_OK);
+    CHECK_EQ_I64(v, ok[i].v);
+  }
+}
+
+AC_TEST(test_parse_size_bad) {
+  static const char *const bad[] = {
+      "lots", "-1GB", "", "1.5.3GB", "1e400", "nan", "inf", "12XB", "GB",
+      "1e", "1 2GB", "1GBB", "9223372036854775808", "9999999999TB",
+      "99999999999999999999", "-0", "0x10", "1e+", ".", "1,5GB", "1G",
+      "8388608TiB", "NaN", "Infinity", "1GB extra", "++1"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    int64_t v = 77;
+    AcError e;
+    acErrorClear(&e);
+    AcStatus st = acParseSize(bad[i], &v, &e);
+    char q[64];
+    snprintf(q, sizeof q, "invalid size '%s'", bad[i]);
+    if (st != AC_ERR_INVALID || !strstr(e.message, q))
+      printf("  '%s': status %d value %lld message '%s'\n", bad[i], (int)st,
+             (long long)v, e.message);
+    CHECK_EQ_I64(st, AC_ERR_INVALID);
+    CHECK(strstr(e.message, q) != NULL);
+    CHECK_EQ_I64(v, 0);
+  }
+  AcError e;
+  acErrorClear(&e);
+  acParseSize("lots", &(int64_t){0}, &e);
+  CHECK(strcmp(e.message,
+               "invalid size 'lots': expected bytes or a number with B, KB, "
+               "MB, GB, TB, KiB, MiB, GiB or TiB (e.g. 24GB, 1.5GiB, 3e9)") == 0);
+  acParseSize("-1GB", &(int64_t){0}, &e);
+  CHECK(strstr(e.message, "negative") != NULL);
+  acParseSize("1e400", &(int64_t){0}, &e);
+  CHECK(strstr(e.message, "too large") != NULL);
+  int64_t v;
+  CHECK_EQ_I64(acParseSize(NULL, &v, &e), AC_ERR_INVALID);
+  CHECK_EQ_I64(acParseSize("1GB", NULL, &e), AC_ERR_INVALID);
+  CHECK_EQ_I64(acParseSize("1GB", &v, NULL), AC_OK);
+  CHECK_EQ_I64(acParseSize("junk", &v, NULL), AC_ERR_INVALID);
+}
+
+int main(void) {
+  RUN(test_mm);
+  RUN(test_bmm);
+  RUN(test_addmm);
+  RUN(test_linear);
+  RUN(test_other_matmuls);
+  RUN(test_conv_stride_pad_groups);
+  RUN(test_conv_transposed);
+  RUN(test_conv_backward);
+  RUN(test_conv_other_dialects);
+  RUN(test_attention);
+  RUN(test_elementwise);
+  RUN(test_reductions);
+  RUN(test_random_and_inplace);
+  RUN(test_unknown);
+  RUN(test_views);
+  RUN(test_constants_and_fills);
+  RUN(test_corpus_names);
+  RUN(test_devices);
+  RUN(test_type_good);
+  RUN(test_type_non_tensors);
+  RUN(test_type_errors);
+  RUN(test_type_lengths);
+  RUN(test_elem_bits);
+  RUN(test_tensor_sizes);
+  RUN(test_parse_size_good);
+  RUN(test_parse_size_bad);
+  return acTestSummary("cost");
+}
