@@ -49,7 +49,7 @@ typedef struct AcOpExtra {
   double loopIterations;   ///< linalg.generic: product of the loop ranges
   int32_t bodyArithOps;    ///< linalg.generic: arithmetic ops in the body
   uint8_t isContraction;   ///< linalg.generic with reduction and mul-add body
-  uint8_t hasMemoryEffects;///< the op declares memory effects (or unknown)
+  uint8_t hasMemoryEffects;///< a registered op declaring memory effects
   uint8_t knownPure;       ///< registered op known to have no side effects
 } AcOpExtra;
 
