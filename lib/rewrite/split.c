@@ -601,13 +601,16 @@ static MlirOperation createCall(Split *s, MlirOperation fn, MlirAttribute sym,
     return nullOp();
   for (intptr_t i = 0; i < nRes; ++i)
     types[i] = mlirFunctionTypeGetResult(ft, i);
-  MlirNamedAttribute callee = namedAttr(
-      s->ctx, "callee",
-      mlirFlatSymbolRefAttrGet(s->ctx, mlirStringAttrGetValue(sym)));
+  /* no_inline: inlining both halves back into @f would let CSE merge each
+     recomputation with the forward value it rebuilds (docs/rewrite.md). */
+  MlirNamedAttribute attrs[2] = {
+      namedAttr(s->ctx, "callee",
+                mlirFlatSymbolRefAttrGet(s->ctx, mlirStringAttrGetValue(sym))),
+      namedAttr(s->ctx, "no_inline", mlirUnitAttrGet(s->ctx))};
   MlirOperationState st = mlirOperationStateGet(SREF("func.call"), loc);
   mlirOperationStateAddOperands(&st, nArgs, args);
   mlirOperationStateAddResults(&st, nRes, types);
-  mlirOperationStateAddAttributes(&st, 1, &callee);
+  mlirOperationStateAddAttributes(&st, 2, attrs);
   MlirOperation call = mlirOperationCreate(&st);
   acFree(types);
   return call;
