@@ -1,0 +1,47 @@
+/* plan_internal.h - helpers shared by plan.c, greedy.c, knapsack.c, run.c.
+ * Not installed; not part of the public API. */
+#ifndef AUTOAC_PLAN_INTERNAL_H
+#define AUTOAC_PLAN_INTERNAL_H
+
+#include "autoac/plan.h"
+
+/* 1 when op `o` may never be rerun (not known pure, or ac.save). */
+static inline int acOpCannotRecompute(const AcOp *op) {
+  return !op->recomputable || op->mustSave;
+}
+
+/* Checks whether saved value `v` can be dropped from a plan whose saved set
+ * is `saved`: v is a saved storage root produced by a forward op that may be
+ * recomputed, and every forward value reachable from that op's operands
+ * through values not in `saved` (stopping at saved values and arguments) is
+ * produced by an op that may be recomputed.  Dropping any set of values that
+ * are each droppable keeps a derived plan derivable.  Scratch space is kept
+ * in the checker so that repeated checks cost only what they visit. */
+typedef struct AcDropChecker AcDropChecker;
+AcDropChecker *acDropCheckerCreate(const AcGraph *g);
+void acDropCheckerDestroy(AcDropChecker *ck);
+int acDropCheckerOk(AcDropChecker *ck, const uint8_t *saved, AcId v);
+
+/* Number of backward schedule entries (microbatches) of each function:
+ * `inst` has g->numFuncs entries. */
+void acPlanBwdInstances(const AcGraph *g, int32_t *inst);
+
+/* Recompute seconds `after` adds over `before` (both derived, `after`'s
+ * recompute set a superset): each newly recomputed op counted once per
+ * backward instance of its function. */
+double acPlanExtraSeconds(const AcGraph *g, const AcPlan *before,
+                          const AcPlan *after, const int32_t *inst);
+
+/* Derives a plan from `saved` (copied in) into `plan`. */
+AcStatus acPlanFromSaved(const AcGraph *g, const uint8_t *saved, AcPlan *plan,
+                         AcError *err);
+
+/* Greedy trajectory from `initialSaved`, stopping early once a plan's peak
+ * is <= stopPeak (stopPeak < 0: run to the end).  The prefix computed is
+ * exactly the prefix of the full trajectory. */
+struct AcTrajectory;
+AcStatus acGreedyTrajectoryUntil(const AcGraph *g, const uint8_t *initialSaved,
+                                 int64_t staticBytes, int64_t stopPeak,
+                                 struct AcTrajectory **out, AcError *err);
+
+#endif

@@ -1,0 +1,53 @@
+/* run.c - acPlanRun: one planning run for a strategy (docs/planner.md). */
+#include "plan_internal.h"
+#include "autoac/partition.h"
+
+#include <string.h>
+
+AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
+                   AcError *err) {
+  AcStatus st = AC_OK;
+  uint8_t *saved = NULL;
+  AcTrajectory *traj = NULL;
+  if (opts->strategy == AC_STRATEGY_SAVE_ALL) {
+    acPlanSaveAll(g, plan);
+    return acPlanDerive(g, plan, err);
+  }
+  if ((int)opts->strategy < 0 || opts->strategy >= AC_STRATEGY_COUNT)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "unknown strategy %d", (int)opts->strategy);
+  saved = acMalloc((size_t)g->numValues + 1);
+  if (!saved) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while planning");
+    goto cleanup;
+  }
+  if ((st = acMincutSaveSet(g, saved, err)) != AC_OK)
+    goto cleanup;
+  switch (opts->strategy) {
+  case AC_STRATEGY_GREEDY:
+    if (opts->budget < 0) {
+      st = acPlanFromSaved(g, saved, plan, err);
+      break;
+    }
+    /* Stopping at the first plan that fits gives the same plan as running
+       the whole trajectory and choosing (acTrajectoryChoose). */
+    st = acGreedyTrajectoryUntil(g, saved, opts->staticBytes, opts->budget,
+                                 &traj, err);
+    if (st == AC_OK)
+      st = acTrajectoryPlan(g, traj, acTrajectoryChoose(traj, opts->budget),
+                            plan, err);
+    break;
+  case AC_STRATEGY_KNAPSACK:
+    st = acKnapsackFrom(g, saved, opts->staticBytes, opts->budget, plan, NULL,
+                        err);
+    break;
+  default: /* AC_STRATEGY_MINCUT */
+    st = acPlanFromSaved(g, saved, plan, err);
+    break;
+  }
+cleanup:
+  acTrajectoryDestroy(traj);
+  acFree(saved);
+  return st;
+}

@@ -1,0 +1,503 @@
+/* simulate.c - liveness and the peak of a derived plan over the schedule.
+ *
+ * Memory is tracked per *storage*: a storage root (a value with
+ * aliasRoot == itself) in one schedule instance.  Each schedule entry owns a
+ * table of slots, one per value of its function: a forward entry's slots are
+ * the original storages (and the primal inputs) of that microbatch, a
+ * backward entry's slots are its recomputed copies, backward values and
+ * tangents.  Views allocate nothing; reading one touches the storage it
+ * resolves to.  In the backward a forward value resolves to the original
+ * storage when it is saved, to the recomputed copy when its producer is
+ * recomputed (views through their parent, the operand sharing their root).
+ *
+ * Each slot gets an allocation step and a last step; live bytes come from
+ * a difference array over steps, so a simulation costs O(steps + operands
+ * + slots).  Parameters and gradient storages are static (excluded). */
+#include "autoac/simulate.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { AC_SIDE_NONE = 0, AC_SIDE_FWD, AC_SIDE_BWD, AC_SIDE_STATIC };
+
+int64_t acSimStaticBytes(const AcGraph *g, double optimizerFactor,
+                         int64_t reserve) {
+  int64_t params = acGraphParamBytes(g);
+  return params + acGraphGradBytes(g) +
+         (int64_t)llround(optimizerFactor * (double)params) + reserve;
+}
+
+void acSimResultClear(AcSimResult *r) {
+  if (!r)
+    return;
+  acFree(r->steps);
+  acFree(r->live);
+  memset(r, 0, sizeof *r);
+}
+
+typedef struct AcSchedKey {
+  AcId func;
+  int32_t microbatch;
+  int32_t phase;
+  int32_t index;
+} AcSchedKey;
+
+static int acCompareSchedKeys(const void *a, const void *b) {
+  const AcSchedKey *x = a, *y = b;
+  if (x->func != y->func)
+    return x->func < y->func ? -1 : 1;
+  if (x->microbatch != y->microbatch)
+    return x->microbatch < y->microbatch ? -1 : 1;
+  return (x->phase > y->phase) - (x->phase < y->phase);
+}
+
+/* The operand of v's producer that shares v's storage root (v a view). */
+static AcId acViewParent(const AcGraph *g, AcId v) {
+  const AcValue *val = &g->values[v];
+  const AcOp *op = &g->ops[val->producer];
+  for (int32_t i = 0; i < op->numOperands; ++i) {
+    AcId u = acOpOperand(g, val->producer, i);
+    if (g->values[u].aliasRoot == val->aliasRoot)
+      return u;
+  }
+  return val->aliasRoot;
+}
+
+typedef struct AcSim {
+  const AcGraph *g;
+  AcId *valueBase;        /* [numFuncs + 1] first value of each function */
+  intptr_t *entryBegin;   /* [numSched + 1] first step of each entry */
+  intptr_t *slotBase;     /* [numSched] first slot of each entry */
+  intptr_t *partner;      /* [numSched] the other phase of the same instance */
+  int32_t *anchorGroup;   /* [numOps] group anchored at a backward op, or -1 */
+  uint8_t *staticRoot;    /* [numValues] storage excluded from the timeline */
+  uint8_t *savedRoot;     /* [numValues] storage kept for the backward */
+  uint8_t *bwdSide;       /* [numValues] AC_SIDE_* of a value in the backward */
+  AcId *bwdRef;           /* [numValues] its storage root there */
+  intptr_t *allocAt;      /* [numSlots] step allocating the slot, -1: none */
+  intptr_t *lastAt;       /* [numSlots] last step it is live */
+  int64_t *delta;         /* [numSteps + 1] */
+  AcRecomputeGroups *groups;
+  intptr_t numSlots, numSteps;
+} AcSim;
+
+static void acSimFree(AcSim *s) {
+  acFree(s->valueBase);
+  acFree(s->entryBegin);
+  acFree(s->slotBase);
+  acFree(s->partner);
+  acFree(s->anchorGroup);
+  acFree(s->staticRoot);
+  acFree(s->savedRoot);
+  acFree(s->bwdSide);
+  acFree(s->bwdRef);
+  acFree(s->allocAt);
+  acFree(s->lastAt);
+  acFree(s->delta);
+  acRecomputeGroupsDestroy(s->groups);
+}
+
+static intptr_t acSlot(const AcSim *s, intptr_t entry, AcId v) {
+  AcId f = s->g->values[v].func;
+  return s->slotBase[entry] + (v - s->valueBase[f]);
+}
+
+static void acTouch(AcSim *s, intptr_t slot, intptr_t step) {
+  assert(s->allocAt[slot] >= 0 && s->allocAt[slot] <= step);
+  if (s->lastAt[slot] < step)
+    s->lastAt[slot] = step;
+}
+
+static void acAlloc(AcSim *s, intptr_t slot, intptr_t step) {
+  s->allocAt[slot] = step;
+  s->lastAt[slot] = step;
+}
+
+/* Marks the slot of v, read at `step` of entry `entry` (its partner the
+ * forward entry when `entry` is a backward one). */
+static AcStatus acRead(AcSim *s, intptr_t entry, int inBwd, AcId v,
+                       intptr_t step, AcId reader, AcError *err) {
+  const AcGraph *g = s->g;
+  int side;
+  AcId root;
+  if (inBwd) {
+    side = s->bwdSide[v];
+    root = s->bwdRef[v];
+  } else {
+    root = g->values[v].aliasRoot;
+    side = s->staticRoot[root] ? AC_SIDE_STATIC : AC_SIDE_FWD;
+  }
+  if (side == AC_SIDE_STATIC)
+    return AC_OK;
+  if (side == AC_SIDE_NONE)
+    return acErrorSet(err, AC_ERR_INVALID, reader, v,
+                      "the plan is not derived: backward op '%s' reads value "
+                      "%d, which is neither saved nor recomputed",
+                      g->ops[reader].name, (int)v);
+  intptr_t e = side == AC_SIDE_BWD || !inBwd ? entry : s->partner[entry];
+  intptr_t slot = acSlot(s, e, root);
+  if (s->allocAt[slot] < 0)
+    return acErrorSet(err, AC_ERR_INTERNAL, reader, v,
+                      "simulation: op '%s' reads value %d before it exists",
+                      g->ops[reader].name, (int)v);
+  acTouch(s, slot, step);
+  return AC_OK;
+}
+
+/* Allocates the storages an op's results own. */
+static void acProduce(AcSim *s, intptr_t entry, AcId op, intptr_t step) {
+  const AcGraph *g = s->g;
+  const AcOp *o = &g->ops[op];
+  for (int32_t r = 0; r < o->numResults; ++r) {
+    AcId v = o->firstResult + r;
+    if (g->values[v].aliasRoot == v && !s->staticRoot[v])
+      acAlloc(s, acSlot(s, entry, v), step);
+  }
+}
+
+static AcStatus acSimPrepare(AcSim *s, const AcPlan *plan, AcError *err) {
+  const AcGraph *g = s->g;
+  AcSchedKey *keys = NULL;
+  AcStatus st = AC_OK;
+  intptr_t nf = g->numFuncs, ns = g->numSched;
+  s->valueBase = acMalloc(((size_t)nf + 1) * sizeof *s->valueBase);
+  s->entryBegin = acMalloc(((size_t)ns + 1) * sizeof *s->entryBegin);
+  s->slotBase = acMalloc(((size_t)ns + 1) * sizeof *s->slotBase);
+  s->partner = acMalloc(((size_t)ns + 1) * sizeof *s->partner);
+  s->anchorGroup = acMalloc(((size_t)g->numOps + 1) * sizeof *s->anchorGroup);
+  s->staticRoot = acCalloc((size_t)g->numValues + 1, 1);
+  s->savedRoot = acCalloc((size_t)g->numValues + 1, 1);
+  s->bwdSide = acCalloc((size_t)g->numValues + 1, 1);
+  s->bwdRef = acMalloc(((size_t)g->numValues + 1) * sizeof *s->bwdRef);
+  keys = acMalloc(((size_t)ns + 1) * sizeof *keys);
+  if (!s->valueBase || !s->entryBegin || !s->slotBase || !s->partner ||
+      !s->anchorGroup || !s->staticRoot || !s->savedRoot || !s->bwdSide ||
+      !s->bwdRef || !keys) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while simulating");
+    goto cleanup;
+  }
+  for (intptr_t f = 0; f < nf; ++f)
+    s->valueBase[f] = g->funcs[f].firstArg;
+  s->valueBase[nf] = (AcId)g->numValues;
+
+  /* Groups and the steps each entry takes. */
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    s->anchorGroup[o] = -1;
+  for (intptr_t i = 0; i < s->groups->numGroups; ++i)
+    s->anchorGroup[s->groups->groups[i].anchor] = (int32_t)i;
+  intptr_t step = 0, slot = 0;
+  for (intptr_t e = 0; e < ns; ++e) {
+    const AcSchedEntry *se = &g->sched[e];
+    const AcFunc *fn = &g->funcs[se->func];
+    s->entryBegin[e] = step;
+    s->slotBase[e] = slot;
+    slot += s->valueBase[se->func + 1] - s->valueBase[se->func];
+    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+      if (g->ops[o].phase != se->phase)
+        continue;
+      step += 1;
+      if (se->phase == AC_PHASE_BWD && s->anchorGroup[o] >= 0)
+        step += s->groups->groups[s->anchorGroup[o]].numOps;
+    }
+  }
+  s->entryBegin[ns] = step;
+  s->numSteps = step;
+  s->numSlots = slot;
+
+  /* Pair each entry with the other phase of its (function, microbatch). */
+  for (intptr_t e = 0; e < ns; ++e) {
+    keys[e].func = g->sched[e].func;
+    keys[e].microbatch = g->sched[e].microbatch;
+    keys[e].phase = g->sched[e].phase;
+    keys[e].index = (int32_t)e;
+  }
+  qsort(keys, (size_t)ns, sizeof *keys, acCompareSchedKeys);
+  for (intptr_t i = 0; i < ns; i += 2) {
+    if (i + 1 >= ns || keys[i].phase != AC_PHASE_FWD ||
+        keys[i + 1].phase != AC_PHASE_BWD || keys[i].func != keys[i + 1].func ||
+        keys[i].microbatch != keys[i + 1].microbatch) {
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "the schedule does not pair every forward with one "
+                      "backward of the same microbatch");
+      goto cleanup;
+    }
+    s->partner[keys[i].index] = keys[i + 1].index;
+    s->partner[keys[i + 1].index] = keys[i].index;
+  }
+
+  /* Static storage: parameters and gradients. */
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (g->values[v].role == AC_ROLE_PARAM)
+      s->staticRoot[v] = 1;
+  for (intptr_t r = 0; r < g->numRets; ++r) {
+    if (!(g->retFlags[r] & AC_RET_GRAD))
+      continue;
+    AcId root = g->values[g->rets[r]].aliasRoot;
+    if (g->values[root].role == AC_ROLE_RESULT)
+      s->staticRoot[root] = 1;
+  }
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (plan->saved[v])
+      s->savedRoot[g->values[v].aliasRoot] = 1;
+
+  /* Where each value lives in the backward (values in id order, so a
+     view's parent is resolved before it). */
+  for (intptr_t i = 0; i < g->numValues; ++i) {
+    AcId v = (AcId)i;
+    const AcValue *val = &g->values[v];
+    AcId root = val->aliasRoot;
+    uint8_t side = AC_SIDE_NONE;
+    AcId ref = root;
+    switch (val->role) {
+    case AC_ROLE_PARAM: side = AC_SIDE_STATIC; break;
+    case AC_ROLE_PRIMAL: side = AC_SIDE_FWD; break;
+    case AC_ROLE_TANGENT: side = AC_SIDE_BWD; break;
+    default: {
+      const AcOp *op = &g->ops[val->producer];
+      int bwdMade = op->phase == AC_PHASE_BWD ||
+                    (!plan->saved[v] && plan->recompute[val->producer]);
+      if (bwdMade) {
+        if (root == v) {
+          side = AC_SIDE_BWD;
+        } else {
+          AcId par = acViewParent(g, v);
+          side = s->bwdSide[par];
+          ref = s->bwdRef[par];
+        }
+      } else if (plan->saved[v]) {
+        side = AC_SIDE_FWD;
+      }
+      break;
+    }
+    }
+    if (side != AC_SIDE_NONE && s->staticRoot[ref])
+      side = AC_SIDE_STATIC;
+    s->bwdSide[v] = side;
+    s->bwdRef[v] = ref;
+  }
+
+  s->allocAt = acMalloc(((size_t)s->numSlots + 1) * sizeof *s->allocAt);
+  s->lastAt = acMalloc(((size_t)s->numSlots + 1) * sizeof *s->lastAt);
+  s->delta = acCalloc((size_t)s->numSteps + 2, sizeof *s->delta);
+  if (!s->allocAt || !s->lastAt || !s->delta) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while simulating");
+    goto cleanup;
+  }
+  for (intptr_t i = 0; i < s->numSlots; ++i)
+    s->allocAt[i] = -1;
+cleanup:
+  acFree(keys);
+  return st;
+}
+
+/* Keeps a slot alive through `step` if it was allocated. */
+static void acExtend(AcSim *s, intptr_t slot, intptr_t step) {
+  if (s->allocAt[slot] >= 0 && s->lastAt[slot] < step)
+    s->lastAt[slot] = step;
+}
+
+static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
+                         AcError *err) {
+  const AcGraph *g = s->g;
+  AcStatus st;
+  intptr_t step = 0;
+  for (intptr_t e = 0; e < g->numSched; ++e) {
+    const AcSchedEntry *se = &g->sched[e];
+    const AcFunc *fn = &g->funcs[se->func];
+    AcId v0 = s->valueBase[se->func], v1 = s->valueBase[se->func + 1];
+    intptr_t other = s->partner[e];
+    assert(step == s->entryBegin[e]);
+    if (se->phase == AC_PHASE_FWD) {
+      intptr_t bwdBegin = s->entryBegin[other];
+      intptr_t bwdLast = s->entryBegin[other + 1] - 1;
+      /* Primal inputs: from this forward's start to the backward's end. */
+      for (AcId a = fn->firstArg; a < fn->firstArg + fn->numArgs; ++a)
+        if (g->values[a].role == AC_ROLE_PRIMAL && s->entryBegin[e] <= bwdLast) {
+          intptr_t sl = acSlot(s, e, a);
+          acAlloc(s, sl, s->entryBegin[e]);
+          s->lastAt[sl] = bwdLast;
+        }
+      for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+        const AcOp *op = &g->ops[o];
+        if (op->phase != AC_PHASE_FWD)
+          continue;
+        acProduce(s, e, o, step);
+        for (int32_t i = 0; i < op->numOperands; ++i)
+          if ((st = acRead(s, e, 0, acOpOperand(g, o, i), step, o, err)) != AC_OK)
+            return st;
+        if (wantTimeline) {
+          out->steps[step].op = o;
+          out->steps[step].kind = AC_STEP_FWD;
+          out->steps[step].sched = (int32_t)e;
+        }
+        ++step;
+      }
+      /* Saved storages wait for the backward; returned ones outlive it. */
+      for (AcId v = v0; v < v1; ++v)
+        if (s->savedRoot[v] && !s->staticRoot[v])
+          acExtend(s, acSlot(s, e, v), bwdBegin - 1);
+      for (int32_t r = 0; r < fn->numRets; ++r) {
+        intptr_t ri = fn->firstRet + r;
+        AcId root = g->values[g->rets[ri]].aliasRoot;
+        if (!(g->retFlags[ri] & AC_RET_GRAD) && !s->staticRoot[root] &&
+            g->values[g->rets[ri]].phase == AC_PHASE_FWD)
+          acExtend(s, acSlot(s, e, root), bwdLast);
+      }
+    } else {
+      intptr_t last = s->entryBegin[e + 1] - 1;
+      for (AcId a = fn->firstArg; a < fn->firstArg + fn->numArgs; ++a)
+        if (g->values[a].role == AC_ROLE_TANGENT && s->entryBegin[e] <= last) {
+          intptr_t sl = acSlot(s, e, a);
+          acAlloc(s, sl, s->entryBegin[e]);
+          s->lastAt[sl] = last;
+        }
+      for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+        const AcOp *op = &g->ops[o];
+        if (op->phase != AC_PHASE_BWD)
+          continue;
+        if (s->anchorGroup[o] >= 0) {
+          const AcRecomputeGroup *grp =
+              &s->groups->groups[s->anchorGroup[o]];
+          for (int32_t k = 0; k < grp->numOps; ++k) {
+            AcId q = s->groups->ops[grp->firstOp + k];
+            const AcOp *qop = &g->ops[q];
+            acProduce(s, e, q, step);
+            for (int32_t i = 0; i < qop->numOperands; ++i)
+              if ((st = acRead(s, e, 1, acOpOperand(g, q, i), step, q, err)) !=
+                  AC_OK)
+                return st;
+            out->recomputeFlops += qop->flops;
+            out->recomputeSeconds += qop->seconds;
+            if (wantTimeline) {
+              out->steps[step].op = q;
+              out->steps[step].kind = AC_STEP_RECOMPUTE;
+              out->steps[step].sched = (int32_t)e;
+            }
+            ++step;
+          }
+        }
+        acProduce(s, e, o, step);
+        for (int32_t i = 0; i < op->numOperands; ++i)
+          if ((st = acRead(s, e, 1, acOpOperand(g, o, i), step, o, err)) != AC_OK)
+            return st;
+        if (wantTimeline) {
+          out->steps[step].op = o;
+          out->steps[step].kind = AC_STEP_BWD;
+          out->steps[step].sched = (int32_t)e;
+        }
+        ++step;
+      }
+      /* Returned backward values (not gradients) live to the end; returned
+         forward values were extended by the forward entry. */
+      for (int32_t r = 0; r < fn->numRets; ++r) {
+        intptr_t ri = fn->firstRet + r;
+        AcId v = g->rets[ri];
+        if ((g->retFlags[ri] & AC_RET_GRAD) ||
+            g->values[v].phase != AC_PHASE_BWD)
+          continue;
+        if (s->bwdSide[v] == AC_SIDE_BWD)
+          acExtend(s, acSlot(s, e, s->bwdRef[v]), last);
+        else if (s->bwdSide[v] == AC_SIDE_FWD)
+          acExtend(s, acSlot(s, other, s->bwdRef[v]), last);
+      }
+    }
+    assert(step == s->entryBegin[e + 1]);
+  }
+  return AC_OK;
+}
+
+AcStatus acSimulate(const AcGraph *g, const AcPlan *plan, int64_t staticBytes,
+                    int wantTimeline, AcSimResult *out, AcError *err) {
+  AcSim s;
+  memset(&s, 0, sizeof s);
+  memset(out, 0, sizeof *out);
+  s.g = g;
+  AcStatus st = acPlanGroups(g, plan, &s.groups, err);
+  if (st != AC_OK)
+    goto cleanup;
+  if ((st = acSimPrepare(&s, plan, err)) != AC_OK)
+    goto cleanup;
+  if (wantTimeline) {
+    out->steps = acCalloc((size_t)s.numSteps + 1, sizeof *out->steps);
+    out->live = acCalloc((size_t)s.numSteps + 1, sizeof *out->live);
+    if (!out->steps || !out->live) {
+      st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory while simulating");
+      goto cleanup;
+    }
+  }
+  if ((st = acSimRun(&s, out, wantTimeline, err)) != AC_OK)
+    goto cleanup;
+
+  /* Slots to intervals, intervals to live bytes. */
+  for (intptr_t e = 0; e < g->numSched; ++e) {
+    AcId f = g->sched[e].func;
+    for (AcId v = s.valueBase[f]; v < s.valueBase[f + 1]; ++v) {
+      intptr_t sl = s.slotBase[e] + (v - s.valueBase[f]);
+      if (s.allocAt[sl] < 0 || s.lastAt[sl] < s.allocAt[sl])
+        continue;
+      assert(s.lastAt[sl] < s.numSteps);
+      s.delta[s.allocAt[sl]] += g->values[v].bytes;
+      s.delta[s.lastAt[sl] + 1] -= g->values[v].bytes;
+    }
+  }
+  out->staticBytes = staticBytes;
+  out->peakBytes = staticBytes;
+  out->peakStep = -1;
+  out->peakOp = AC_NONE;
+  out->peakSched = -1;
+  out->savedBytes = acPlanSavedBytes(g, plan);
+  out->numSteps = s.numSteps;
+  int64_t live = 0, best = -1;
+  for (intptr_t t = 0; t < s.numSteps; ++t) {
+    live += s.delta[t];
+    assert(live >= 0);
+    if (wantTimeline)
+      out->live[t] = live;
+    if (live > best) {
+      best = live;
+      out->peakStep = t;
+    }
+  }
+  if (out->peakStep >= 0) {
+    out->peakBytes = best + staticBytes;
+    /* The peak's op, kind and entry: find it by replaying the step count
+       (cheap; avoids keeping the timeline when not asked for). */
+    intptr_t t = out->peakStep;
+    intptr_t e = 0;
+    while (s.entryBegin[e + 1] <= t)
+      ++e;
+    const AcSchedEntry *se = &g->sched[e];
+    const AcFunc *fn = &g->funcs[se->func];
+    intptr_t k = s.entryBegin[e];
+    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+      if (g->ops[o].phase != se->phase)
+        continue;
+      if (se->phase == AC_PHASE_BWD && s.anchorGroup[o] >= 0) {
+        const AcRecomputeGroup *grp = &s.groups->groups[s.anchorGroup[o]];
+        if (t < k + grp->numOps) {
+          out->peakOp = s.groups->ops[grp->firstOp + (t - k)];
+          out->peakKind = AC_STEP_RECOMPUTE;
+          break;
+        }
+        k += grp->numOps;
+      }
+      if (k == t) {
+        out->peakOp = o;
+        out->peakKind = se->phase == AC_PHASE_FWD ? AC_STEP_FWD : AC_STEP_BWD;
+        break;
+      }
+      ++k;
+    }
+    out->peakSched = (int32_t)e;
+  }
+cleanup:
+  if (st != AC_OK)
+    acSimResultClear(out);
+  acSimFree(&s);
+  return st;
+}

@@ -1,0 +1,367 @@
+/* test_greedy.c - the greedy trajectory and acPlanRun: a hand-computed
+ * trajectory, each step's choice against a brute-force evaluation with the
+ * naive simulator, monotonicity over budget sweeps, feasibility above the
+ * lowest peak, never recomputing a banned op, and the knapsack baseline's
+ * fraction mapping and choices. */
+#include "plan_testkit.h"
+#include "autoac/partition.h"
+
+static AcGraph *finish(AcGraphBuilder *b) {
+  AcGraph *g = NULL;
+  AcError err;
+  if (acGraphBuilderFinish(b, &g, &err) != AC_OK)
+    printf("  finish: %s\n", err.message);
+  acGraphBuilderDestroy(b);
+  return g;
+}
+
+/* Three independent activations (bytes, recompute seconds):
+ *   x primal 10, dy tangent 10
+ *   op0 a = f(x)  100 B, 1 s     op1 b = f(x)  300 B, 9 s
+ *   op2 c = f(x)  200 B, 1 s     op3 loss = sum(a, b, c) 10 B output
+ *   op4 g1 = k(dy, a) 500 B      op5 g2 = k(g1, b) 10 B
+ *   op6 g3 = k(g2, c) 10 B grad (static)
+ * Values: x 0, dy 1, a 2, b 3, c 4, loss 5, g1 6, g2 7, g3 8.
+ * The forward peaks at 620 (x 10 + a 100 + b 300 + c 200 + loss 10).
+ *
+ * S0 = {a, b, c}: step 4 (op4): x 10 + a 100 + b 300 + c 200 + loss 10
+ *   + dy 10 + g1 500 = 1130  <- peak
+ * Drop a: a' 100 is rebuilt right before op4: step 5 (op4) = 1130, no fall.
+ * Drop b (9 s): op4: 10+100+200+10+10+500 = 830; b' before op5:
+ *   x 10 + c 200 + loss 10 + dy 10 + g1 500 + b' 300 = 1030; op5: +g2 = 1040
+ *   -> fall 90, 9 s / 90 B = 0.1 s/B
+ * Drop c (1 s): op4: 10+100+300+10+10+500 = 930; op5: 840; c' before op6:
+ *   240 -> peak 930, fall 200, 1 s / 200 B = 0.005 s/B  <- chosen
+ * From {a, b} (930): drop a: still 930 at op4.  Drop b: op4 630, b' 830,
+ *   op5 840 -> peak 840, fall 90  <- chosen
+ * From {a} (840): drop a: a' 130, op4 630, b' 830, op5 840: no fall. End.
+ * Trajectory: peaks 1130, 930, 840; drops -, c, b; recompute 0, 1, 10 s. */
+static AcGraph *threeActs(void) {
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "three");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 10);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 10);
+  AcId a = tkRes(b, tkAdd(b, "f", &x, 1, 100, AC_KIND_ELEMENTWISE, 1, 1));
+  AcId bb = tkRes(b, tkAdd(b, "f", &x, 1, 300, AC_KIND_ELEMENTWISE, 1, 9));
+  AcId c = tkRes(b, tkAdd(b, "f", &x, 1, 200, AC_KIND_ELEMENTWISE, 1, 1));
+  AcId loss = tkRes(b, tkAdd(b, "sum", (AcId[]){a, bb, c}, 3, 10,
+                             AC_KIND_REDUCTION, 1, 1));
+  acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
+  AcId g1 = tkRes(b, tkAdd(b, "k", (AcId[]){dy, a}, 2, 500,
+                           AC_KIND_ELEMENTWISE, 1, 1));
+  AcId g2 = tkRes(b, tkAdd(b, "k", (AcId[]){g1, bb}, 2, 10,
+                           AC_KIND_ELEMENTWISE, 1, 1));
+  AcId g3 = tkRes(b, tkAdd(b, "k", (AcId[]){g2, c}, 2, 10,
+                           AC_KIND_ELEMENTWISE, 1, 1));
+  acGraphBuilderAddRet(b, g3, AC_RET_GRAD);
+  return finish(b);
+}
+
+AC_TEST(handTrajectory) {
+  AcGraph *g = threeActs();
+  CHECK(g != NULL);
+  if (!g)
+    return;
+  uint8_t s0[9] = {0, 0, 1, 1, 1, 0, 0, 0, 0};
+  AcTrajectory *t = NULL;
+  CHECK(acGreedyTrajectoryFrom(g, s0, 0, &t, NULL) == AC_OK);
+  if (!t)
+    return;
+  CHECK_EQ_I64(t->numPlans, 3);
+  CHECK_EQ_I64(t->peakBytes[0], 1130);
+  CHECK_EQ_I64(t->peakBytes[1], 930);
+  CHECK_EQ_I64(t->peakBytes[2], 840);
+  CHECK_EQ_I64(t->dropped[0], AC_NONE);
+  CHECK_EQ_I64(t->dropped[1], 4); /* c */
+  CHECK_EQ_I64(t->dropped[2], 3); /* b */
+  CHECK_NEAR(t->recomputeSeconds[1], 1.0, 1e-12);
+  CHECK_NEAR(t->recomputeSeconds[2], 10.0, 1e-12);
+  CHECK_EQ_I64(t->savedBytes[0], 600);
+  CHECK_EQ_I64(t->savedBytes[2], 100);
+  /* Budgets: the first plan that fits, else the last. */
+  CHECK_EQ_I64(acTrajectoryChoose(t, -1), 0);
+  CHECK_EQ_I64(acTrajectoryChoose(t, 2000), 0);
+  CHECK_EQ_I64(acTrajectoryChoose(t, 1130), 0);
+  CHECK_EQ_I64(acTrajectoryChoose(t, 1129), 1);
+  CHECK_EQ_I64(acTrajectoryChoose(t, 900), 2);
+  CHECK_EQ_I64(acTrajectoryChoose(t, 500), 2);
+  AcPlan *p = acPlanCreate(g);
+  CHECK(acTrajectoryPlan(g, t, 1, p, NULL) == AC_OK);
+  CHECK(p->saved[2] && p->saved[3] && !p->saved[4] && p->recompute[2]);
+  CHECK(acTrajectoryPlan(g, t, 3, p, NULL) == AC_ERR_INVALID);
+  /* The reference gives the same trajectory. */
+  AcTrajectory *r = NULL;
+  CHECK(acGreedyTrajectoryReference(g, s0, 0, &r, NULL) == AC_OK);
+  CHECK(r && r->numPlans == 3 && r->dropped[1] == 4 && r->dropped[2] == 3);
+  acTrajectoryDestroy(r);
+  acTrajectoryDestroy(t);
+  acTrajectoryDestroy(NULL);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
+/* Knapsack from S0 = {a, b, c} on the same graph: min-cut peak 1130, saved
+ * 600, so "everything else" is 530 and fraction = (B - 530) / 600.
+ *   B = 930: 0.667 -> 400 B: keep a + b (100 + 300 B, 10 s) drop c -> 930
+ *   B = 700: 0.283 -> 170 B: keep a (1 s) -> {a}, true peak 840 > 700
+ *   B = 400: 0 -> drop all -> {}, true peak 840
+ *   B = 5000 or none: 1 -> keep all -> 1130 */
+AC_TEST(knapsack) {
+  CHECK_NEAR(acKnapsackFraction(930, 1130, 600), 400.0 / 600.0, 1e-12);
+  CHECK(acKnapsackFraction(400, 1130, 600) == 0.0);
+  CHECK(acKnapsackFraction(5000, 1130, 600) == 1.0);
+  CHECK(acKnapsackFraction(-1, 1130, 600) == 1.0);
+  CHECK(acKnapsackFraction(100, 1130, 0) == 1.0);
+  AcGraph *g = threeActs();
+  uint8_t s0[9] = {0, 0, 1, 1, 1, 0, 0, 0, 0};
+  AcPlan *p = acPlanCreate(g);
+  AcSimResult r;
+  double frac = -1;
+  struct { int64_t budget; uint8_t a, b, c; int64_t peak; } cases[] = {
+      {930, 1, 1, 0, 930}, {700, 1, 0, 0, 840}, {400, 0, 0, 0, 840},
+      {5000, 1, 1, 1, 1130}, {-1, 1, 1, 1, 1130}};
+  for (int i = 0; i < 5; ++i) {
+    CHECK(acKnapsackFrom(g, s0, 0, cases[i].budget, p, &frac, NULL) == AC_OK);
+    CHECK(p->saved[2] == cases[i].a && p->saved[3] == cases[i].b &&
+          p->saved[4] == cases[i].c);
+    CHECK(acSimulate(g, p, 0, 0, &r, NULL) == AC_OK);
+    CHECK_EQ_I64(r.peakBytes, cases[i].peak);
+    acSimResultClear(&r);
+  }
+  CHECK_NEAR(frac, 1.0, 0);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
+/* Brute force of one greedy step with the naive simulator: the best
+ * (extra seconds per byte of fall) over all droppable saves. */
+static int droppableNaive(const AcGraph *g, const uint8_t *saved, AcId v) {
+  const AcValue *val = &g->values[v];
+  if (!saved[v] || val->role != AC_ROLE_RESULT || val->aliasRoot != v)
+    return 0;
+  AcPlan *p = acPlanCreate(g);
+  memcpy(p->saved, saved, (size_t)g->numValues);
+  p->saved[v] = 0;
+  /* Make v needed by pretending a backward reader: derive with only v's
+     producer's closure: walk it here by repeated passes. */
+  uint8_t *need = calloc((size_t)g->numOps, 1);
+  need[val->producer] = 1;
+  int ok = 1, changed = 1;
+  while (changed) {
+    changed = 0;
+    for (AcId o = (AcId)g->numOps - 1; o >= 0; --o) {
+      if (!need[o])
+        continue;
+      if (!g->ops[o].recomputable || g->ops[o].mustSave)
+        ok = 0;
+      for (int32_t i = 0; i < g->ops[o].numOperands; ++i) {
+        AcId u = acOpOperand(g, o, i);
+        if (g->values[u].role == AC_ROLE_RESULT && !p->saved[u] &&
+            !need[g->values[u].producer]) {
+          need[g->values[u].producer] = 1;
+          changed = 1;
+        }
+      }
+    }
+  }
+  free(need);
+  acPlanDestroy(p);
+  return ok;
+}
+
+static void checkTrajectorySteps(const AcGraph *g, const AcTrajectory *t,
+                                 int64_t staticB) {
+  int32_t inst[8] = {0};
+  for (intptr_t s = 0; s < g->numSched; ++s)
+    if (g->sched[s].phase == AC_PHASE_BWD)
+      inst[g->sched[s].func]++;
+  AcPlan *cur = acPlanCreate(g), *trial = acPlanCreate(g);
+  for (intptr_t k = 0; k < t->numPlans; ++k) {
+    CHECK(acTrajectoryPlan(g, t, k, cur, NULL) == AC_OK);
+    TkNaive nv;
+    CHECK(tkNaiveSimulate(g, cur, staticB, &nv));
+    CHECK_EQ_I64(nv.peak, t->peakBytes[k]);
+    CHECK_NEAR(nv.recomputeSeconds, t->recomputeSeconds[k], 1e-9);
+    for (AcId o = 0; o < g->numOps; ++o)
+      if (cur->recompute[o])
+        CHECK(g->ops[o].recomputable && !g->ops[o].mustSave);
+    if (k > 0)
+      CHECK(t->peakBytes[k] < t->peakBytes[k - 1]);
+    /* The brute-force best next drop. */
+    AcId best = AC_NONE;
+    double bestExtra = 0;
+    int64_t bestFall = 0;
+    for (AcId v = 0; v < g->numValues; ++v) {
+      if (!droppableNaive(g, cur->saved, v))
+        continue;
+      memcpy(trial->saved, cur->saved, (size_t)g->numValues);
+      trial->saved[v] = 0;
+      CHECK(acPlanDerive(g, trial, NULL) == AC_OK);
+      double extra = 0;
+      for (AcId o = 0; o < g->numOps; ++o)
+        if (trial->recompute[o] && !cur->recompute[o])
+          extra += g->ops[o].seconds * inst[g->ops[o].func];
+      TkNaive tv;
+      CHECK(tkNaiveSimulate(g, trial, staticB, &tv));
+      int64_t fall = nv.peak - tv.peak;
+      if (fall <= 0)
+        continue;
+      double lhs = extra * (double)bestFall, rhs = bestExtra * (double)fall;
+      if (best == AC_NONE || lhs < rhs || (lhs == rhs && fall > bestFall)) {
+        best = v;
+        bestExtra = extra;
+        bestFall = fall;
+      }
+    }
+    if (k + 1 < t->numPlans) {
+      if (t->dropped[k + 1] != best)
+        printf("  step %d: greedy dropped %d, brute force %d\n", (int)k,
+               (int)t->dropped[k + 1], (int)best);
+      CHECK_EQ_I64(t->dropped[k + 1], best);
+    } else {
+      CHECK_EQ_I64(best, AC_NONE); /* the end: no drop lowers the peak */
+    }
+  }
+  acPlanDestroy(cur);
+  acPlanDestroy(trial);
+}
+
+/* Random graphs: trajectories from the min-cut set and from save-all
+ * checked step by step against the brute force. */
+AC_TEST(randomTrajectories) {
+  int n = 0, steps = 0;
+  for (uint64_t seed = 1; seed <= 120; ++seed) {
+    AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 3 == 0),
+                            1 + (int)(seed % 5 == 0), 30, 20);
+    if (!g)
+      continue;
+    int64_t staticB = acSimStaticBytes(g, 2.0, 0);
+    AcPlan *p = acPlanCreate(g);
+    uint8_t *s0 = calloc((size_t)g->numValues, 1);
+    AcError err;
+    for (int from = 0; from < 2; ++from) {
+      AcStatus st;
+      if (from == 0) {
+        st = acMincutSaveSet(g, s0, &err);
+      } else {
+        acPlanSaveAll(g, p);
+        memcpy(s0, p->saved, (size_t)g->numValues);
+        st = AC_OK;
+      }
+      CHECK(st == AC_OK);
+      if (st != AC_OK) {
+        printf("  seed %d: %s\n", (int)seed, err.message);
+        continue;
+      }
+      AcTrajectory *t = NULL;
+      st = acGreedyTrajectoryFrom(g, s0, staticB, &t, &err);
+      CHECK(st == AC_OK);
+      if (st != AC_OK) {
+        printf("  seed %d from %d: %s\n", (int)seed, from, err.message);
+        continue;
+      }
+      checkTrajectorySteps(g, t, staticB);
+      steps += (int)t->numPlans - 1;
+      ++n;
+      acTrajectoryDestroy(t);
+    }
+    free(s0);
+    acPlanDestroy(p);
+    acGraphDestroy(g);
+  }
+  printf("  %d trajectories, %d drops checked\n", n, steps);
+  CHECK(n >= 200 && steps > 100);
+}
+
+/* acPlanRun over 50 budgets: the peak never rises as the budget falls, fits
+ * whenever the budget is at least the lowest peak, equals the trajectory's
+ * choice, and no banned op is recomputed.  No budget gives min-cut. */
+AC_TEST(monotoneSweep) {
+  int graphs = 0;
+  for (uint64_t seed = 500; seed < 560; ++seed) {
+    AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 2), 1 + (int)(seed % 3 == 0),
+                            14, 10);
+    if (!g)
+      continue;
+    int64_t staticB = acSimStaticBytes(g, 1.0, 64);
+    AcTrajectory *t = NULL;
+    AcError err;
+    AcStatus st = acGreedyTrajectory(g, staticB, &t, &err);
+    CHECK(st == AC_OK);
+    if (st != AC_OK) {
+      printf("  seed %d: %s\n", (int)seed, err.message);
+      acGraphDestroy(g);
+      continue;
+    }
+    ++graphs;
+    int64_t lo = t->peakBytes[t->numPlans - 1], hi = t->peakBytes[0];
+    AcPlan *p = acPlanCreate(g), *mc = acPlanCreate(g);
+    AcPlanOptions o = {AC_STRATEGY_GREEDY, -1, staticB};
+    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, staticB};
+    CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
+    CHECK(acPlanRun(g, &om, mc, NULL) == AC_OK);
+    CHECK(memcmp(p->saved, mc->saved, (size_t)g->numValues) == 0);
+    int64_t prev = INT64_MAX;
+    for (int i = 0; i < 50; ++i) {
+      /* From above the min-cut peak down to below the lowest peak. */
+      int64_t budget = hi + 100 - (int64_t)((double)(hi - lo + 200) * i / 49);
+      o.budget = budget;
+      AcSimResult r;
+      CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
+      CHECK(acSimulate(g, p, staticB, 0, &r, NULL) == AC_OK);
+      CHECK(r.peakBytes <= prev);
+      prev = r.peakBytes;
+      if (budget >= lo)
+        CHECK(r.peakBytes <= budget);
+      else
+        CHECK_EQ_I64(r.peakBytes, lo);
+      CHECK_EQ_I64(r.peakBytes, t->peakBytes[acTrajectoryChoose(t, budget)]);
+      for (AcId op = 0; op < g->numOps; ++op)
+        if (p->recompute[op])
+          CHECK(g->ops[op].recomputable && !g->ops[op].mustSave &&
+                g->ops[op].kind != AC_KIND_RANDOM);
+      acSimResultClear(&r);
+      /* Knapsack and the baselines run at every budget too. */
+      AcPlanOptions ok = {AC_STRATEGY_KNAPSACK, budget, staticB};
+      CHECK(acPlanRun(g, &ok, mc, NULL) == AC_OK);
+    }
+    acPlanDestroy(p);
+    acPlanDestroy(mc);
+    acTrajectoryDestroy(t);
+    acGraphDestroy(g);
+  }
+  CHECK(graphs >= 50);
+}
+
+AC_TEST(allocFailures) {
+  AcGraph *g = tkGenGraph(42, 1, 1, 10, 6);
+  uint8_t *s0 = calloc((size_t)g->numValues, 1);
+  AcPlan *p = acPlanCreate(g);
+  acPlanSaveAll(g, p);
+  memcpy(s0, p->saved, (size_t)g->numValues);
+  int sawOk = 0;
+  for (int64_t n = 1; n < 5000 && !sawOk; ++n) {
+    AcTrajectory *t = NULL;
+    acAllocFailAfter(n);
+    AcStatus st = acGreedyTrajectoryFrom(g, s0, 0, &t, NULL);
+    if (st == AC_OK)
+      st = acKnapsackFrom(g, s0, 0, 0, p, NULL, NULL);
+    acAllocFailAfter(0);
+    CHECK(st == AC_OK || st == AC_ERR_NOMEM);
+    sawOk = st == AC_OK;
+    acTrajectoryDestroy(t);
+  }
+  CHECK(sawOk);
+  free(s0);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
+int main(void) {
+  RUN(handTrajectory);
+  RUN(knapsack);
+  RUN(randomTrajectories);
+  RUN(monotoneSweep);
+  RUN(allocFailures);
+  return acTestSummary("greedy");
+}
