@@ -402,6 +402,63 @@ AC_TEST(randomCrossCheck) {
   CHECK(graphs >= 200);
 }
 
+/* Scale: a 100k-op chain (50k forward, 50k backward) derives, groups and
+ * simulates in linear time without recursion.
+ *   h_i = f(h_{i-1}) 8 B each, h_0 = f(x), x 8 B; loss = sum(h_N) 4 B;
+ *   g_i = k(g_{i+1}, h_i) 8 B, backward from i = N down to 1 (g_{N+1} = dy 4 B).
+ * Save-all keeps every h: the first backward step holds
+ *   x 8 + 8 N (all h) + loss 4 + dy 4 + g_N 8 = 8 N + 24.
+ * Nothing saved: one group of N ops before the first backward op; the last
+ * recompute step holds x 8 + loss 4 + dy 4 + 8 N (h' all alive, each read
+ * later) = 8 N + 16, and the first backward op adds g_N: 8 N + 24. */
+AC_TEST(scale) {
+  enum { N = 50000 };
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "big");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 8);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 4);
+  AcId *h = malloc(sizeof(AcId) * (N + 1));
+  h[0] = x;
+  for (int i = 1; i <= N; ++i)
+    h[i] = tkRes(b, tkAdd(b, "f", &h[i - 1], 1, 8, AC_KIND_ELEMENTWISE, 1, 1e-6));
+  AcId loss = tkRes(b, tkAdd(b, "sum", &h[N], 1, 4, AC_KIND_REDUCTION, 1, 1));
+  acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
+  AcId gprev = dy;
+  for (int i = N; i >= 1; --i)
+    gprev = tkRes(b, tkAdd(b, "k", (AcId[]){gprev, h[i]}, 2, 8,
+                           AC_KIND_ELEMENTWISE, 1, 1e-6));
+  acGraphBuilderAddRet(b, gprev, AC_RET_GRAD);
+  free(h);
+  AcGraph *g = finish(b);
+  CHECK(g != NULL);
+  if (!g)
+    return;
+  CHECK_EQ_I64(g->numOps, 2 * N + 1);
+  AcPlan *p = acPlanCreate(g);
+  AcSimResult r;
+  acPlanSaveAll(g, p);
+  CHECK(acPlanDerive(g, p, NULL) == AC_OK);
+  CHECK(acSimulate(g, p, 0, 1, &r, NULL) == AC_OK);
+  CHECK_EQ_I64(r.peakBytes, 8 * (int64_t)N + 24);
+  CHECK_EQ_I64(r.peakStep, N + 1);
+  CHECK_EQ_I64(r.savedBytes, 8 * (int64_t)N);
+  acSimResultClear(&r);
+  memset(p->saved, 0, (size_t)g->numValues);
+  CHECK(acPlanDerive(g, p, NULL) == AC_OK);
+  AcRecomputeGroups *gr = NULL;
+  CHECK(acPlanGroups(g, p, &gr, NULL) == AC_OK);
+  CHECK(gr && gr->numGroups == 1 && gr->groups[0].numOps == N);
+  acRecomputeGroupsDestroy(gr);
+  CHECK(acSimulate(g, p, 0, 0, &r, NULL) == AC_OK);
+  CHECK_EQ_I64(r.numSteps, 3 * (int64_t)N + 1);
+  CHECK_EQ_I64(r.peakBytes, 8 * (int64_t)N + 24);
+  CHECK_EQ_I64(r.peakStep, 2 * (int64_t)N + 1);
+  CHECK(r.peakKind == AC_STEP_BWD);
+  acSimResultClear(&r);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
 /* Allocation failures give AC_ERR_NOMEM and leak nothing. */
 AC_TEST(allocFailures) {
   AcGraph *g = tkGenGraph(7, 2, 2, 10, 8);
@@ -434,6 +491,7 @@ int main(void) {
   RUN(unusedSave);
   RUN(underived);
   RUN(randomCrossCheck);
+  RUN(scale);
   RUN(allocFailures);
   return acTestSummary("simulate");
 }
