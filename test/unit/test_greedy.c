@@ -41,9 +41,12 @@ static AcGraph *threeActs(void) {
   acGraphBuilderAddFunc(b, "three");
   AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 10);
   AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 10);
-  AcId a = tkRes(b, tkAdd(b, "f", &x, 1, 100, AC_KIND_ELEMENTWISE, 1, 1));
-  AcId bb = tkRes(b, tkAdd(b, "f", &x, 1, 300, AC_KIND_ELEMENTWISE, 1, 9));
-  AcId c = tkRes(b, tkAdd(b, "f", &x, 1, 200, AC_KIND_ELEMENTWISE, 1, 1));
+  /* Compute-intensive: min-cut saves them, greedy may still rerun them. */
+  AcId a = tkRes(b, tkAdd(b, "f", &x, 1, 100, AC_KIND_MATMUL, 1, 1));
+  AcId bb = tkRes(b, tkAdd(b, "f", &x, 1, 300, AC_KIND_MATMUL, 1, 9));
+  AcId c = tkRes(b, tkAdd(b, "f", &x, 1, 200, AC_KIND_MATMUL, 1, 1));
+  for (AcId o = 0; o < 3; ++o)
+    acGraphBuilderOp(b, o)->computeIntensive = 1;
   AcId loss = tkRes(b, tkAdd(b, "sum", (AcId[]){a, bb, c}, 3, 10,
                              AC_KIND_REDUCTION, 1, 1));
   acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
@@ -129,6 +132,42 @@ AC_TEST(knapsack) {
     acSimResultClear(&r);
   }
   CHECK_NEAR(frac, 1.0, 0);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
+/* acPlanRun on the same graph: min-cut saves {a, b, c} (compute-intensive,
+ * so min-cut never reruns them), so greedy follows the hand trajectory above
+ * and knapsack the hand cases. */
+AC_TEST(planRun) {
+  AcGraph *g = threeActs();
+  AcPlan *p = acPlanCreate(g);
+  AcSimResult r;
+  struct { AcStrategy s; int64_t budget; uint8_t a, b, c; int64_t peak; } cases[] = {
+      {AC_STRATEGY_MINCUT, -1, 1, 1, 1, 1130},
+      {AC_STRATEGY_MINCUT, 10, 1, 1, 1, 1130},
+      {AC_STRATEGY_SAVE_ALL, 10, 1, 1, 1, 1130},
+      {AC_STRATEGY_GREEDY, -1, 1, 1, 1, 1130},
+      {AC_STRATEGY_GREEDY, 1130, 1, 1, 1, 1130},
+      {AC_STRATEGY_GREEDY, 1000, 1, 1, 0, 930},
+      {AC_STRATEGY_GREEDY, 900, 1, 0, 0, 840},
+      {AC_STRATEGY_GREEDY, 0, 1, 0, 0, 840},
+      {AC_STRATEGY_KNAPSACK, 930, 1, 1, 0, 930},
+      {AC_STRATEGY_KNAPSACK, 400, 0, 0, 0, 840},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    AcPlanOptions o = {cases[i].s, cases[i].budget, 0};
+    CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
+    CHECK(p->saved[2] == cases[i].a && p->saved[3] == cases[i].b &&
+          p->saved[4] == cases[i].c);
+    CHECK(acSimulate(g, p, 0, 0, &r, NULL) == AC_OK);
+    CHECK_EQ_I64(r.peakBytes, cases[i].peak);
+    acSimResultClear(&r);
+  }
+  AcTrajectory *t = NULL;
+  CHECK(acGreedyTrajectory(g, 0, &t, NULL) == AC_OK);
+  CHECK(t && t->numPlans == 3 && t->peakBytes[2] == 840);
+  acTrajectoryDestroy(t);
   acPlanDestroy(p);
   acGraphDestroy(g);
 }
@@ -360,6 +399,7 @@ AC_TEST(allocFailures) {
 int main(void) {
   RUN(handTrajectory);
   RUN(knapsack);
+  RUN(planRun);
   RUN(randomTrajectories);
   RUN(monotoneSweep);
   RUN(allocFailures);
