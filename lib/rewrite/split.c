@@ -209,7 +209,7 @@ static AcStatus createFunc(Split *s, AcId f, const char *name,
   for (int32_t i = 0; i < numRets; ++i)
     retTypes[i] = mlirValueGetType(s->imp->values[rets[i]]);
 
-  MlirNamedAttribute attrs[5];
+  MlirNamedAttribute attrs[6];
   intptr_t nAttrs = 0;
   attrs[nAttrs++] = namedAttr(s->ctx, "sym_name",
                               mlirStringAttrGet(s->ctx, SREF(name)));
@@ -242,6 +242,11 @@ static AcStatus createFunc(Split *s, AcId f, const char *name,
                                 mlirArrayAttrGet(s->ctx, numRets, dicts));
   attrs[nAttrs++] = namedAttr(s->ctx, tag,
                               mlirStringAttrGet(s->ctx, SREF(g->funcs[f].name)));
+  /* The halves are as visible as @f (public unless @f is private/nested). */
+  MlirAttribute vis =
+      mlirOperationGetInherentAttributeByName(fOp, SREF("sym_visibility"));
+  if (!mlirAttributeIsNull(vis))
+    attrs[nAttrs++] = namedAttr(s->ctx, "sym_visibility", vis);
 
   MlirRegion body = mlirRegionCreate();
   MlirBlock block = mlirBlockCreate(numArgs, argTypes, locs);

@@ -10,6 +10,7 @@
 // RUN: ac-opt %t/groups.mlir --ac-mode=split --ac-strategy=mincut | FileCheck %t/groups.mlir --check-prefix=CUT
 // RUN: ac-opt %t/capture.mlir --ac-mode=split --ac-strategy=mincut | FileCheck %t/capture.mlir --check-prefix=CUT
 // RUN: ac-opt %t/two.mlir --ac-mode=split --ac-strategy=mincut | FileCheck %t/two.mlir --check-prefix=CUT
+// RUN: ac-opt %t/private.mlir --ac-mode=split --ac-strategy=save-all | FileCheck %t/private.mlir --check-prefix=SAVE
 
 //--- basic.mlir
 // @f keeps its signature and attributes (ac.joint dropped) and calls the two
@@ -236,4 +237,18 @@ module {
     return %b, %g : tensor<4xf32>, tensor<4xf32>
   }
   func.func @p_fwd() { return }
+}
+
+//--- private.mlir
+// The halves are as visible as @f.
+// SAVE: func.func private @f(
+// SAVE: func.func private @f_fwd(
+// SAVE: func.func private @f_bwd(
+module {
+  func.func private @f(%x: tensor<4xf32>, %dy: tensor<4xf32> {ac.tangent})
+      -> (tensor<4xf32> {ac.output}, tensor<4xf32>) attributes {ac.joint} {
+    %a = math.exp %x : tensor<4xf32>
+    %g = arith.mulf %dy, %a : tensor<4xf32>
+    return %a, %g : tensor<4xf32>, tensor<4xf32>
+  }
 }
