@@ -54,6 +54,8 @@ typedef struct FuncSplit {
   AcId *tangents; int32_t numTangents; ///< tangent args, arg order
   AcId *bwdArgs;  int32_t numBwdArgs;  ///< primal/param args bwd reads
   AcId *bwdOuts;  int32_t numBwdOuts;  ///< backward-op values @f returns
+  MlirOperation fwdCall, bwdCall;      ///< detached until commit
+  MlirValue *retVals;                  ///< [numRets] @f's new return operands
 } FuncSplit;
 
 /// Shared state of one acRewriteSplit call.
@@ -74,6 +76,11 @@ typedef struct Split {
 } Split;
 
 static void funcSplitClear(FuncSplit *fs) {
+  /* The backward call reads the forward call's results: it goes first. */
+  if (!mlirOperationIsNull(fs->bwdCall))
+    mlirOperationDestroy(fs->bwdCall);
+  if (!mlirOperationIsNull(fs->fwdCall))
+    mlirOperationDestroy(fs->fwdCall);
   if (!mlirOperationIsNull(fs->fwd))
     mlirOperationDestroy(fs->fwd);
   if (!mlirOperationIsNull(fs->bwd))
@@ -83,6 +90,7 @@ static void funcSplitClear(FuncSplit *fs) {
   acFree(fs->tangents);
   acFree(fs->bwdArgs);
   acFree(fs->bwdOuts);
+  acFree(fs->retVals);
   memset(fs, 0, sizeof(*fs));
 }
 
@@ -592,116 +600,125 @@ static AcStatus checkBody(Split *s, AcId f) {
   return AC_OK;
 }
 
-/*===-------------------------- commit -------------------------------------===*/
-
-static MlirOperation createCall(Split *s, MlirOperation fn, MlirAttribute sym,
-                                const MlirValue *args, intptr_t nArgs,
-                                MlirLocation loc) {
+/// Creates (detached) `func.call @fn(args) {no_inline}` of func `fn`.
+static AcStatus createCall(Split *s, MlirOperation fn, const MlirValue *args,
+                           intptr_t nArgs, MlirLocation loc,
+                           MlirOperation *out) {
   MlirAttribute ftAttr =
       mlirOperationGetInherentAttributeByName(fn, SREF("function_type"));
+  MlirAttribute name =
+      mlirOperationGetInherentAttributeByName(fn, SREF("sym_name"));
   MlirType ft = mlirTypeAttrGetValue(ftAttr);
   intptr_t nRes = mlirFunctionTypeGetNumResults(ft);
   MlirType *types = acMalloc(sizeof(MlirType) * (size_t)(nRes + 1));
   if (!types)
-    return nullOp();
+    return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
   for (intptr_t i = 0; i < nRes; ++i)
     types[i] = mlirFunctionTypeGetResult(ft, i);
   /* no_inline: inlining both halves back into @f would let CSE merge each
      recomputation with the forward value it rebuilds (docs/rewrite.md). */
   MlirNamedAttribute attrs[2] = {
       namedAttr(s->ctx, "callee",
-                mlirFlatSymbolRefAttrGet(s->ctx, mlirStringAttrGetValue(sym))),
+                mlirFlatSymbolRefAttrGet(s->ctx, mlirStringAttrGetValue(name))),
       namedAttr(s->ctx, "no_inline", mlirUnitAttrGet(s->ctx))};
   MlirOperationState st = mlirOperationStateGet(SREF("func.call"), loc);
   mlirOperationStateAddOperands(&st, nArgs, args);
   mlirOperationStateAddResults(&st, nRes, types);
   mlirOperationStateAddAttributes(&st, 2, attrs);
-  MlirOperation call = mlirOperationCreate(&st);
+  *out = mlirOperationCreate(&st);
   acFree(types);
-  return call;
+  if (mlirOperationIsNull(*out))
+    return acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                      "rewrite: cannot create the call of @%.*s",
+                      (int)mlirStringAttrGetValue(name).length,
+                      mlirStringAttrGetValue(name).data);
+  return AC_OK;
 }
 
-/// Inserts the new functions after @f, replaces @f's body by the calls and
-/// erases its old ops.  Ownership of fs->fwd/bwd moves to the module.
-static AcStatus commit(Split *s, FuncSplit *fs, MlirSymbolTable symtab) {
+/// Builds @f's new body detached: the two calls and the return operands.
+static AcStatus buildCalls(Split *s, FuncSplit *fs) {
   const AcGraph *g = s->g;
   const AcFunc *fn = &g->funcs[fs->func];
-  MlirOperation fOp = s->imp->funcOps[fs->func];
-  MlirOperation ret = s->imp->returnOps[fs->func];
-  MlirBlock modBlock = mlirOperationGetBlock(fOp);
-  MlirBlock body = mlirOperationGetBlock(ret);
-  MlirLocation loc = mlirOperationGetLocation(ret);
+  MlirLocation loc = mlirOperationGetLocation(s->imp->returnOps[fs->func]);
   AcStatus st = AC_OK;
   int32_t nFwdIn = 0, nBwdIn = fs->numSaved + fs->numTangents + fs->numBwdArgs;
-  MlirValue *in = acMalloc(sizeof(MlirValue) * (size_t)(fn->numArgs + nBwdIn + 1));
-  MlirValue *rv = acMalloc(sizeof(MlirValue) * (size_t)(fn->numRets + 1));
-  if (!in || !rv) {
+  MlirValue *in =
+      acMalloc(sizeof(MlirValue) * (size_t)(fn->numArgs + nBwdIn + 1));
+  fs->retVals = acMalloc(sizeof(MlirValue) * (size_t)(fn->numRets + 1));
+  if (!in || !fs->retVals) {
     st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto done;
   }
-  MlirOperation fwd = fs->fwd, bwd = fs->bwd;
-  mlirBlockInsertOwnedOperationAfter(modBlock, fOp, fwd);
-  fs->fwd = nullOp();
-  mlirBlockInsertOwnedOperationAfter(modBlock, fwd, bwd);
-  fs->bwd = nullOp();
-  MlirAttribute fwdName = mlirSymbolTableInsert(symtab, fwd);
-  MlirAttribute bwdName = mlirSymbolTableInsert(symtab, bwd);
-
   for (int32_t a = 0; a < fn->numArgs; ++a) {
     AcId v = fn->firstArg + a;
     if (g->values[v].role != AC_ROLE_TANGENT)
       in[nFwdIn++] = s->imp->values[v];
   }
-  MlirOperation fwdCall = createCall(s, fwd, fwdName, in, nFwdIn, loc);
-  if (mlirOperationIsNull(fwdCall)) {
-    st = acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
-                    "rewrite: cannot create the call of the forward of @%s",
-                    fn->name);
+  if ((st = createCall(s, fs->fwd, in, nFwdIn, loc, &fs->fwdCall)) != AC_OK)
     goto done;
-  }
-  mlirBlockInsertOwnedOperationBefore(body, ret, fwdCall);
   int32_t k = 0;
   for (int32_t i = 0; i < fs->numSaved; ++i)
-    in[k++] = mlirOperationGetResult(fwdCall, fs->numFwdOuts + i);
+    in[k++] = mlirOperationGetResult(fs->fwdCall, fs->numFwdOuts + i);
   for (int32_t i = 0; i < fs->numTangents; ++i)
     in[k++] = s->imp->values[fs->tangents[i]];
   for (int32_t i = 0; i < fs->numBwdArgs; ++i)
     in[k++] = s->imp->values[fs->bwdArgs[i]];
-  MlirOperation bwdCall = createCall(s, bwd, bwdName, in, k, loc);
-  if (mlirOperationIsNull(bwdCall)) {
-    st = acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
-                    "rewrite: cannot create the call of the backward of @%s",
-                    fn->name);
+  if ((st = createCall(s, fs->bwd, in, k, loc, &fs->bwdCall)) != AC_OK)
     goto done;
-  }
-  mlirBlockInsertOwnedOperationBefore(body, ret, bwdCall);
-
   for (int32_t r = 0; r < fn->numRets; ++r) {
     AcId v = g->rets[fn->firstRet + r];
-    rv[r] = g->values[v].producer == AC_NONE ? s->imp->values[v]
-                                             : nullValue();
-    for (int32_t i = 0; i < fs->numFwdOuts && mlirValueIsNull(rv[r]); ++i)
+    MlirValue rv = g->values[v].producer == AC_NONE ? s->imp->values[v]
+                                                    : nullValue();
+    for (int32_t i = 0; i < fs->numFwdOuts && mlirValueIsNull(rv); ++i)
       if (fs->fwdOuts[i] == v)
-        rv[r] = mlirOperationGetResult(fwdCall, i);
-    for (int32_t i = 0; i < fs->numBwdOuts && mlirValueIsNull(rv[r]); ++i)
+        rv = mlirOperationGetResult(fs->fwdCall, i);
+    for (int32_t i = 0; i < fs->numBwdOuts && mlirValueIsNull(rv); ++i)
       if (fs->bwdOuts[i] == v)
-        rv[r] = mlirOperationGetResult(bwdCall, i);
-    if (mlirValueIsNull(rv[r])) {
+        rv = mlirOperationGetResult(fs->bwdCall, i);
+    if (mlirValueIsNull(rv)) {
       st = acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, v,
                       "rewrite: result %d of @%s has no source", (int)r,
                       fn->name);
       goto done;
     }
+    fs->retVals[r] = rv;
   }
-  mlirOperationSetOperands(ret, fn->numRets, rv);
+done:
+  acFree(in);
+  return st;
+}
+
+/*===-------------------------- commit -------------------------------------===*/
+
+/// Moves a detached call before `ret`, renaming its callee to `name` (the
+/// symbol table may have made the function's name unique).
+static void placeCall(Split *s, MlirOperation call, MlirAttribute name,
+                      MlirBlock body, MlirOperation ret) {
+  mlirOperationSetInherentAttributeByName(
+      call, SREF("callee"),
+      mlirFlatSymbolRefAttrGet(s->ctx, mlirStringAttrGetValue(name)));
+  mlirBlockInsertOwnedOperationBefore(body, ret, call);
+}
+
+/// Inserts the new functions after @f, replaces @f's body by the calls and
+/// erases its old ops.  Allocates nothing of ours and cannot fail; ownership
+/// of everything built moves to the module.
+static void commit(Split *s, FuncSplit *fs, MlirSymbolTable symtab) {
+  const AcFunc *fn = &s->g->funcs[fs->func];
+  MlirOperation fOp = s->imp->funcOps[fs->func];
+  MlirOperation ret = s->imp->returnOps[fs->func];
+  MlirBlock modBlock = mlirOperationGetBlock(fOp);
+  MlirBlock body = mlirOperationGetBlock(ret);
+  mlirBlockInsertOwnedOperationAfter(modBlock, fOp, fs->fwd);
+  mlirBlockInsertOwnedOperationAfter(modBlock, fs->fwd, fs->bwd);
+  placeCall(s, fs->fwdCall, mlirSymbolTableInsert(symtab, fs->fwd), body, ret);
+  placeCall(s, fs->bwdCall, mlirSymbolTableInsert(symtab, fs->bwd), body, ret);
+  fs->fwd = fs->bwd = fs->fwdCall = fs->bwdCall = nullOp();
+  mlirOperationSetOperands(ret, fn->numRets, fs->retVals);
   /* Users before producers: every old op is dead now. */
   for (int32_t i = fn->numOps - 1; i >= 0; --i)
     mlirOperationDestroy(s->imp->ops[fn->firstOp + i]);
   mlirOperationRemoveDiscardableAttributeByName(fOp, SREF("ac.joint"));
-done:
-  acFree(in);
-  acFree(rv);
-  return st;
 }
 
 /*===-------------------------- entry point --------------------------------===*/
@@ -781,7 +798,8 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
     if ((st = checkBody(&s, (AcId)f)) != AC_OK ||
         (st = classify(&s, &fss[f])) != AC_OK ||
         (st = buildFwd(&s, &fss[f])) != AC_OK ||
-        (st = buildBwd(&s, &fss[f])) != AC_OK)
+        (st = buildBwd(&s, &fss[f])) != AC_OK ||
+        (st = buildCalls(&s, &fss[f])) != AC_OK)
       goto done;
   }
 
@@ -793,8 +811,7 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
     goto done;
   }
   for (intptr_t f = 0; f < g->numFuncs; ++f)
-    if ((st = commit(&s, &fss[f], symtab)) != AC_OK)
-      goto done;
+    commit(&s, &fss[f], symtab);
   if (!mlirOperationVerify(imp->module))
     st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
                     "rewrite: the split module does not verify");
