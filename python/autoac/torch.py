@@ -1,0 +1,431 @@
+"""autoac for PyTorch: export AOT autograd's joint graph as MLIR, and plan
+activation checkpointing inside `aot_function` / `aot_module`.
+
+    import autoac.torch as act
+    text = act.export_joint(model, (x,))                 # MLIR for ac-opt
+    pf = act.partition_fn(budget="24GB")                 # functorch partitioner
+    compiled = functorch.compile.aot_module(model, fw_compiler=..., partition_fn=pf)
+    pf.last.report["peak_bytes"]
+
+Needs PyTorch 1.13 with functorch (Debian's python3-torch).  See docs/python.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
+
+import torch
+import torch.fx as fx
+import torch.nn as nn
+import torch.utils._pytree as pytree
+
+from . import AutoacError, plan as _plan
+from ._fx_export import (DTYPES, ExportError, ExportedGraph, export_graph, node_tensor_info)
+from ._trace import JointTrace, module_state, trace_joint
+
+__all__ = ["ExportError", "ExportedGraph", "export_joint", "export_graph", "trace_joint",
+           "partition_fn", "split_joint", "PartitionResult", "aot_function", "aot_module",
+           "saved_tensor_bytes"]
+
+
+def export_joint(model_or_fn: Callable, example_inputs: Sequence[Any], *, name: Optional[str] = None,
+                 loss: Any = "auto", tracing: str = "auto",
+                 params: Optional[Sequence[int]] = None) -> str:
+    """Traces `loss(model(*inputs))` (an nn.Module; loss defaults to `.sum()`)
+    or `fn(*inputs)` (a plain function) with AOT autograd and returns the
+    joint forward+backward graph as MLIR text in autoac's contract form.
+
+    tracing: "fake" (FakeTensor: nothing is computed), "real" (runs on the
+    given tensors), or "auto" (fake, then real if fake fails).  For plain
+    functions, nn.Parameter arguments and those at the indices in `params`
+    are marked {ac.param}.  Raises ExportError (an AutoacError) naming the op
+    that cannot be written or why tracing failed."""
+    return export_joint_graph(model_or_fn, example_inputs, name=name, loss=loss,
+                              tracing=tracing, params=params).text
+
+
+def export_joint_graph(model_or_fn: Callable, example_inputs: Sequence[Any], *,
+                       name: Optional[str] = None, loss: Any = "auto", tracing: str = "auto",
+                       params: Optional[Sequence[int]] = None) -> ExportedGraph:
+    """Like export_joint, returning the ExportedGraph (text plus the map
+    between SSA names and FX nodes)."""
+    jt = trace_joint(model_or_fn, example_inputs, loss=loss, tracing=tracing, params=params)
+    if name is None:
+        base = type(model_or_fn).__name__ if isinstance(model_or_fn, nn.Module) else \
+            getattr(model_or_fn, "__name__", "joint")
+        name = "".join(c if c.isalnum() or c == "_" else "_" for c in base) or "joint"
+        if not (name[0].isalpha() or name[0] == "_"):
+            name = "f_" + name
+    return export_graph(jt.graph_module, jt.num_fwd_outputs, jt.params, name=name)
+
+
+# --------------------------------------------------------------------------
+# splitting a joint FX graph by a save set
+
+def _fwd_bwd_outputs(joint: fx.GraphModule) -> Tuple[List[Any], List[Any]]:
+    spec = joint._out_spec
+    n_fwd = spec.children_specs[0].num_leaves
+    outs = pytree.tree_flatten([n.args for n in joint.graph.nodes if n.op == "output"])[0]
+    return outs[:n_fwd], outs[n_fwd:]
+
+
+def _inputs_of(node: fx.Node) -> List[fx.Node]:
+    return [a for a in pytree.tree_flatten((node.args, node.kwargs))[0] if isinstance(a, fx.Node)]
+
+
+def _ancestors(roots: Sequence[Any]) -> Set[fx.Node]:
+    seen: Set[fx.Node] = set()
+    stack = [r for r in roots if isinstance(r, fx.Node)]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        stack.extend(_inputs_of(n))
+    return seen
+
+
+def _redirect_inplace_uses(graph: fx.Graph) -> None:
+    """After `y = x.op_(...)`, later users of x read y: the value semantics
+    the MLIR export gives the graph, made explicit in FX."""
+    from ._fx_export import _inplace_return_alias
+    order = {n: i for i, n in enumerate(graph.nodes)}
+    for node in list(graph.nodes):
+        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+            continue
+        alias = _inplace_return_alias(node.target._schema)
+        if alias is None or len(node.target._schema.returns) != 1:
+            continue
+        ai = alias[0]
+        src = node.args[ai] if ai < len(node.args) else None
+        if not isinstance(src, fx.Node):
+            continue
+        for user in list(src.users):
+            if user is not node and order[user] > order[node]:
+                user.replace_input_with(src, node)
+
+
+@dataclass
+class SplitInfo:
+    saved: List[fx.Node]          #: what the forward returns after its outputs, in order
+    recomputed: List[fx.Node]     #: forward nodes the backward recomputes
+    primals_saved: List[fx.Node]  #: primal inputs among `saved`
+
+
+def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node]
+                ) -> Tuple[fx.GraphModule, fx.GraphModule, SplitInfo]:
+    """Splits a joint graph into forward and backward GraphModules, saving
+    `saved_values` (forward nodes) for the backward.  The forward takes the
+    primals and returns its outputs then the saved values (plus the primals
+    the backward reads); the backward takes those then the tangents and
+    returns the gradients, recomputing every forward node it needs that is
+    not saved, each copy placed right before its first use."""
+    graph = joint.graph
+    fwd_outs, bwd_outs = _fwd_bwd_outputs(joint)
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    tangents = [n for n in placeholders if "tangents" in str(n.target)]
+    primals = [n for n in placeholders if "tangents" not in str(n.target)]
+    order = {n: i for i, n in enumerate(graph.nodes)}
+    tangent_set = set(tangents)
+
+    depends_on_tangent: Set[fx.Node] = set()
+    for n in graph.nodes:
+        if n in tangent_set or any(a in depends_on_tangent for a in _inputs_of(n)):
+            depends_on_tangent.add(n)
+    forward_nodes = {n for n in _ancestors(fwd_outs) if n not in depends_on_tangent}
+
+    saved: List[fx.Node] = []
+    for s in saved_values:
+        if s not in forward_nodes:
+            raise AutoacError(f"cannot save %{s.name}: it is not a forward value")
+        if s not in saved:
+            saved.append(s)
+    saved_set = set(saved)
+
+    # Walk the backward from the gradients, stopping at saved values and tangents.
+    needed: Set[fx.Node] = set()
+    primals_needed: Set[fx.Node] = set()
+    used_saved: Set[fx.Node] = set()
+    stack = [o for o in bwd_outs if isinstance(o, fx.Node)]
+    while stack:
+        n = stack.pop()
+        if n in saved_set:
+            used_saved.add(n)
+            continue
+        if n in tangent_set:
+            continue
+        if n.op == "placeholder":
+            primals_needed.add(n)
+            continue
+        if n in needed:
+            continue
+        needed.add(n)
+        stack.extend(_inputs_of(n))
+    recomputed = sorted((n for n in needed if n in forward_nodes), key=order.get)
+    primals_saved = sorted(primals_needed, key=order.get)
+    saved_out = [s for s in saved if s in used_saved] + primals_saved
+
+    # Forward: everything the outputs and the saved values need.
+    fwd_needed = _ancestors(list(fwd_outs) + saved_out)
+    fwd_graph = fx.Graph()
+    env: Dict[fx.Node, fx.Node] = {}
+    for n in graph.nodes:
+        if n.op == "placeholder":
+            if n in tangent_set:
+                continue
+            env[n] = fwd_graph.placeholder(n.name)
+            env[n].meta = dict(n.meta)
+        elif n.op == "output":
+            continue
+        elif n in fwd_needed:
+            if n in depends_on_tangent:
+                raise AutoacError(f"cannot split: forward value %{n.name} depends on a tangent")
+            env[n] = fwd_graph.node_copy(n, lambda x: env[x])
+    fwd_graph.output([env[o] if isinstance(o, fx.Node) else o for o in fwd_outs] +
+                     [env[s] for s in saved_out])
+
+    # Backward: saved values and tangents in; backward nodes in joint order,
+    # each recomputed forward node emitted just before its first user.
+    bwd_graph = fx.Graph()
+    benv: Dict[fx.Node, fx.Node] = {}
+    for s in saved_out:
+        benv[s] = bwd_graph.placeholder(s.name)
+        benv[s].meta = dict(s.meta)
+    for t in tangents:
+        benv[t] = bwd_graph.placeholder(t.name)
+        benv[t].meta = dict(t.meta)
+    recompute_set = set(recomputed)
+
+    def emit(n: fx.Node) -> fx.Node:
+        if n in benv:
+            return benv[n]
+        # iterative post-order over unemitted recomputed inputs
+        stack = [(n, False)]
+        while stack:
+            cur, ready = stack.pop()
+            if cur in benv:
+                continue
+            if ready:
+                benv[cur] = bwd_graph.node_copy(cur, lambda x: benv[x])
+                if cur in recompute_set:
+                    benv[cur].meta = dict(cur.meta, autoac_recomputed=True)
+                continue
+            stack.append((cur, True))
+            for a in reversed(_inputs_of(cur)):
+                if a not in benv:
+                    if a not in needed:
+                        raise AutoacError(f"cannot split: %{cur.name} needs %{a.name}, "
+                                          "which the backward does not have")
+                    stack.append((a, False))
+        return benv[n]
+
+    # Alias ops (detach, t, view, ...) cost nothing; emitting them lazily too
+    # keeps recomputation from being pulled to the start of the backward by
+    # the detach chains autograd leaves there.
+    for n in graph.nodes:
+        if n in needed and n not in recompute_set and not _is_alias_op(n):
+            emit(n)
+    bwd_graph.output([emit(o) if isinstance(o, fx.Node) else o for o in bwd_outs])
+    fwd_graph.lint()
+    bwd_graph.lint()
+    return (fx.GraphModule(joint, fwd_graph), fx.GraphModule(joint, bwd_graph),
+            SplitInfo(saved=saved_out, recomputed=recomputed, primals_saved=primals_saved))
+
+
+# --------------------------------------------------------------------------
+# the partitioner
+
+@dataclass
+class PartitionResult:
+    """What one partitioning call decided."""
+    report: Dict[str, Any]            #: autoac's JSON report (contract section 4)
+    warnings: str                     #: autoac's diagnostics (e.g. unreachable budget)
+    mlir: str                         #: the exported joint graph
+    exported: ExportedGraph
+    saved: List[str]                  #: FX node names the forward saves (activations, then primals)
+    saved_values: List[str]           #: the same as SSA names in the exported MLIR
+    recomputed: List[str]             #: FX node names the backward recomputes
+    planned_recomputed: List[str]     #: FX node names the plan lists as recomputed
+    unplanned_recomputed: List[str]   #: recomputed by the split but not in the plan (should be empty)
+    fw_module: Optional[fx.GraphModule] = None
+    bw_module: Optional[fx.GraphModule] = None
+
+    @property
+    def saved_bytes(self) -> int:
+        """The plan's saved_bytes."""
+        return int(self.report["saved_bytes"])
+
+
+class _AutoacPartition:
+    """The callable partition_fn returns; `.results` holds one PartitionResult
+    per graph partitioned, `.last` the latest."""
+
+    def __init__(self, budget, num_params, strict_plan, options):
+        self.budget = budget
+        self.num_params = num_params
+        self.strict_plan = strict_plan
+        self.options = options
+        self.results: List[PartitionResult] = []
+
+    @property
+    def last(self) -> Optional[PartitionResult]:
+        return self.results[-1] if self.results else None
+
+    def _params_mask(self, joint: fx.GraphModule, joint_inputs) -> List[bool]:
+        primals = [n for n in joint.graph.nodes if n.op == "placeholder" and "tangents" not in str(n.target)]
+        if self.num_params is not None:
+            return [i < self.num_params for i in range(len(primals))]
+        try:
+            flat = list(joint_inputs[0])
+        except Exception:  # noqa: BLE001
+            flat = []
+        return [isinstance(a, nn.Parameter) for a in flat][:len(primals)]
+
+    def __call__(self, joint_module: fx.GraphModule, joint_inputs) -> Tuple[fx.GraphModule, fx.GraphModule]:
+        _redirect_inplace_uses(joint_module.graph)
+        joint_module.recompile()
+        fwd_outs, _ = _fwd_bwd_outputs(joint_module)
+        exported = export_graph(joint_module, len(fwd_outs), self._params_mask(joint_module, joint_inputs),
+                                name=f"joint{len(self.results)}")
+        options = dict(self.options)
+        options["mode"] = "annotate"
+        result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
+        fn = result.report["functions"][0]
+        saved_nodes = []
+        for entry in fn.get("saved", []):
+            node = exported.node_of(entry["value"])
+            if node is None:
+                raise AutoacError(f"the plan saves {entry['value']} ({entry.get('op')}), "
+                                  "which is no FX value of the joint graph")
+            expected_op = entry.get("op")
+            op_node = exported.op_node_of(entry["value"])
+            if expected_op and op_node is not None and op_node.op == "call_function":
+                mine = _mlir_op_name(op_node)
+                if mine != expected_op:
+                    raise AutoacError(f"report value {entry['value']} is '{expected_op}' but the "
+                                      f"exporter wrote '{mine}' there: name mapping out of step")
+            saved_nodes.append(node)
+        planned: Set[fx.Node] = set()
+        for entry in fn.get("recomputed", []):
+            op_node = exported.op_node_of(entry["value"])
+            node = exported.node_of(entry["value"])
+            for n in (op_node, node):
+                if n is not None:
+                    planned.add(n)
+        fw, bw, info = split_joint(joint_module, saved_nodes)
+        unplanned = [n.name for n in info.recomputed if n not in planned and not _is_free(n)]
+        if unplanned and self.strict_plan:
+            raise AutoacError("the split recomputes forward nodes the plan neither saves nor "
+                              f"recomputes: {', '.join(unplanned)}")
+        self.results.append(PartitionResult(
+            report=result.report, warnings=result.warnings, mlir=exported.text, exported=exported,
+            saved=[n.name for n in info.saved],
+            saved_values=[exported.value_names.get(n, "?") for n in info.saved],
+            recomputed=[n.name for n in info.recomputed],
+            planned_recomputed=sorted(n.name for n in planned),
+            unplanned_recomputed=unplanned, fw_module=fw, bw_module=bw))
+        return fw, bw
+
+
+def _is_alias_op(node: fx.Node) -> bool:
+    """A view/alias op: its result aliases an input and nothing is written."""
+    import operator
+    if node.op != "call_function":
+        return False
+    if node.target is operator.getitem:
+        return True
+    if not isinstance(node.target, torch._ops.OpOverload):
+        return False
+    schema = node.target._schema
+    if any(a.alias_info is not None and a.alias_info.is_write for a in schema.arguments):
+        return False
+    return bool(schema.returns) and all(r.alias_info is not None for r in schema.returns)
+
+
+def _mlir_op_name(node: fx.Node) -> str:
+    t = node.target
+    if not isinstance(t, torch._ops.OpOverload):
+        return str(t)
+    ns = t._schema.name.split("::", 1)[0]
+    name = f"torch.{ns}.{t._overloadpacket.__name__}"
+    return name if t._overloadname == "default" else f"{name}.{t._overloadname}"
+
+
+def _is_free(node: fx.Node) -> bool:
+    """getitem of a multi-result op: no op of its own in the MLIR."""
+    import operator
+    return node.op == "call_function" and node.target is operator.getitem
+
+
+def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[int] = None,
+                 strict_plan: bool = True, **options: Any) -> _AutoacPartition:
+    """A partitioner for functorch's aot_function / aot_module that plans with
+    autoac: the joint graph is exported to MLIR, planned under `budget`
+    (any contract option as a keyword: strategy="greedy", device="a100",
+    optimizer="adam", reserve=..., strict=...), and split so that the forward
+    saves exactly the plan's saved values and the backward recomputes the
+    rest.  `num_params`: how many leading primals are parameters/buffers
+    (default: those that are nn.Parameter).  With strict_plan (default) a
+    split that would recompute something the plan did not list is an error.
+    Each call's PartitionResult is in `.results` / `.last`."""
+    if "mode" in options:
+        options.pop("mode")
+    return _AutoacPartition(budget, num_params, strict_plan, options)
+
+
+def _boxed_identity(gm: fx.GraphModule, _inputs):
+    from functorch.compile import make_boxed_func
+    return make_boxed_func(gm.forward)
+
+
+def aot_function(fn: Callable, budget: Union[str, int, None] = None, *, num_params: Optional[int] = None,
+                 fw_compiler: Optional[Callable] = None, bw_compiler: Optional[Callable] = None,
+                 **options: Any):
+    """functorch.compile.aot_function with autoac's partitioner (and eager
+    GraphModules as compilers unless given).  The partitioner is the returned
+    function's `.partition` attribute."""
+    from functorch.compile import aot_function as _aot_function
+    pf = partition_fn(budget, num_params=num_params, **options)
+    compiled = _aot_function(fn, fw_compiler=fw_compiler or _boxed_identity,
+                             bw_compiler=bw_compiler or fw_compiler or _boxed_identity,
+                             partition_fn=pf)
+    try:
+        compiled.partition = pf
+    except AttributeError:
+        pass
+    return compiled
+
+
+def aot_module(module: nn.Module, budget: Union[str, int, None] = None, *,
+               fw_compiler: Optional[Callable] = None, bw_compiler: Optional[Callable] = None,
+               **options: Any) -> nn.Module:
+    """functorch.compile.aot_module with autoac's partitioner; parameters and
+    buffers are marked {ac.param}.  The partitioner is `.partition`."""
+    from functorch.compile import aot_module as _aot_module
+    n = len(module_state(module))
+    pf = partition_fn(budget, num_params=n, **options)
+    compiled = _aot_module(module, fw_compiler=fw_compiler or _boxed_identity,
+                           bw_compiler=bw_compiler or fw_compiler or _boxed_identity,
+                           partition_fn=pf)
+    compiled.partition = pf
+    return compiled
+
+
+def saved_tensor_bytes(saved: Sequence[Any], exclude: Sequence[torch.Tensor] = ()) -> int:
+    """Bytes of the tensors a forward saves, each storage counted once (a view
+    and its base together cost the base), storages of `exclude` (parameters,
+    inputs) not counted."""
+    def key(t: torch.Tensor):
+        s = t.storage() if hasattr(t, "storage") else None
+        return (s.data_ptr(), t.device) if s is not None else id(t)
+    skip = {key(t) for t in exclude if isinstance(t, torch.Tensor)}
+    seen: Dict[Any, int] = {}
+    for t in saved:
+        if not isinstance(t, torch.Tensor):
+            continue
+        k = key(t)
+        if k in skip:
+            continue
+        nbytes = t.storage().nbytes() if hasattr(t.storage(), "nbytes") else t.numel() * t.element_size()
+        seen[k] = max(seen.get(k, 0), nbytes)
+    return sum(seen.values())
