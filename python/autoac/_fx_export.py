@@ -149,7 +149,9 @@ def _run_for_metadata(node: fx.Node) -> Any:
         except ExportError:
             raise
         except Exception as e:  # noqa: BLE001 - any kernel failure means "try the next device"
-            errors.append(f"{device}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+            first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+            first = first.split(". ")[0]
+            errors.append(f"{device}: {type(e).__name__}: {first[:160]}")
     raise _fail(node, "no tensor metadata, and running it on meta or CPU tensors failed ("
                 + "; ".join(errors) + ")")
 

@@ -106,15 +106,16 @@ def trace_joint(model_or_fn: Callable, example_inputs: Sequence[Any], *, loss: A
         # norm would otherwise update the caller's running statistics.
         clones = {id(b): b.detach().clone() for b in model.buffers()}
         state = [clones.get(id(t), t) for _, t in named]
-        n_state = len(state)
         step_loss = "sum" if loss == "auto" else loss
 
+        n_in = len(example_inputs)
+
+        # Data inputs first, then parameters and buffers (the corpus order).
         def step(*args):
-            out = stateless.functional_call(model, dict(zip(names, args[:n_state])),
-                                            tuple(args[n_state:]))
+            out = stateless.functional_call(model, dict(zip(names, args[n_in:])), tuple(args[:n_in]))
             return _loss_of(out, step_loss)
-        flat = state + list(example_inputs)
-        param_mask = [True] * n_state + [False] * len(example_inputs)
+        flat = list(example_inputs) + state
+        param_mask = [False] * n_in + [True] * len(state)
     elif callable(model_or_fn):
         fn = model_or_fn
         step_loss = None if loss == "auto" else loss

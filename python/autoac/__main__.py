@@ -1,0 +1,175 @@
+"""Command line: python3 -m autoac <command> ...
+
+  export MODEL --batch N --out model.mlir   joint graph of a well-known model as MLIR
+  models                                    the MODEL names export accepts
+  timeline REPORT.json --out t.png          live-memory picture of a report
+  pareto SWEEP.csv --out p.svg              Pareto frontier of an ac-opt sweep
+
+MODEL is a torchvision classification model (resnet18, mobilenet_v2, vit_b_16,
+... as listed by `models`), `transformer` (nn.TransformerEncoder, like the
+corpus; --layers --d-model --heads --ffn --seq), `transformer-lm` (the same
+with a causal mask), or `mlp` (--layers --d-model).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import List, Optional, Tuple
+
+
+def _torchvision_names() -> List[str]:
+    try:
+        import torchvision
+        from torchvision.models import list_models
+        return list_models(module=torchvision.models)
+    except Exception:  # noqa: BLE001 - torchvision missing or older
+        return []
+
+
+BUILTIN = ("transformer", "transformer-lm", "mlp")
+
+_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64"}
+
+
+def build_model(name: str, args) -> Tuple[object, tuple]:
+    """(model, example inputs) for a model name and the export options."""
+    import torch
+    import torch.nn as nn
+    from .torch import ExportError
+    if name in ("transformer", "transformer-lm"):
+        layer = nn.TransformerEncoderLayer(args.d_model, args.heads, args.ffn, dropout=args.dropout,
+                                           batch_first=True)
+        encoder = nn.TransformerEncoder(layer, args.layers)
+        x = torch.randn(args.batch, args.seq, args.d_model)
+        if name == "transformer":
+            return encoder, (x,)
+        mask = torch.triu(torch.full((args.seq, args.seq), float("-inf")), diagonal=1)
+
+        class CausalEncoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.encoder = encoder
+
+            def forward(self, inp, m):
+                return self.encoder(inp, mask=m)
+        return CausalEncoder(), (x, mask)
+    if name == "mlp":
+        layers = []
+        for _ in range(args.layers):
+            layers += [nn.Linear(args.d_model, args.d_model), nn.ReLU()]
+        return nn.Sequential(*layers), (torch.randn(args.batch, args.d_model),)
+    names = _torchvision_names()
+    if name not in names:
+        raise ExportError(f"unknown model '{name}' (accepted: {', '.join(BUILTIN)}, or a torchvision "
+                          "model: run `python3 -m autoac models`)")
+    import torchvision
+    builder = torchvision.models.get_model_builder(name) if hasattr(torchvision.models, "get_model_builder") \
+        else getattr(torchvision.models, name)
+    kwargs = {}
+    size = args.image_size
+    if name == "inception_v3":
+        kwargs.update(aux_logits=False, init_weights=False)
+        size = size or 299
+    elif name == "googlenet":
+        kwargs.update(aux_logits=False, init_weights=False)
+    elif name.startswith("vit_"):
+        size = size or 224
+        kwargs["image_size"] = size
+    model = builder(weights=None, **kwargs)
+    return model, (torch.randn(args.batch, 3, size or 224, size or 224),)
+
+
+def _export(args) -> int:
+    import torch
+    from . import AutoacError
+    from .torch import export_joint
+    torch.manual_seed(0)
+    model, inputs = build_model(args.model, args)
+    if args.eval:
+        model.eval()
+    dtype = getattr(torch, _DTYPES[args.dtype])
+    if dtype != torch.float32:
+        model = model.to(dtype)
+        inputs = tuple(t.to(dtype) if t.is_floating_point() else t for t in inputs)
+    name = args.name or "".join(c if c.isalnum() else "_" for c in args.model)
+    t0 = time.time()
+    text = export_joint(model, inputs, name=name, tracing=args.tracing)
+    with open(args.out, "w") as f:
+        f.write(text)
+    if not args.quiet:
+        ops = sum(1 for line in text.splitlines() if '= "torch.aten.' in line or line.strip().startswith('"torch.aten.'))
+        print(f"autoac: wrote {args.out}: @{name}, {ops} aten ops, {time.time() - t0:.1f}s", file=sys.stderr)
+    if args.plan:
+        from . import plan
+        r = plan(text, source_name=args.out, mode="annotate", budget=args.budget)
+        rep = r.report
+        print(f"autoac: peak {rep['peak_bytes']} bytes, saved {rep['saved_bytes']} bytes, "
+              f"feasible {rep['feasible']}", file=sys.stderr)
+    return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    p = argparse.ArgumentParser(prog="python3 -m autoac", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    e = sub.add_parser("export", help="write a model's joint forward+backward graph as MLIR")
+    e.add_argument("model")
+    e.add_argument("--batch", type=int, default=1)
+    e.add_argument("--out", "-o", required=True)
+    e.add_argument("--name", help="function name (default: the model name)")
+    e.add_argument("--image-size", type=int, default=None, help="torchvision models: H=W (default 224)")
+    e.add_argument("--seq", type=int, default=128, help="transformer: sequence length")
+    e.add_argument("--d-model", type=int, default=512, help="transformer/mlp: width")
+    e.add_argument("--heads", type=int, default=8)
+    e.add_argument("--ffn", type=int, default=2048)
+    e.add_argument("--layers", type=int, default=6)
+    e.add_argument("--dropout", type=float, default=0.1)
+    e.add_argument("--eval", action="store_true", help="trace in eval mode (default: train mode)")
+    e.add_argument("--dtype", choices=sorted(_DTYPES), default="f32")
+    e.add_argument("--tracing", choices=("auto", "fake", "real"), default="auto",
+                   help="fake: FakeTensor, nothing computed; real: run on random inputs; auto: fake, else real")
+    e.add_argument("--plan", action="store_true", help="also plan it and print the peak")
+    e.add_argument("--budget", default=None, help="with --plan")
+    e.add_argument("--quiet", "-q", action="store_true")
+
+    sub.add_parser("models", help="list the model names export accepts")
+
+    t = sub.add_parser("timeline", help="plot a report's live-memory timeline")
+    t.add_argument("report")
+    t.add_argument("--out", "-o", required=True)
+    t.add_argument("--title")
+
+    pa = sub.add_parser("pareto", help="plot the Pareto frontier of a sweep CSV")
+    pa.add_argument("csv")
+    pa.add_argument("--out", "-o", required=True)
+    pa.add_argument("--title")
+
+    args = p.parse_args(argv)
+    from . import AutoacError
+    try:
+        if args.command == "export":
+            return _export(args)
+        if args.command == "models":
+            print("\n".join(list(BUILTIN) + _torchvision_names()))
+            return 0
+        if args.command == "timeline":
+            from .plot import timeline
+            timeline(args.report, args.out, title=args.title)
+            return 0
+        if args.command == "pareto":
+            from .plot import pareto
+            pareto(args.csv, args.out, title=args.title)
+            return 0
+    except AutoacError as err:
+        print(f"autoac: error: {err}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError) as err:
+        print(f"autoac: error: {err}", file=sys.stderr)
+        return 1
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
