@@ -9,7 +9,9 @@ call becomes `"torch.aten.<name>[.<overload>]"(...)` with all schema
 arguments (defaults filled in); scalars, lists, None, dtypes, devices become
 `torch.constant.*` / `torch.prim.ListConstruct` ops placed right before
 their user; multi-result ops (tuples and tensor lists) become one op with
-several results, a result that is None typed `!torch.none`.
+several results, a result that is None typed `!torch.none`.  Ops that write
+an operand in place (bernoulli_, add_, ...) carry `{ac.save}`: running them
+again in a recompute would repeat the write.
 
 SSA names are written exactly as MLIR's AsmState prints them: `%argN` for
 arguments and `%K` (`%K#i` for the i-th result of a multi-result op) for op
@@ -442,8 +444,12 @@ class _Writer:
 
         names = ", ".join(n for n, _ in operands)
         types = ", ".join(t for _, t in operands)
+        # An op that writes one of its operands (bernoulli_, add_, ...) must
+        # run exactly once: recomputing it would repeat the write.
+        attrs = " {ac.save}" if any(a.alias_info is not None and a.alias_info.is_write
+                                    for a in schema.arguments) else ""
         if not result_types:
-            self.lines.append(f'{self.indent}"{op_name}"({names}) : ({types}) -> ()')
+            self.lines.append(f'{self.indent}"{op_name}"({names}){attrs} : ({types}) -> ()')
             self.env[node] = []
             return
         base = self.fresh()
@@ -456,7 +462,7 @@ class _Writer:
         else:
             lhs, rt = base, result_types[0]
             self.env[node] = (base, result_types[0])
-        self.lines.append(f'{self.indent}{lhs} = "{op_name}"({names}) : ({types}) -> {rt}')
+        self.lines.append(f'{self.indent}{lhs} = "{op_name}"({names}){attrs} : ({types}) -> {rt}')
 
         alias = _inplace_return_alias(schema)
         if alias is not None and not is_multi:

@@ -105,6 +105,35 @@ def _redirect_inplace_uses(graph: fx.Graph) -> None:
                 user.replace_input_with(src, node)
 
 
+_BATCH_NORMS = ("native_batch_norm", "cudnn_batch_norm", "miopen_batch_norm",
+                "_native_batch_norm_legit")
+
+
+def _without_state_updates(node: fx.Node) -> None:
+    """A recomputed training-mode batch norm must not update the running
+    statistics a second time (PyTorch 1.13's native_batch_norm mutates them
+    without saying so in its schema): its copy gets None for running_mean
+    and running_var, which changes none of its results."""
+    t = node.target
+    if not isinstance(t, torch._ops.OpOverload) or t._overloadpacket.__name__ not in _BATCH_NORMS:
+        return
+    names = [a.name for a in t._schema.arguments]
+    if "running_mean" not in names or "training" not in names:
+        return
+    args = list(node.args)
+    ti = names.index("training")
+    training = args[ti] if ti < len(args) else node.kwargs.get("training")
+    if training is not True:
+        return
+    for key in ("running_mean", "running_var"):
+        i = names.index(key)
+        if i < len(args):
+            args[i] = None
+        elif key in node.kwargs:
+            node.kwargs = dict(node.kwargs, **{key: None})
+    node.args = tuple(args)
+
+
 @dataclass
 class SplitInfo:
     saved: List[fx.Node]          #: what the forward returns after its outputs, in order
@@ -133,6 +162,12 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node]
         if n in tangent_set or any(a in depends_on_tangent for a in _inputs_of(n)):
             depends_on_tangent.add(n)
     forward_nodes = {n for n in _ancestors(fwd_outs) if n not in depends_on_tangent}
+    # Every result of a forward multi-result op is a forward value (the
+    # planner's phases are per op), used by the forward outputs or not.
+    for n in list(forward_nodes):
+        for u in n.users:
+            if _is_free(u) and u not in depends_on_tangent:
+                forward_nodes.add(u)
 
     saved: List[fx.Node] = []
     for s in saved_values:
@@ -209,6 +244,7 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node]
                 benv[cur] = bwd_graph.node_copy(cur, lambda x: benv[x])
                 if cur in recompute_set:
                     benv[cur].meta = dict(cur.meta, autoac_recomputed=True)
+                    _without_state_updates(benv[cur])
                 continue
             stack.append((cur, True))
             for a in reversed(_inputs_of(cur)):

@@ -1,7 +1,6 @@
 """Tests of autoac.torch.export_joint: AOT autograd joint graphs as MLIR."""
 import os
 import re
-import sys
 import warnings
 
 import pytest
@@ -14,14 +13,71 @@ import torch.nn as nn  # noqa: E402
 import autoac  # noqa: E402
 import autoac.torch as act  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _mlir_canon import canonical  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*boxed.*")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORPUS = os.path.join(ROOT, "examples", "corpus")
 
 _DEF = re.compile(r'^\s*(%[0-9]+)(?::\d+)? = "([^"]+)"')
+
+
+# Canonical form of exported MLIR for comparisons: SSA names renumbered in
+# order of definition, trailing !torch.none results of multi-result ops
+# dropped, bool lists spelled !torch.list<bool>.
+_OPDEF = re.compile(r'^(%[A-Za-z0-9_]+)(?::(\d+))? = "([^"]+)"\((.*?)\)(.*) -> (.*)$')
+
+
+def _split_types(s):
+    s = s.strip()
+    if s.startswith("(") and s.endswith(")"):
+        s = s[1:-1]
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def canonical(text):
+    text = text.replace("!torch.list<any>", "!torch.list<bool>").replace(" {ac.save}", "")
+    names = {}
+    single = set()  # multi-result ops reduced to one result
+    lines = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        m = _OPDEF.match(line)
+        if m and m.group(2):
+            name, count, op, operands, mid, results = m.groups()
+            types = _split_types(results)
+            while len(types) > 1 and types[-1] == "!torch.none":
+                types.pop()
+            if len(types) == 1:
+                single.add(name)
+                line = f'{name} = "{op}"({operands}){mid} -> {types[0]}'
+            else:
+                line = f'{name}:{len(types)} = "{op}"({operands}){mid} -> ({", ".join(types)})'
+        if m:
+            names[m.group(1)] = f"%V{len(names)}"
+
+        def sub(mo):
+            tok, idx = mo.group(1), mo.group(2)
+            if tok.startswith("%arg"):
+                return mo.group(0)
+            new = names.get(tok, tok)
+            if idx is not None and tok in single:
+                return new
+            return new + (f"#{idx}" if idx is not None else "")
+        lines.append(re.sub(r"(%[A-Za-z0-9_]+)(?:#(\d+))?", sub, line))
+    return lines
 
 
 def _mlp(n=3, width=32):
@@ -62,8 +118,9 @@ def test_reproduces_corpus_graph(name):
     """The corpus graphs were traced from PyTorch 1.13 by another exporter;
     ours writes the same ops, operands, constants and types in the same
     order.  Compared up to SSA spelling, !torch.list<any> (the corpus) vs
-    !torch.list<bool> (ours, torch-mlir's spelling) and trailing !torch.none
-    results (we keep every schema result of convolution_backward)."""
+    !torch.list<bool> (ours, torch-mlir's spelling), trailing !torch.none
+    results (we keep every schema result of convolution_backward) and the
+    {ac.save} we put on in-place ops (bernoulli_)."""
     torch.manual_seed(0)
     if name == "mlp_relu_8":
         from torch.nn.utils import stateless
@@ -154,6 +211,17 @@ def test_dtypes_and_constants():
     assert '"torch.constant.device"() {value = "cpu"} : () -> !torch.Device' in text
     assert "{value = 6 : i64}" in text                              # dtype float32 as ScalarType 6
     autoac.plan(text)
+
+
+def test_inplace_ops_are_marked_save():
+    torch.manual_seed(0)
+    text = act.export_joint(nn.TransformerEncoderLayer(16, 2, 32, dropout=0.1), (torch.randn(4, 2, 16),))
+    rng = [line for line in text.splitlines() if '"torch.aten.bernoulli_.float"' in line]
+    assert rng and all(") {ac.save} : (" in line for line in rng)
+    assert text.count("{ac.save}") == len(rng)
+    r = autoac.plan(text, budget=1)
+    recomputed = {e["op"] for e in r.report["functions"][0]["recomputed"]}
+    assert "torch.aten.bernoulli_.float" not in recomputed
 
 
 def test_plain_function_parameters_are_marked():
