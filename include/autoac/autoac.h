@@ -60,6 +60,16 @@ AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts);
 AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
                                  char **reportOut);
 
+/// Files replaced all or nothing (autoac/report.h).
+typedef struct AcFileSet AcFileSet;
+
+/// As acRunOnModuleWithReport, but the report and plan files are only staged
+/// in `files` (written to temporary files beside their targets); the caller
+/// commits them with acFileSetCommit, together with its own outputs, once
+/// everything succeeded, so that a failure leaves every previous file intact.
+AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
+                             char **reportOut, AcFileSet *files);
+
 /// Returns `op` if it is a builtin.module; otherwise moves it into a new
 /// module (as mlir-opt's implicit top-level module does) and returns that.
 MlirOperation acWrapInModule(MlirOperation op);

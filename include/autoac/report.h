@@ -36,6 +36,28 @@ char *acReportToString(const AcReportInput *in);
 AcStatus acWriteFileAtomic(const char *path, const char *data, size_t len,
                            AcError *err);
 
+/// Several files replaced all or nothing.  acFileSetAdd writes each to a
+/// temporary file beside its target; acFileSetCommit renames them into place
+/// only once every one is written, and if a rename fails it restores the
+/// files it had already replaced (and removes the ones that did not exist).
+/// acFileSetDestroy removes temporary files not committed.
+typedef struct AcFileSet AcFileSet;
+
+/// Creates an empty set; NULL on allocation failure.
+AcFileSet *acFileSetCreate(void);
+/// Writes `len` bytes of `data` to a temporary file for `path`.  AC_ERR_IO
+/// (naming `path` and the reason) when it cannot be written or `path` is a
+/// directory; AC_ERR_INVALID when the set already holds `path`.
+AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
+                      size_t len, AcError *err);
+/// Renames every staged file into place; all or nothing (see above).  The set
+/// is empty afterwards whatever the outcome.
+AcStatus acFileSetCommit(AcFileSet *set, AcError *err);
+/// Number of files staged and not yet committed.
+intptr_t acFileSetSize(const AcFileSet *set);
+/// Removes uncommitted temporary files and frees the set; NULL is accepted.
+void acFileSetDestroy(AcFileSet *set);
+
 /// 64-bit fingerprint of function `f`'s structure (op names, operands,
 /// result sizes, argument roles): equal graphs give equal fingerprints.
 uint64_t acGraphFingerprint(const AcGraph *g, AcId f);

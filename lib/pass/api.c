@@ -1,5 +1,6 @@
 /* api.c - one-call entry for bindings: MLIR text in, IR + report out. */
 #include "autoac/autoac.h"
+#include "autoac/report.h"
 
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/RegisterEverything.h"
@@ -77,14 +78,17 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
   AcOptions *opts = acOptionsCreate();
   MlirContext ctx = {NULL};
   MlirOperation module = {NULL};
+  AcFileSet *files = NULL;
   if (irOut)
     *irOut = NULL;
   if (reportOut)
     *reportOut = NULL;
   if (errorOut)
     *errorOut = NULL;
-  if (!opts)
+  if (!opts || !(files = acFileSetCreate())) {
+    acOptionsDestroy(opts);
     return AC_ERR_NOMEM;
+  }
   for (intptr_t i = 0; i < numOptions; ++i) {
     acErrorClear(&err);
     if ((st = acOptionsSet(opts, names[i], values[i], &err)) != AC_OK) {
@@ -109,7 +113,9 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
     st = AC_ERR_INVALID;
     goto cleanup;
   }
-  st = acRunOnModuleWithReport(module, opts, reportOut);
+  /* The report and plan files are staged and only replace the old ones once
+   * the IR is printed too: a failure leaves every previous file intact. */
+  st = acRunOnModuleStaged(module, opts, reportOut, files);
   if (st != AC_OK)
     goto cleanup;
   if (!mlirOperationVerify(module)) {
@@ -122,6 +128,15 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
       st = AC_ERR_NOMEM;
       goto cleanup;
     }
+  }
+  acErrorClear(&err);
+  if ((st = acFileSetCommit(files, &err)) != AC_OK) {
+    acBufAppend(&diags, "error: ", 7);
+    acBufAppend(&diags, err.message, strlen(err.message));
+    acBufAppend(&diags, "\n", 1);
+    goto cleanup;
+  }
+  if (irOut) {
     *irOut = ir.data;
     ir.data = NULL;
   }
@@ -142,6 +157,7 @@ cleanup:
   }
   acFree(diags.data);
   acFree(ir.data);
+  acFileSetDestroy(files);
   if (module.ptr)
     mlirOperationDestroy(module);
   if (ctx.ptr)

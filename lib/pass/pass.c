@@ -180,6 +180,30 @@ AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts) {
 
 AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
                                  char **reportOut) {
+  AcFileSet *files = acFileSetCreate();
+  AcError err;
+  AcStatus st;
+  if (reportOut)
+    *reportOut = NULL;
+  if (!files) {
+    mlirEmitError(mlirOperationGetLocation(module), "autoac: out of memory");
+    return AC_ERR_NOMEM;
+  }
+  st = acRunOnModuleStaged(module, opts, reportOut, files);
+  acErrorClear(&err);
+  if (st == AC_OK && (st = acFileSetCommit(files, &err)) != AC_OK) {
+    mlirEmitError(mlirOperationGetLocation(module), err.message);
+    if (reportOut) {
+      acFree(*reportOut);
+      *reportOut = NULL;
+    }
+  }
+  acFileSetDestroy(files);
+  return st;
+}
+
+AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
+                             char **reportOut, AcFileSet *files) {
   AcImport *imp = NULL;
   AcPlan *plan = NULL, *base = NULL;
   AcRecomputeGroups *groups = NULL;
@@ -190,6 +214,8 @@ AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
   AcStatus st;
   memset(&sim, 0, sizeof sim);
   acErrorClear(&err);
+  if (reportOut)
+    *reportOut = NULL;
 
   st = acImportModule(module, opts->device, &imp, &err, &errLoc);
   if (st != AC_OK) {
@@ -297,12 +323,15 @@ AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
     mlirEmitError(mlirOperationGetLocation(module), err.message);
     goto cleanup;
   }
-  if (report && opts->report && (st = acWriteFileAtomic(opts->report, report, strlen(report), &err)) != AC_OK) {
+  /* Staged only: the caller renames them into place together with its own
+   * outputs, so a failure anywhere leaves every previous file intact. */
+  if (report && opts->report &&
+      (st = acFileSetAdd(files, opts->report, report, strlen(report), &err)) != AC_OK) {
     mlirEmitError(mlirOperationGetLocation(module), err.message);
     goto cleanup;
   }
   if (planText &&
-      (st = acWriteFileAtomic(opts->planOut, planText, strlen(planText), &err)) != AC_OK) {
+      (st = acFileSetAdd(files, opts->planOut, planText, strlen(planText), &err)) != AC_OK) {
     mlirEmitError(mlirOperationGetLocation(module), err.message);
     goto cleanup;
   }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *acPhaseName(int kind) {
@@ -152,41 +153,158 @@ cleanup:
   return text;
 }
 
+/*===------------------- files replaced all or nothing -------------------===*/
+
+typedef struct AcStaged {
+  char *path;   /* the target */
+  char *tmp;    /* the new content, written beside the target */
+  char *bak;    /* a hard link to the old content while committing */
+  int undo;     /* after its rename: 1 restore bak, 0 remove the new file
+                   (there was none), -1 nothing to do (old one not linked) */
+} AcStaged;
+
+struct AcFileSet {
+  AcStaged *files;
+  intptr_t num, cap;
+};
+
+static unsigned acSiblingCounter = 0;
+
+/* "<path>.<tag>.<pid>.<k>": unique within the process and beside `path`,
+ * so that rename() stays on one file system. */
+static char *acSiblingName(const char *path, const char *tag) {
+  size_t n = strlen(path) + strlen(tag) + 48;
+  char *s = acMalloc(n);
+  if (s)
+    snprintf(s, n, "%s.%s.%ld.%u", path, tag, (long)getpid(), acSiblingCounter++);
+  return s;
+}
+
+static AcStatus acIoError(AcError *err, const char *path, int errnum) {
+  return acErrorSet(err, AC_ERR_IO, AC_NONE, AC_NONE, "cannot write '%s': %s",
+                    path, strerror(errnum));
+}
+
+static void acStagedFree(AcStaged *f) {
+  acFree(f->path);
+  acFree(f->tmp);
+  acFree(f->bak);
+  memset(f, 0, sizeof *f);
+}
+
+AcFileSet *acFileSetCreate(void) { return acCalloc(1, sizeof(AcFileSet)); }
+
+intptr_t acFileSetSize(const AcFileSet *set) { return set ? set->num : 0; }
+
+AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
+                      size_t len, AcError *err) {
+  AcStaged f = {NULL, NULL, NULL, 0};
+  FILE *out = NULL;
+  int created = 0;
+  AcStatus st = AC_OK;
+  struct stat sb;
+  for (intptr_t i = 0; i < set->num; ++i)
+    if (!strcmp(set->files[i].path, path))
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "'%s' is named for two outputs", path);
+  if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+    return acIoError(err, path, EISDIR);
+  if (set->num == set->cap) {
+    intptr_t cap = set->cap ? set->cap * 2 : 4;
+    AcStaged *q = acRealloc(set->files, (size_t)cap * sizeof *q);
+    if (!q)
+      return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    set->files = q;
+    set->cap = cap;
+  }
+  f.path = acStrdup(path);
+  f.tmp = acSiblingName(path, "tmp");
+  f.bak = acSiblingName(path, "bak");
+  if (!f.path || !f.tmp || !f.bak) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto cleanup;
+  }
+  out = fopen(f.tmp, "wbx");
+  if (!out) {
+    st = acIoError(err, path, errno);
+    goto cleanup;
+  }
+  created = 1;
+  if (fwrite(data, 1, len, out) != len || fflush(out) != 0) {
+    st = acIoError(err, path, errno);
+    goto cleanup;
+  }
+  int rc = fclose(out);
+  out = NULL;
+  if (rc != 0) {
+    st = acIoError(err, path, errno);
+    goto cleanup;
+  }
+  set->files[set->num++] = f;
+  return AC_OK;
+cleanup:
+  if (out)
+    fclose(out);
+  if (created)
+    unlink(f.tmp);
+  acStagedFree(&f);
+  return st;
+}
+
+AcStatus acFileSetCommit(AcFileSet *set, AcError *err) {
+  AcStatus st = AC_OK;
+  intptr_t n = set->num, done = 0;
+  /* Nothing here allocates: once staged, only the file system can fail. */
+  for (; done < n; ++done) {
+    AcStaged *f = &set->files[done];
+    struct stat sb;
+    f->undo = 0;
+    if (lstat(f->path, &sb) == 0)
+      f->undo = link(f->path, f->bak) == 0 ? 1 : -1;
+    if (rename(f->tmp, f->path) != 0) {
+      st = acIoError(err, f->path, errno);
+      if (f->undo == 1)
+        unlink(f->bak);
+      break;
+    }
+  }
+  for (intptr_t i = 0; i < done; ++i) {
+    AcStaged *f = &set->files[i];
+    if (f->undo == 1 && st == AC_OK)
+      unlink(f->bak);
+    else if (f->undo == 1)
+      rename(f->bak, f->path);     /* the old content back */
+    else if (f->undo == 0 && st != AC_OK)
+      unlink(f->path);             /* there was no file before */
+  }
+  for (intptr_t i = done; i < n; ++i)
+    unlink(set->files[i].tmp);     /* never renamed: still staged */
+  for (intptr_t i = 0; i < n; ++i)
+    acStagedFree(&set->files[i]);
+  set->num = 0;
+  return st;
+}
+
+void acFileSetDestroy(AcFileSet *set) {
+  if (!set)
+    return;
+  for (intptr_t i = 0; i < set->num; ++i) {
+    unlink(set->files[i].tmp);
+    acStagedFree(&set->files[i]);
+  }
+  acFree(set->files);
+  acFree(set);
+}
+
 AcStatus acWriteFileAtomic(const char *path, const char *data, size_t len,
                            AcError *err) {
-  size_t n = strlen(path) + 32;
-  char *tmp = acMalloc(n);
-  FILE *f = NULL;
-  AcStatus st = AC_OK;
-  if (!tmp)
+  AcFileSet *set = acFileSetCreate();
+  AcStatus st;
+  if (!set)
     return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
-  snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-  f = fopen(tmp, "wb");
-  if (!f) {
-    st = acErrorSet(err, AC_ERR_IO, AC_NONE, AC_NONE, "cannot write '%s': %s",
-                    path, strerror(errno));
-    goto cleanup;
-  }
-  if (fwrite(data, 1, len, f) != len || fflush(f) != 0) {
-    st = acErrorSet(err, AC_ERR_IO, AC_NONE, AC_NONE, "cannot write '%s': %s",
-                    path, strerror(errno));
-    goto cleanup;
-  }
-  if (fclose(f) != 0) {
-    f = NULL;
-    st = acErrorSet(err, AC_ERR_IO, AC_NONE, AC_NONE, "cannot write '%s': %s",
-                    path, strerror(errno));
-    goto cleanup;
-  }
-  f = NULL;
-  if (rename(tmp, path) != 0)
-    st = acErrorSet(err, AC_ERR_IO, AC_NONE, AC_NONE, "cannot write '%s': %s",
-                    path, strerror(errno));
-cleanup:
-  if (f)
-    fclose(f);
-  if (st != AC_OK)
-    unlink(tmp);
-  acFree(tmp);
+  st = acFileSetAdd(set, path, data, len, err);
+  if (st == AC_OK)
+    st = acFileSetCommit(set, err);
+  acFileSetDestroy(set);
   return st;
 }

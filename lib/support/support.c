@@ -1,6 +1,7 @@
 /* support.c - status names, error filling and the single allocation hook. */
 #include "autoac/support.h"
 
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,3 +85,15 @@ void acAllocFailAfter(int64_t n) {
 }
 
 int64_t acAllocCount(void) { return acAllocs; }
+
+/* jansson allocates through the hook too, so that fault injection reaches
+ * the report and plan-file code.  Installed when the library is loaded,
+ * before any JSON value can exist: jansson's allocator must not change while
+ * values are alive.  acMalloc/acFree are malloc/free underneath, so a value a
+ * host process built with jansson's defaults before loading libautoac is
+ * still freed correctly. */
+static void *acJsonMalloc(size_t size) { return acMalloc(size); }
+
+__attribute__((constructor)) static void acJsonUseHook(void) {
+  json_set_alloc_funcs(acJsonMalloc, acFree);
+}

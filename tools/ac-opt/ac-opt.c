@@ -179,6 +179,7 @@ int main(int argc, char **argv) {
   MlirPassManager pm = {NULL};
   char *source = NULL;
   AcText out = {0};
+  AcFileSet *files = NULL;
   if (!opts) {
     fprintf(stderr, "ac-opt: out of memory\n");
     return 1;
@@ -275,7 +276,13 @@ int main(int argc, char **argv) {
     rc = acRunSweep(module, opts) == AC_OK ? 0 : 1;
     goto cleanup;
   }
-  if (!pipelineHasAc && acRunOnModule(module, opts) != AC_OK)
+  /* The report, the plan and -o are replaced together, only once all of
+   * them are written: a failure anywhere leaves every previous file intact. */
+  if (!(files = acFileSetCreate())) {
+    fprintf(stderr, "ac-opt: error: out of memory\n");
+    goto cleanup;
+  }
+  if (!pipelineHasAc && acRunOnModuleStaged(module, opts, NULL, files) != AC_OK)
     goto cleanup;
   if (!mlirOperationVerify(module)) {
     fprintf(stderr, "ac-opt: error: the rewritten module does not verify\n");
@@ -286,13 +293,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ac-opt: error: out of memory printing the module\n");
     goto cleanup;
   }
-  if (output && strcmp(output, "-")) {
-    acErrorClear(&err);
-    if (acWriteFileAtomic(output, out.data ? out.data : "", out.len, &err) != AC_OK) {
-      fprintf(stderr, "ac-opt: error: %s\n", err.message);
-      goto cleanup;
-    }
-  } else {
+  acErrorClear(&err);
+  if (output && strcmp(output, "-") &&
+      acFileSetAdd(files, output, out.data ? out.data : "", out.len, &err) != AC_OK) {
+    fprintf(stderr, "ac-opt: error: %s\n", err.message);
+    goto cleanup;
+  }
+  if (acFileSetCommit(files, &err) != AC_OK) {
+    fprintf(stderr, "ac-opt: error: %s\n", err.message);
+    goto cleanup;
+  }
+  if (!output || !strcmp(output, "-")) {
     fwrite(out.data ? out.data : "", 1, out.len, stdout);
     fputc('\n', stdout);
   }
@@ -300,6 +311,7 @@ int main(int argc, char **argv) {
     acPrintSummary(opts->report);
   rc = 0;
 cleanup:
+  acFileSetDestroy(files);
   if (tmpReport[0])
     unlink(tmpReport);
   free(out.data);
