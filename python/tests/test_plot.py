@@ -1,0 +1,128 @@
+"""Tests of autoac.plot: the live-memory timeline and the sweep's Pareto frontier."""
+import csv
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("matplotlib")
+import autoac  # noqa: E402
+import autoac.plot as ap  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TX = os.path.join(ROOT, "examples", "corpus", "tx_l2_d256.mlir")
+
+
+def _ac_opt():
+    lib = autoac.library_path()
+    path = os.path.normpath(os.path.join(os.path.dirname(lib), "..", "bin", "ac-opt"))
+    return path if os.path.exists(path) else None
+
+
+@pytest.fixture(scope="module")
+def tight_report():
+    free = autoac.plan_file(TX).report
+    budget = free["static_bytes"] + (free["peak_bytes"] - free["static_bytes"]) * 9 // 10
+    rep = autoac.plan_file(TX, budget=budget).report
+    assert any(s["phase"] == "recompute" for s in rep["timeline"])
+    return rep
+
+
+@pytest.fixture(scope="module")
+def sweep_csv(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sweep") / "sweep.csv"
+    tool = _ac_opt()
+    if tool:
+        subprocess.run([tool, TX, "--allow-unregistered-dialect", "--ac-sweep=8",
+                        f"--ac-sweep-csv={out}", "-o", os.devnull], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    else:  # no ac-opt built next to the library: a small hand-made table
+        with open(out, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["budget_bytes", "strategy", "peak_bytes", "recompute_seconds", "saved_bytes", "feasible"])
+            for b, (p, t) in enumerate([(30, 3e-5), (32, 2e-5), (35, 1e-5), (40, 0.0)]):
+                w.writerow([30 + b, "greedy", p * 2**20, t, 1, 1])
+                w.writerow([30 + b, "save-all", 44 * 2**20, 0, 2, 0])
+    return str(out)
+
+
+def _labels(fig):
+    ax = fig.axes[0]
+    return ax.get_xlabel(), ax.get_ylabel(), ax.get_title()
+
+
+@pytest.mark.parametrize("ext", ["png", "svg"])
+def test_timeline_file_and_labels(tight_report, tmp_path, ext):
+    out = tmp_path / f"timeline.{ext}"
+    fig = ap.timeline(tight_report, str(out))
+    assert out.stat().st_size > 1000
+    x, y, title = _labels(fig)
+    assert x.startswith("step") and y.startswith("live memory (") and "greedy" in title
+    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert any(t.startswith("budget ") for t in legend)
+    assert "recompute" in legend and "forward" in legend and "backward" in legend
+    assert any(t.startswith("static") for t in legend)
+    if ext == "svg":
+        assert out.read_text().lstrip().startswith(("<?xml", "<svg"))
+    else:
+        assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_timeline_units_follow_the_size(tight_report):
+    fig = ap.timeline(tight_report)
+    assert fig.axes[0].get_ylabel() == "live memory (MiB)"     # tx_l2_d256 peaks at tens of MiB
+    assert ap.byte_unit(3 * 2**30) == (2**30, "GiB")
+    assert ap.byte_unit(10) == (1.0, "B")
+
+
+def test_timeline_from_json_path_without_budget(tmp_path):
+    report = tmp_path / "r.json"
+    autoac.plan_file(TX, report=str(report))
+    fig = ap.timeline(str(report), str(tmp_path / "t.png"))
+    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert not any(t.startswith("budget") for t in legend)     # no budget given: no budget line
+    assert (tmp_path / "t.png").stat().st_size > 1000
+
+
+def test_timeline_needs_a_timeline():
+    with pytest.raises(ValueError, match="no timeline"):
+        ap.timeline({"timeline": []})
+
+
+@pytest.mark.parametrize("ext", ["png", "svg"])
+def test_pareto_file_and_labels(sweep_csv, tmp_path, ext):
+    out = tmp_path / f"pareto.{ext}"
+    fig = ap.pareto(sweep_csv, str(out))
+    assert out.stat().st_size > 1000
+    x, y, title = _labels(fig)
+    assert x.startswith("simulated peak memory (") and y.startswith("recompute time (")
+    assert "Pareto" in title
+    legend = " ".join(t.get_text() for t in fig.axes[0].get_legend().get_texts())
+    for s in {r["strategy"] for r in ap.read_sweep(sweep_csv)}:
+        assert s in legend
+
+
+def test_pareto_front_keeps_non_dominated_points():
+    pts = [(10, 5.0), (12, 3.0), (11, 6.0), (15, 3.0), (20, 0.0), (10, 4.0)]
+    assert ap.pareto_front(pts) == [(10, 4.0), (12, 3.0), (20, 0.0)]
+
+
+def test_read_sweep_rejects_wrong_columns():
+    with pytest.raises(ValueError, match="lacks"):
+        ap.read_sweep("a,b\n1,2\n")
+
+
+def test_cli_plots(tight_report, sweep_csv, tmp_path):
+    import json
+    rep = tmp_path / "r.json"
+    rep.write_text(json.dumps(tight_report))
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    for cmd, src, out in (("timeline", str(rep), tmp_path / "t.svg"), ("pareto", sweep_csv, tmp_path / "p.png")):
+        r = subprocess.run([sys.executable, "-m", "autoac", cmd, src, "--out", str(out)],
+                           env=env, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert out.stat().st_size > 1000
+    r = subprocess.run([sys.executable, "-m", "autoac", "pareto", str(tmp_path / "missing.csv"),
+                        "--out", str(tmp_path / "x.png")], env=env, capture_output=True, text=True)
+    assert r.returncode == 1 and "autoac: error:" in r.stderr
