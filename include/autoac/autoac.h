@@ -70,10 +70,6 @@ typedef struct AcFileSet AcFileSet;
 AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
                              char **reportOut, AcFileSet *files);
 
-/// Returns `op` if it is a builtin.module; otherwise moves it into a new
-/// module (as mlir-opt's implicit top-level module does) and returns that.
-MlirOperation acWrapInModule(MlirOperation op);
-
 /// One-call entry for bindings: parses MLIR `text` (unregistered dialects
 /// allowed), applies `numOptions` options given as parallel name/value
 /// arrays, runs autoac, and on success returns the rewritten IR in `*irOut`
@@ -98,6 +94,11 @@ void acRegisterPasses(void);
 /// Emits a warning (severity 1) or a remark (2) at `loc` through the context's
 /// diagnostic engine (the C API only has mlirEmitError).
 void acEmitDiagnostic(MlirLocation loc, int severity, const char *message);
+/// Parses MLIR text named `sourceName` (for locations) into an owned
+/// builtin.module, wrapping top-level ops in an implicit module as mlir-opt
+/// does; a null op (with diagnostics emitted) on failure.
+MlirOperation acParseModule(MlirContext ctx, const char *text, size_t len,
+                            const char *sourceName);
 /// Side effects of a registered op: 1 if known free of memory effects
 /// (recursively), 0 if it has effects, -1 if the op is unregistered.
 int acOpMemoryEffectFree(MlirOperation op);

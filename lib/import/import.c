@@ -520,8 +520,8 @@ static AcStatus acImportSchedule(AcImportCtx *c, MlirOperation module) {
   return AC_OK;
 }
 
-AcStatus acImportModule(MlirOperation module, const AcDevice *device,
-                        AcImport **out, AcError *err, MlirLocation *errLoc) {
+static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
+                             AcImport **out, AcError *err, MlirLocation *errLoc) {
   AcImportCtx c;
   memset(&c, 0, sizeof c);
   c.device = device;
@@ -615,4 +615,48 @@ void acImportDestroy(AcImport *imp) {
   acFree(imp->funcOps);
   acFree(imp->returnOps);
   acFree(imp);
+}
+
+/* Backward views and constants (free, pure, region-free) are moved right
+ * before their first user, so that a forward value the backward reads only
+ * through a chain of aliases (AOT autograd emits `detach` pairs at the start
+ * of the backward) is not needed earlier than where it is really used: a
+ * recompute of it is then placed there, not at the start of the backward.
+ * Moving them never raises memory: a view allocates nothing and its base is
+ * live until the view's last use anyway.  Returns how many ops moved. */
+static intptr_t acSinkBackwardAliases(const AcImport *imp) {
+  const AcGraph *g = imp->graph;
+  intptr_t moved = 0;
+  for (AcId o = (AcId)g->numOps - 1; o >= 0; --o) {
+    const AcOp *op = &g->ops[o];
+    if (op->phase != AC_PHASE_BWD || !op->recomputable ||
+        (op->kind != AC_KIND_VIEW && op->kind != AC_KIND_CONSTANT) ||
+        mlirOperationGetNumRegions(imp->ops[o]) != 0)
+      continue;
+    AcId first = AC_NONE;
+    for (int32_t r = 0; r < op->numResults; ++r) {
+      const AcValue *v = &g->values[op->firstResult + r];
+      if (v->numUses && (first == AC_NONE || acValueUse(g, op->firstResult + r, 0) < first))
+        first = acValueUse(g, op->firstResult + r, 0);
+    }
+    if (first == AC_NONE)
+      continue;
+    /* The user may itself have moved: place the op right before it. */
+    MlirOperation user = imp->ops[first];
+    if (mlirOperationEqual(mlirOperationGetNextInBlock(imp->ops[o]), user))
+      continue;
+    mlirOperationMoveBefore(imp->ops[o], user);
+    moved++;
+  }
+  return moved;
+}
+
+AcStatus acImportModule(MlirOperation module, const AcDevice *device,
+                        AcImport **out, AcError *err, MlirLocation *errLoc) {
+  AcStatus st = acImportOnce(module, device, out, err, errLoc);
+  if (st != AC_OK || !acSinkBackwardAliases(*out))
+    return st;
+  acImportDestroy(*out);
+  *out = NULL;
+  return acImportOnce(module, device, out, err, errLoc);
 }

@@ -59,15 +59,6 @@ static MlirLogicalResult acCollectDiag(MlirDiagnostic d, void *user) {
   return mlirLogicalResultSuccess();
 }
 
-MlirOperation acWrapInModule(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length == 14 && memcmp(name.data, "builtin.module", 14) == 0)
-    return op;
-  MlirModule m = mlirModuleCreateEmpty(mlirOperationGetLocation(op));
-  mlirBlockAppendOwnedOperation(mlirModuleGetBody(m), op);
-  return mlirModuleGetOperation(m);
-}
-
 AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
                         const char *const *names, const char *const *values,
                         intptr_t numOptions, char **irOut, char **reportOut,
@@ -104,11 +95,7 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
   mlirDialectRegistryDestroy(registry);
   mlirContextSetAllowUnregisteredDialects(ctx, true);
   mlirContextAttachDiagnosticHandler(ctx, acCollectDiag, &diags, NULL);
-  module = mlirOperationCreateParse(
-      ctx, mlirStringRefCreate(text, len),
-      mlirStringRefCreateFromCString(sourceName ? sourceName : "<text>"));
-  if (!mlirOperationIsNull(module))
-    module = acWrapInModule(module);
+  module = acParseModule(ctx, text, len, sourceName ? sourceName : "<text>");
   if (mlirOperationIsNull(module) || !mlirOperationVerify(module)) {
     st = AC_ERR_INVALID;
     goto cleanup;

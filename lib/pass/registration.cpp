@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -106,6 +107,16 @@ extern "C" int acOpMemoryEffectFree(MlirOperation op) {
   if (!o->isRegistered())
     return -1;
   return mlir::isMemoryEffectFree(o) ? 1 : 0;
+}
+
+extern "C" MlirOperation acParseModule(MlirContext ctx, const char *text,
+                                       size_t len, const char *sourceName) {
+  mlir::ParserConfig config(unwrap(ctx));
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
+      llvm::StringRef(text, len), config, sourceName ? sourceName : "<text>");
+  if (!module)
+    return MlirOperation{nullptr};
+  return wrap(module.release().getOperation());
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::mlir::PassPluginLibraryInfo

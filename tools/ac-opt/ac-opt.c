@@ -244,12 +244,9 @@ int main(int argc, char **argv) {
   acRegisterPasses();
   mlirContextAttachDiagnosticHandler(ctx, acOnDiagnostic, NULL, NULL);
 
-  module = mlirOperationCreateParse(ctx, mlirStringRefCreate(source, len),
-                                    mlirStringRefCreateFromCString(
-                                        strcmp(input, "-") ? input : "<stdin>"));
+  module = acParseModule(ctx, source, len, strcmp(input, "-") ? input : "<stdin>");
   if (mlirOperationIsNull(module))
     goto cleanup;
-  module = acWrapInModule(module);
   if (!mlirOperationVerify(module))
     goto cleanup;
   int pipelineHasAc = pipeline && strstr(pipeline, "auto-ac") != NULL;
