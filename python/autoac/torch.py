@@ -438,7 +438,8 @@ def aot_module(module: nn.Module, budget: Union[str, int, None] = None, *,
     """functorch.compile.aot_module with autoac's partitioner; parameters and
     buffers are marked {ac.param}.  The partitioner is `.partition`."""
     from functorch.compile import aot_module as _aot_module
-    n = len(module_state(module))
+    # AOT autograd passes a tensor shared by several names (tied weights) once
+    n = len({id(t) for _, t in module_state(module)})
     pf = partition_fn(budget, num_params=n, **options)
     compiled = _aot_module(module, fw_compiler=fw_compiler or _boxed_identity,
                            bw_compiler=bw_compiler or fw_compiler or _boxed_identity,
