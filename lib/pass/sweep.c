@@ -1,4 +1,10 @@
-/* sweep.c - the Pareto sweep: N budgets x every strategy, as a table and CSV. */
+/* sweep.c - the Pareto sweep: N budgets x every strategy, as a table and CSV.
+ *
+ * Budgets are spaced evenly between the lowest peak greedy reaches (the end
+ * of its trajectory) and the save-all peak.  Greedy is read off one
+ * trajectory (acTrajectoryChoose), save-all and mincut do not depend on the
+ * budget and are planned once, every other strategy is planned per budget.
+ * The exact ILP is skipped on graphs above AC_SWEEP_ILP_MAX_OPS ops. */
 #include "autoac/autoac.h"
 #include "autoac/import.h"
 #include "autoac/report.h"
@@ -10,14 +16,66 @@
 #include <stdio.h>
 #include <string.h>
 
+#define AC_SWEEP_ILP_MAX_OPS 600
+
+typedef struct AcSweepCell {
+  int64_t peak, savedBytes;
+  double seconds;
+  int planned;
+} AcSweepCell;
+
+typedef struct AcCsv {
+  char *data;
+  size_t len, cap;
+} AcCsv;
+
+static AcStatus acCsvAppend(AcCsv *c, const char *line) {
+  size_t n = strlen(line);
+  if (c->len + n + 1 > c->cap) {
+    size_t nc = c->cap ? c->cap * 2 : 4096;
+    while (nc < c->len + n + 1)
+      nc *= 2;
+    char *q = acRealloc(c->data, nc);
+    if (!q)
+      return AC_ERR_NOMEM;
+    c->data = q;
+    c->cap = nc;
+  }
+  memcpy(c->data + c->len, line, n + 1);
+  c->len += n;
+  return AC_OK;
+}
+
+/* Plans and simulates one strategy at one budget into `cell`. */
+static AcStatus acSweepPlan(const AcGraph *g, AcStrategy s, int64_t budget,
+                            int64_t staticBytes, AcPlan *plan,
+                            AcSweepCell *cell, AcError *err) {
+  AcPlanOptions po = {s, budget, staticBytes};
+  AcSimResult r;
+  memset(&r, 0, sizeof r);
+  AcStatus st = acPlanRun(g, &po, plan, err);
+  if (st == AC_OK)
+    st = acSimulate(g, plan, staticBytes, 0, &r, err);
+  if (st == AC_OK) {
+    cell->peak = r.peakBytes;
+    cell->seconds = r.recomputeSeconds;
+    cell->savedBytes = r.savedBytes;
+    cell->planned = 1;
+  }
+  acSimResultClear(&r);
+  return st;
+}
+
 AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
   AcImport *imp = NULL;
   AcPlan *plan = NULL;
+  AcTrajectory *traj = NULL;
   AcError err;
   MlirLocation loc = mlirOperationGetLocation(module);
   AcStatus st;
-  char *csv = NULL;
-  size_t csvLen = 0, csvCap = 0;
+  AcCsv csv = {0};
+  AcSweepCell fixed[AC_STRATEGY_COUNT];
+  memset(fixed, 0, sizeof fixed);
   acErrorClear(&err);
   st = acImportModule(module, opts->device, &imp, &err, &loc);
   if (st != AC_OK) {
@@ -32,83 +90,71 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
   }
   plan = acPlanCreate(g);
   if (!plan) {
-    st = AC_ERR_NOMEM;
-    mlirEmitError(loc, "autoac: out of memory");
-    goto cleanup;
+    st = acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
+    goto fail;
   }
   int64_t staticBytes = acSimStaticBytes(g, opts->optimizerFactor, opts->reserve);
-  int64_t lo = 0, hi = 0;
-  for (int pass = 0; pass < 2; ++pass) {
-    AcPlanOptions po = {pass ? AC_STRATEGY_SAVE_ALL : AC_STRATEGY_GREEDY, pass ? -1 : 0,
-                        staticBytes};
-    AcSimResult r;
-    memset(&r, 0, sizeof r);
-    st = acPlanRun(g, &po, plan, &err);
-    if (st == AC_OK)
-      st = acSimulate(g, plan, staticBytes, 0, &r, &err);
-    *(pass ? &hi : &lo) = r.peakBytes;
-    acSimResultClear(&r);
-    if (st != AC_OK) {
-      mlirEmitError(loc, err.message);
-      goto cleanup;
-    }
-  }
+  if ((st = acGreedyTrajectory(g, staticBytes, &traj, &err)) != AC_OK)
+    goto fail;
+  if ((st = acSweepPlan(g, AC_STRATEGY_SAVE_ALL, -1, staticBytes, plan,
+                        &fixed[AC_STRATEGY_SAVE_ALL], &err)) != AC_OK ||
+      (st = acSweepPlan(g, AC_STRATEGY_MINCUT, -1, staticBytes, plan,
+                        &fixed[AC_STRATEGY_MINCUT], &err)) != AC_OK)
+    goto fail;
+  int64_t lo = traj->peakBytes[traj->numPlans - 1];
+  int64_t hi = fixed[AC_STRATEGY_SAVE_ALL].peak;
   if (hi < lo)
     hi = lo;
   printf("%-14s", "budget");
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
     printf(" | %-9s %14s %11s", acStrategyName((AcStrategy)s), "peak", "recomp_s");
   printf("\n");
-#define AC_CSV(...)                                                            \
-  do {                                                                         \
-    char line_[512];                                                           \
-    int n_ = snprintf(line_, sizeof line_, __VA_ARGS__);                       \
-    if (csvLen + (size_t)n_ + 1 > csvCap) {                                    \
-      size_t nc_ = csvCap ? csvCap * 2 : 4096;                                 \
-      while (nc_ < csvLen + (size_t)n_ + 1)                                    \
-        nc_ *= 2;                                                              \
-      char *q_ = acRealloc(csv, nc_);                                          \
-      if (!q_) {                                                               \
-        st = AC_ERR_NOMEM;                                                     \
-        mlirEmitError(loc, "autoac: out of memory");                           \
-        goto cleanup;                                                          \
-      }                                                                        \
-      csv = q_;                                                                \
-      csvCap = nc_;                                                            \
-    }                                                                          \
-    memcpy(csv + csvLen, line_, (size_t)n_ + 1);                               \
-    csvLen += (size_t)n_;                                                      \
-  } while (0)
-  AC_CSV("budget_bytes,strategy,peak_bytes,recompute_seconds,saved_bytes,feasible\n");
+  if ((st = acCsvAppend(&csv, "budget_bytes,strategy,peak_bytes,recompute_seconds,"
+                              "saved_bytes,feasible\n")) != AC_OK)
+    goto nomem;
   for (int i = 0; i < opts->sweep; ++i) {
     int64_t budget = lo + (int64_t)((double)(hi - lo) * i / (opts->sweep - 1));
     printf("%-14" PRId64, budget);
     for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
-      AcPlanOptions po = {(AcStrategy)s, budget, staticBytes};
-      AcSimResult r;
-      memset(&r, 0, sizeof r);
-      st = acPlanRun(g, &po, plan, &err);
-      if (st == AC_OK)
-        st = acSimulate(g, plan, staticBytes, 0, &r, &err);
-      if (st != AC_OK) {
-        acSimResultClear(&r);
-        mlirEmitError(loc, err.message);
-        goto cleanup;
+      AcSweepCell cell = fixed[s];
+      const char *name = acStrategyName((AcStrategy)s);
+      if (s == AC_STRATEGY_GREEDY) {
+        intptr_t k = acTrajectoryChoose(traj, budget);
+        cell.peak = traj->peakBytes[k];
+        cell.seconds = traj->recomputeSeconds[k];
+        cell.savedBytes = traj->savedBytes[k];
+        cell.planned = 1;
+      } else if (!cell.planned) {
+        if (!strcmp(name, "ilp") && g->numOps > AC_SWEEP_ILP_MAX_OPS) {
+          printf(" | %-9s %14s %11s", "skipped", "-", "-");
+          continue;
+        }
+        if ((st = acSweepPlan(g, (AcStrategy)s, budget, staticBytes, plan,
+                              &cell, &err)) != AC_OK)
+          goto fail;
       }
-      printf(" | %-9s %14" PRId64 " %11.4g", r.peakBytes <= budget ? "ok" : "over",
-             r.peakBytes, r.recomputeSeconds);
-      AC_CSV("%" PRId64 ",%s,%" PRId64 ",%.9g,%" PRId64 ",%d\n", budget,
-             acStrategyName((AcStrategy)s), r.peakBytes, r.recomputeSeconds,
-             r.savedBytes, r.peakBytes <= budget);
-      acSimResultClear(&r);
+      char line[256];
+      printf(" | %-9s %14" PRId64 " %11.4g", cell.peak <= budget ? "ok" : "over",
+             cell.peak, cell.seconds);
+      snprintf(line, sizeof line, "%" PRId64 ",%s,%" PRId64 ",%.9g,%" PRId64 ",%d\n",
+               budget, name, cell.peak, cell.seconds, cell.savedBytes,
+               cell.peak <= budget);
+      if ((st = acCsvAppend(&csv, line)) != AC_OK)
+        goto nomem;
     }
     printf("\n");
   }
-#undef AC_CSV
-  if (opts->sweepCsv && (st = acWriteFileAtomic(opts->sweepCsv, csv, csvLen, &err)) != AC_OK)
-    mlirEmitError(loc, err.message);
+  if (opts->sweepCsv &&
+      (st = acWriteFileAtomic(opts->sweepCsv, csv.data, csv.len, &err)) != AC_OK)
+    goto fail;
+  goto cleanup;
+nomem:
+  acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
+fail:
+  mlirEmitError(loc, err.message);
 cleanup:
-  acFree(csv);
+  acFree(csv.data);
+  acTrajectoryDestroy(traj);
   acPlanDestroy(plan);
   acImportDestroy(imp);
   return st;

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Checks a --ac-sweep CSV: greedy is monotone (a lower budget never gives a
+higher peak) and under budget at every swept budget (all are >= the lowest
+peak greedy reaches); prints how greedy compares with knapsack.
+
+usage: check_sweep.py SWEEP.csv NAME"""
+import collections
+import csv
+import sys
+
+rows = collections.defaultdict(dict)
+for r in csv.DictReader(open(sys.argv[1])):
+    rows[r["strategy"]][int(r["budget_bytes"])] = r
+budgets = sorted(rows["greedy"])
+problems = []
+prev = None
+for b in budgets:
+    g = rows["greedy"][b]
+    peak = int(g["peak_bytes"])
+    if peak > b:
+        problems.append(f"greedy over budget {b}: peak {peak}")
+    if prev is not None and peak < prev[1]:
+        problems.append(f"not monotone: budget {prev[0]} peak {prev[1]} > budget {b} peak {peak}")
+    prev = (b, peak)
+both = better = knap_over = 0
+for b in budgets:
+    g, k = rows["greedy"][b], rows["knapsack"][b]
+    if int(k["peak_bytes"]) > b:
+        knap_over += 1
+        continue
+    both += 1
+    better += float(g["recompute_seconds"]) <= float(k["recompute_seconds"]) * (1 + 1e-9)
+print(f"{sys.argv[2]}: {len(budgets)} budgets, greedy monotone and under budget: "
+      f"{'yes' if not problems else 'NO'}; knapsack over budget at {knap_over}; "
+      f"greedy recomputes no more than knapsack at {better} of {both} budgets both meet")
+# At equal peak: for each distinct knapsack plan (peak P, seconds S), the
+# cheapest greedy plan of the sweep whose peak is <= P.
+gpts = [(int(r["peak_bytes"]), float(r["recompute_seconds"])) for r in rows["greedy"].values()]
+kpts = {(int(r["peak_bytes"]), float(r["recompute_seconds"])) for r in rows["knapsack"].values()}
+eq_total = eq_better = 0
+for kp, ks in sorted(kpts):
+    cands = [gs for gp, gs in gpts if gp <= kp]
+    if not cands:
+        continue
+    eq_total += 1
+    eq_better += min(cands) <= ks * (1 + 1e-9)
+print(f"{sys.argv[2]}: at equal peak, greedy recomputes no more than knapsack for "
+      f"{eq_better} of {eq_total} distinct knapsack plans")
+for p in problems:
+    print("  " + p)
+sys.exit(1 if problems else 0)
