@@ -15,8 +15,8 @@
 extern "C" {
 #endif
 
-/// Capacity of an edge that can never be cut.  Sums of up to 2^20 such
-/// edges do not overflow int64.
+/// Capacity of an edge that can never be cut (2^62); the solver saturates
+/// flows at it, so sums never overflow int64.
 #define AC_CAP_INF ((int64_t)1 << 42 << 20)
 
 /// A flow network under construction or solved.
@@ -34,6 +34,10 @@ AcStatus acMaxflowAddEdge(AcMaxflow *net, int32_t from, int32_t to, int64_t cap)
 /// that the flow equals the capacity of the cut it reports.
 AcStatus acMaxflowSolve(AcMaxflow *net, int32_t source, int32_t sink,
                         int64_t *flow);
+/// Chooses which minimum cut later solves report: by default the one nearest
+/// the source (nodes the source reaches in the residual graph); with
+/// `enable`, the one nearest the sink (nodes that cannot reach the sink).
+void acMaxflowPreferSinkSide(AcMaxflow *net, int enable);
 /// After a solve: 1 if `node` is on the source side of the minimum cut.
 int acMaxflowSourceSide(const AcMaxflow *net, int32_t node);
 /// Number of nodes.

@@ -27,6 +27,7 @@ struct AcMaxflow {
   int32_t *to;        /* [numArcs] head of each arc */
   int64_t *cap0;      /* [numArcs / 2] capacity of each added edge */
   uint8_t *side;      /* [numNodes] source side of the last solve, or NULL */
+  int sinkNearest;    /* report the minimum cut nearest the sink */
 };
 
 AcMaxflow *acMaxflowCreate(intptr_t numNodes, intptr_t edgeHint) {
@@ -221,6 +222,31 @@ static void acFlowReach(const AcMaxflow *net, AcFlowWork *w, int32_t s,
   }
 }
 
+/* Marks side[] with the nodes that CANNOT reach `t` in the residual graph:
+   the source side of the minimum cut nearest the sink. */
+static void acFlowReachSinkComplement(const AcMaxflow *net, AcFlowWork *w,
+                                      int32_t t, uint8_t *side) {
+  memset(side, 1, (size_t)net->numNodes);
+  intptr_t qh = 0, qt = 0;
+  side[t] = 0;
+  w->queue[qt++] = t;
+  while (qh < qt) {
+    int32_t v = w->queue[qh++];
+    /* x reaches v when the arc x -> v (the partner of v -> x) has residual. */
+    for (int32_t p = w->start[v], e = w->start[v + 1]; p < e; ++p) {
+      int32_t x = w->arc[p].head;
+      if (side[x] && w->arc[w->arc[p].rev].res > 0) {
+        side[x] = 0;
+        w->queue[qt++] = x;
+      }
+    }
+  }
+}
+
+void acMaxflowPreferSinkSide(AcMaxflow *net, int enable) {
+  net->sinkNearest = enable != 0;
+}
+
 #ifndef NDEBUG
 /* Capacity of the cut net->side describes, saturating at AC_CAP_INF. */
 static int64_t acFlowCutCapacity(const AcMaxflow *net) {
@@ -287,8 +313,12 @@ AcStatus acMaxflowSolve(AcMaxflow *net, int32_t source, int32_t sink,
   if (total > AC_CAP_INF)
     total = AC_CAP_INF;
 
-  /* The cut: nodes reachable from the source in the residual graph. */
-  acFlowReach(net, &w, source, side);
+  /* The cut: nodes reachable from the source in the residual graph, or the
+     complement of the nodes that reach the sink (both are minimum cuts). */
+  if (net->sinkNearest && total < AC_CAP_INF)
+    acFlowReachSinkComplement(net, &w, sink, side);
+  else
+    acFlowReach(net, &w, source, side);
   net->side = side;
   side = NULL;
   *flow = total;

@@ -232,6 +232,10 @@ AcStatus acMincutSaveSet(const AcGraph *g, uint8_t *saved, AcError *err) {
   net = acMaxflowCreate(2 + 2 * k + numOpNodes, edgeHint);
   if (!net)
     goto nomem;
+  /* Of equally small cuts, take the one nearest the backward: it saves the
+     latest values and so recomputes the least (an MLP saves relu outputs,
+     not the addmm outputs the relu would then be rerun from). */
+  acMaxflowPreferSinkSide(net, 1);
 #define AC_MC_EDGE(a, b, c)                                                    \
   do {                                                                         \
     if ((st = acMaxflowAddEdge(net, (a), (b), (c))) != AC_OK)                  \
