@@ -94,6 +94,9 @@ void acRegisterPasses(void);
 /// Emits a warning (severity 1) or a remark (2) at `loc` through the context's
 /// diagnostic engine (the C API only has mlirEmitError).
 void acEmitDiagnostic(MlirLocation loc, int severity, const char *message);
+/// MlirStringCallback appending to the AcStrBuf passed as user data.
+void acStrBufMlirCallback(MlirStringRef text, void *strbuf);
+
 /// Parses MLIR text named `sourceName` (for locations) into an owned
 /// builtin.module, wrapping top-level ops in an implicit module as mlir-opt
 /// does; a null op (with diagnostics emitted) on failure.

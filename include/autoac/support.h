@@ -64,6 +64,20 @@ void acFree(void *p);
 /// strdup through the hook.
 char *acStrdup(const char *s);
 
+/// A growable NUL-terminated text buffer; zero-initialise before use.  An
+/// allocation failure sets `failed` and drops the text appended after it.
+typedef struct AcStrBuf {
+  char *data;
+  size_t len, cap;
+  int failed;
+} AcStrBuf;
+/// Appends `n` bytes of `s`.
+void acStrBufAppend(AcStrBuf *b, const char *s, size_t n);
+/// Frees the buffer's text and zeroes it.
+void acStrBufClear(AcStrBuf *b);
+/// Writes `bytes` for people into `buf`: "512 B", "1.25 MiB", "16.00 GiB".
+void acFormatBytes(int64_t bytes, char *buf, size_t n);
+
 /// Fault injection for tests: the `n`-th allocation from now (1-based) and
 /// every later one fail when `n` > 0; 0 disables injection.
 void acAllocFailAfter(int64_t n);

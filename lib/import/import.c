@@ -18,13 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Text printed by the C API, collected into a growable NUL-terminated buffer. */
-typedef struct AcStrBuf {
-  char *data;
-  size_t len, cap;
-  int failed;
-} AcStrBuf;
-
 typedef struct AcImportCtx {
   const AcDevice *device;
   AcGraphBuilder *b;
@@ -75,26 +68,6 @@ static AcStatus acFailAt(AcImportCtx *c, MlirLocation loc, AcStatus st,
 
 static AcStatus acNoMem(AcImportCtx *c, MlirLocation loc) {
   return acFailAt(c, loc, AC_ERR_NOMEM, AC_NONE, "out of memory during import%s%s", "", "");
-}
-
-/* MlirStringCallback appending to an AcStrBuf. */
-static void acCollect(MlirStringRef s, void *user) {
-  AcStrBuf *buf = user;
-  if (buf->len + s.length + 1 > buf->cap) {
-    size_t n = buf->cap ? buf->cap : 64;
-    while (n < buf->len + s.length + 1)
-      n *= 2;
-    char *q = acRealloc(buf->data, n);
-    if (!q) {
-      buf->failed = 1;
-      return;
-    }
-    buf->data = q;
-    buf->cap = n;
-  }
-  memcpy(buf->data + buf->len, s.data, s.length);
-  buf->len += s.length;
-  buf->data[buf->len] = '\0';
 }
 
 /* Reads an MLIR type.  Non-tensor types cost nothing. */
@@ -233,7 +206,7 @@ static void acLinalgExtra(MlirOperation op, const AcTensorType *types,
   if (!mlirAttributeIsNull(iters) && mlirAttributeIsAArray(iters)) {
     for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(iters); ++i) {
       AcStrBuf text = {0};
-      mlirAttributePrint(mlirArrayAttrGetElement(iters, i), acCollect, &text);
+      mlirAttributePrint(mlirArrayAttrGetElement(iters, i), acStrBufMlirCallback, &text);
       if (text.data && strstr(text.data, "reduction"))
         hasReduction = 1;
       acFree(text.data);
@@ -261,7 +234,7 @@ static void acLinalgExtra(MlirOperation op, const AcTensorType *types,
 static AcStatus acValueName(AcImportCtx *c, MlirValue v, MlirAsmState state,
                             AcId id) {
   c->name.len = 0;
-  mlirValuePrintAsOperand(v, state, acCollect, &c->name);
+  mlirValuePrintAsOperand(v, state, acStrBufMlirCallback, &c->name);
   if (!c->name.data || c->name.failed)
     return AC_ERR_NOMEM;
   char *s = acStrdup(c->name.data);
@@ -595,7 +568,7 @@ cleanup:
   acPtrMapClear(&c.valueIds);
   acFree(c.types);
   acFree(c.operands);
-  acFree(c.name.data);
+  acStrBufClear(&c.name);
   for (intptr_t f = 0; f < c.numFuncs; ++f)
     acFree(c.funcNames[f]);
   acFree(c.funcNames);

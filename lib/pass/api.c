@@ -8,38 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct AcBuf {
-  char *data;
-  size_t len, cap;
-  int failed;
-} AcBuf;
-
-static void acBufAppend(AcBuf *b, const char *s, size_t n) {
-  if (b->failed)
-    return;
-  if (b->len + n + 1 > b->cap) {
-    size_t c = b->cap ? b->cap * 2 : 256;
-    while (c < b->len + n + 1)
-      c *= 2;
-    char *q = acRealloc(b->data, c);
-    if (!q) {
-      b->failed = 1;
-      return;
-    }
-    b->data = q;
-    b->cap = c;
-  }
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-
-static void acBufCallback(MlirStringRef s, void *user) {
-  acBufAppend(user, s.data, s.length);
+void acStrBufMlirCallback(MlirStringRef text, void *strbuf) {
+  acStrBufAppend(strbuf, text.data, text.length);
 }
 
 static MlirLogicalResult acCollectDiag(MlirDiagnostic d, void *user) {
-  AcBuf *b = user;
+  AcStrBuf *b = user;
   MlirLocation loc = mlirDiagnosticGetLocation(d);
   char head[512];
   if (mlirLocationIsAFileLineColRange(loc)) {
@@ -47,15 +21,15 @@ static MlirLogicalResult acCollectDiag(MlirDiagnostic d, void *user) {
     snprintf(head, sizeof head, "%.*s:%d:%d: ", (int)f.length, f.data,
              mlirLocationFileLineColRangeGetStartLine(loc),
              mlirLocationFileLineColRangeGetStartColumn(loc));
-    acBufAppend(b, head, strlen(head));
+    acStrBufAppend(b, head, strlen(head));
   }
   MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(d);
   const char *s = sev == MlirDiagnosticWarning ? "warning: "
                   : sev == MlirDiagnosticError ? "error: "
                   : sev == MlirDiagnosticNote  ? "note: " : "remark: ";
-  acBufAppend(b, s, strlen(s));
-  mlirDiagnosticPrint(d, acBufCallback, b);
-  acBufAppend(b, "\n", 1);
+  acStrBufAppend(b, s, strlen(s));
+  mlirDiagnosticPrint(d, acStrBufMlirCallback, b);
+  acStrBufAppend(b, "\n", 1);
   return mlirLogicalResultSuccess();
 }
 
@@ -63,7 +37,7 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
                         const char *const *names, const char *const *values,
                         intptr_t numOptions, char **irOut, char **reportOut,
                         char **errorOut) {
-  AcBuf diags = {0}, ir = {0};
+  AcStrBuf diags = {0}, ir = {0};
   AcStatus st = AC_OK;
   AcError err;
   AcOptions *opts = acOptionsCreate();
@@ -83,9 +57,9 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
   for (intptr_t i = 0; i < numOptions; ++i) {
     acErrorClear(&err);
     if ((st = acOptionsSet(opts, names[i], values[i], &err)) != AC_OK) {
-      acBufAppend(&diags, "error: ", 7);
-      acBufAppend(&diags, err.message, strlen(err.message));
-      acBufAppend(&diags, "\n", 1);
+      acStrBufAppend(&diags, "error: ", 7);
+      acStrBufAppend(&diags, err.message, strlen(err.message));
+      acStrBufAppend(&diags, "\n", 1);
       goto cleanup;
     }
   }
@@ -110,7 +84,7 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
     goto cleanup;
   }
   if (irOut) {
-    mlirOperationPrint(module, acBufCallback, &ir);
+    mlirOperationPrint(module, acStrBufMlirCallback, &ir);
     if (ir.failed) {
       st = AC_ERR_NOMEM;
       goto cleanup;
@@ -118,9 +92,9 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
   }
   acErrorClear(&err);
   if ((st = acFileSetCommit(files, &err)) != AC_OK) {
-    acBufAppend(&diags, "error: ", 7);
-    acBufAppend(&diags, err.message, strlen(err.message));
-    acBufAppend(&diags, "\n", 1);
+    acStrBufAppend(&diags, "error: ", 7);
+    acStrBufAppend(&diags, err.message, strlen(err.message));
+    acStrBufAppend(&diags, "\n", 1);
     goto cleanup;
   }
   if (irOut) {
@@ -134,9 +108,9 @@ cleanup:
   }
   if (st != AC_OK && diags.len == 0) {
     const char *m = "error: autoac failed: ";
-    acBufAppend(&diags, m, strlen(m));
-    acBufAppend(&diags, acStatusName(st), strlen(acStatusName(st)));
-    acBufAppend(&diags, "\n", 1);
+    acStrBufAppend(&diags, m, strlen(m));
+    acStrBufAppend(&diags, acStatusName(st), strlen(acStatusName(st)));
+    acStrBufAppend(&diags, "\n", 1);
   }
   if (errorOut && diags.data) {
     *errorOut = diags.data;

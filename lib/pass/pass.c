@@ -144,17 +144,6 @@ static MlirLocation acErrLoc(const AcImport *imp, const AcError *err) {
   return mlirOperationGetLocation(imp->module);
 }
 
-static void acFormatBytes(int64_t b, char *buf, size_t n) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = (double)b;
-  int u = 0;
-  while (v >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  snprintf(buf, n, u ? "%.2f %s" : "%.0f %s", v, units[u]);
-}
-
 /* Plans with `strategy` (or reads plan-in) into `plan`, derived. */
 static AcStatus acMakePlan(const AcImport *imp, const AcOptions *opts,
                            AcStrategy strategy, int64_t staticBytes,

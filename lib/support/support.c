@@ -80,6 +80,42 @@ char *acStrdup(const char *s) {
   return r;
 }
 
+void acStrBufAppend(AcStrBuf *b, const char *s, size_t n) {
+  if (b->failed)
+    return;
+  if (b->len + n + 1 > b->cap) {
+    size_t c = b->cap ? b->cap * 2 : 256;
+    while (c < b->len + n + 1)
+      c *= 2;
+    char *q = acRealloc(b->data, c);
+    if (!q) {
+      b->failed = 1;
+      return;
+    }
+    b->data = q;
+    b->cap = c;
+  }
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+void acStrBufClear(AcStrBuf *b) {
+  acFree(b->data);
+  memset(b, 0, sizeof *b);
+}
+
+void acFormatBytes(int64_t bytes, char *buf, size_t n) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = (double)bytes;
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  snprintf(buf, n, u ? "%.2f %s" : "%.0f %s", v, units[u]);
+}
+
 void acAllocFailAfter(int64_t n) {
   acFailAt = n > 0 ? acAllocs + n : 0;
 }

@@ -62,59 +62,19 @@ static MlirLogicalResult acOnDiagnostic(MlirDiagnostic d, void *user) {
   return mlirLogicalResultSuccess();
 }
 
-/* Growable text buffer for printing. */
-typedef struct AcText {
-  char *data;
-  size_t len, cap;
-  int failed;
-} AcText;
-
-static void acAppend(MlirStringRef s, void *user) {
-  AcText *t = user;
-  if (t->failed)
-    return;
-  if (t->len + s.length + 1 > t->cap) {
-    size_t n = t->cap ? t->cap * 2 : 1 << 16;
-    while (n < t->len + s.length + 1)
-      n *= 2;
-    char *q = realloc(t->data, n);
-    if (!q) {
-      t->failed = 1;
-      return;
-    }
-    t->data = q;
-    t->cap = n;
-  }
-  memcpy(t->data + t->len, s.data, s.length);
-  t->len += s.length;
-  t->data[t->len] = '\0';
-}
-
 static char *acReadAll(FILE *f, size_t *len) {
-  AcText t = {0};
+  AcStrBuf t = {0};
   char buf[1 << 16];
   size_t n;
+  acStrBufAppend(&t, "", 0);
   while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    acAppend(mlirStringRefCreate(buf, n), &t);
+    acStrBufAppend(&t, buf, n);
   if (t.failed || ferror(f)) {
-    free(t.data);
+    acStrBufClear(&t);
     return NULL;
   }
-  if (!t.data)
-    t.data = calloc(1, 1);
   *len = t.len;
   return t.data;
-}
-
-static void acHumanBytes(json_int_t b, char *buf, size_t n) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = (double)b;
-  int u = 0;
-  while (v >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  snprintf(buf, n, u ? "%.2f %s" : "%.0f %s", v, units[u]);
 }
 
 /* Prints a readable summary of a report file to stderr. */
@@ -133,24 +93,24 @@ static void acPrintSummary(const char *reportPath) {
   json_t *fn;
   json_array_foreach(json_object_get(r, "functions"), i, fn) {
     json_t *ph = json_object_get(fn, "phases");
-    acHumanBytes(json_integer_value(json_object_get(fn, "candidate_bytes")), a, sizeof a);
+    acFormatBytes(json_integer_value(json_object_get(fn, "candidate_bytes")), a, sizeof a);
     fprintf(stderr, "  @%s: %lld ops (%lld forward, %lld backward), %zu save candidates (%s)\n",
             json_string_value(json_object_get(fn, "name")),
             (long long)json_integer_value(json_object_get(fn, "ops")),
             (long long)json_integer_value(json_object_get(ph, "fwd")),
             (long long)json_integer_value(json_object_get(ph, "bwd")),
             json_array_size(json_object_get(fn, "candidates")), a);
-    acHumanBytes(json_integer_value(json_object_get(fn, "saved_bytes")), a, sizeof a);
+    acFormatBytes(json_integer_value(json_object_get(fn, "saved_bytes")), a, sizeof a);
     fprintf(stderr, "    saved %zu values (%s), recomputed %zu ops\n",
             json_array_size(json_object_get(fn, "saved")), a,
             json_array_size(json_object_get(fn, "recomputed")));
   }
-  acHumanBytes(json_integer_value(json_object_get(r, "peak_bytes")), a, sizeof a);
-  acHumanBytes(json_integer_value(json_object_get(r, "static_bytes")), b, sizeof b);
+  acFormatBytes(json_integer_value(json_object_get(r, "peak_bytes")), a, sizeof a);
+  acFormatBytes(json_integer_value(json_object_get(r, "static_bytes")), b, sizeof b);
   fprintf(stderr, "  peak %s (static %s)", a, b);
   json_int_t budget = json_integer_value(json_object_get(r, "budget_bytes"));
   if (json_is_integer(json_object_get(r, "budget_bytes"))) {
-    acHumanBytes(budget, a, sizeof a);
+    acFormatBytes(budget, a, sizeof a);
     fprintf(stderr, ", budget %s: %s", a,
             json_is_true(json_object_get(r, "feasible")) ? "met" : "NOT met");
   }
@@ -158,10 +118,10 @@ static void acPrintSummary(const char *reportPath) {
   const char *k;
   json_t *v;
   json_object_foreach(json_object_get(r, "baseline_peak_bytes"), k, v) {
-    acHumanBytes(json_integer_value(v), a, sizeof a);
+    acFormatBytes(json_integer_value(v), a, sizeof a);
     fprintf(stderr, "  baseline %-9s peak %s\n", k, a);
   }
-  acHumanBytes(json_integer_value(json_object_get(r, "saved_bytes")), a, sizeof a);
+  acFormatBytes(json_integer_value(json_object_get(r, "saved_bytes")), a, sizeof a);
   fprintf(stderr, "  saved %s, recompute %.3g FLOPs (%.3g s)\n", a,
           json_number_value(json_object_get(r, "recompute_flops")),
           json_number_value(json_object_get(r, "recompute_seconds")));
@@ -178,7 +138,7 @@ int main(int argc, char **argv) {
   MlirOperation module = {NULL};
   MlirPassManager pm = {NULL};
   char *source = NULL;
-  AcText out = {0};
+  AcStrBuf out = {0};
   AcFileSet *files = NULL;
   if (!opts) {
     fprintf(stderr, "ac-opt: out of memory\n");
@@ -252,15 +212,15 @@ int main(int argc, char **argv) {
   int pipelineHasAc = pipeline && strstr(pipeline, "auto-ac") != NULL;
   if (pipeline) {
     pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-    AcText perr = {0};
+    AcStrBuf perr = {0};
     if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
             mlirPassManagerGetAsOpPassManager(pm),
-            mlirStringRefCreateFromCString(pipeline), acAppend, &perr))) {
+            mlirStringRefCreateFromCString(pipeline), acStrBufMlirCallback, &perr))) {
       fprintf(stderr, "ac-opt: error: bad --pass-pipeline: %s\n", perr.data ? perr.data : "");
-      free(perr.data);
+      acStrBufClear(&perr);
       goto cleanup;
     }
-    free(perr.data);
+    acStrBufClear(&perr);
     if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module)))
       goto cleanup;
   }
@@ -285,7 +245,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ac-opt: error: the rewritten module does not verify\n");
     goto cleanup;
   }
-  mlirOperationPrint(module, acAppend, &out);
+  mlirOperationPrint(module, acStrBufMlirCallback, &out);
   if (out.failed) {
     fprintf(stderr, "ac-opt: error: out of memory printing the module\n");
     goto cleanup;
@@ -311,8 +271,8 @@ cleanup:
   acFileSetDestroy(files);
   if (tmpReport[0])
     unlink(tmpReport);
-  free(out.data);
-  free(source);
+  acStrBufClear(&out);
+  acFree(source);
   if (pm.ptr)
     mlirPassManagerDestroy(pm);
   if (module.ptr)
