@@ -116,7 +116,11 @@ static AcId acAddValue(AcGraphBuilder *b, AcRole role, int64_t bytes,
 
 AcId acGraphBuilderAddArg(AcGraphBuilder *b, AcRole role, int64_t bytes) {
   AcGraph *g = b->g;
-  assert(g->numFuncs > 0 && role != AC_ROLE_RESULT);
+  assert(role != AC_ROLE_RESULT);
+  if (b->failed || g->numFuncs == 0) {
+    b->failed = 1;
+    return AC_NONE;
+  }
   AcFunc *f = &g->funcs[g->numFuncs - 1];
   assert(f->numOps == 0 && "arguments come before ops");
   AcId id = acAddValue(b, role, bytes, AC_NONE, f->numArgs);
@@ -129,8 +133,11 @@ AcId acGraphBuilderAddOp(AcGraphBuilder *b, const char *name,
                          const AcId *operands, int32_t numOperands,
                          int32_t numResults, const int64_t *resultBytes) {
   AcGraph *g = b->g;
-  assert(g->numFuncs > 0);
   size_t len = strlen(name) + 1;
+  if (b->failed || g->numFuncs == 0) {
+    b->failed = 1;
+    return AC_NONE;
+  }
   if (!AC_GROW(g->ops, g->numOps, b->capOps) ||
       !AC_GROW(b->nameOffsets, g->numOps, b->capNameOffsets) ||
       !AC_GROW(b->forced, g->numOps, b->capForced) ||
@@ -188,6 +195,10 @@ void acGraphBuilderForcePhase(AcGraphBuilder *b, AcId op, AcPhase phase) {
 
 AcStatus acGraphBuilderAddRet(AcGraphBuilder *b, AcId value, uint8_t flags) {
   AcGraph *g = b->g;
+  if (b->failed || g->numFuncs == 0 || value < 0 || value >= g->numValues) {
+    b->failed = 1;
+    return AC_ERR_NOMEM;
+  }
   if (!AC_GROW(g->rets, g->numRets, b->capRets) ||
       !AC_GROW(g->retFlags, g->numRets, b->capRetFlags)) {
     b->failed = 1;

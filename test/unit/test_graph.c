@@ -1,0 +1,299 @@
+/* test_graph.c - the graph builder: use lists, alias roots, phase inference
+ * (with ac.phase overrides and their errors), save candidates, schedules.
+ * Phase inference is cross-checked against a brute-force reachability
+ * computation on random graphs. */
+#include "autoac/graph.h"
+
+#include "actest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+#include <stdarg.h>
+/* Adds a one-result op with `n` operands; returns its result value. */
+static AcId op1(AcGraphBuilder *b, const char *name, int64_t bytes, int n, ...) {
+  AcId ops[8];
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n; ++i)
+    ops[i] = va_arg(ap, AcId);
+  va_end(ap);
+  AcId o = acGraphBuilderAddOp(b, name, ops, n, 1, &bytes);
+  return o == AC_NONE ? AC_NONE : acGraphBuilderOp(b, o)->firstResult;
+}
+
+/*   x ─ mm(w) ─ h ─ relu ─ r ─ view ─ v ─ sum ─ loss (output)
+ *   dy ─ mul(v) ─ g ─ mul2(g, v, v) ─ g2 (grad);  dead = exp(x) feeds nothing. */
+AC_TEST(phasesAndCandidates) {
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "f");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 16);
+  AcId w = acGraphBuilderAddArg(b, AC_ROLE_PARAM, 16);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 4);
+  AcId h = op1(b, "mm", 16, 2, x, w);
+  AcId r = op1(b, "relu", 16, 1, h);
+  AcId v = op1(b, "view", 16, 1, r);
+  acGraphBuilderSetAlias(b, v, r);
+  AcId loss = op1(b, "sum", 4, 1, v);
+  AcId dead = op1(b, "exp", 16, 1, x);
+  AcId g = op1(b, "mul", 16, 2, dy, v);
+  AcId g2 = op1(b, "mul2", 16, 3, g, v, v);
+  acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
+  acGraphBuilderAddRet(b, g2, AC_RET_GRAD);
+  AcGraph *gr = NULL;
+  AcError err;
+  CHECK(acGraphBuilderFinish(b, &gr, &err) == AC_OK);
+  acGraphBuilderDestroy(b);
+  if (!gr)
+    return;
+  /* mm, relu, view, sum feed the loss and no tangent: forward (4). exp
+     feeds nothing, the muls read the tangent: backward (3). */
+  CHECK_EQ_I64(acGraphCountPhase(gr, 0, AC_PHASE_FWD), 4);
+  CHECK_EQ_I64(acGraphCountPhase(gr, 0, AC_PHASE_BWD), 3);
+  CHECK(gr->values[dead].phase == AC_PHASE_BWD);
+  CHECK(gr->values[dy].phase == AC_PHASE_BWD);
+  CHECK(gr->values[x].phase == AC_PHASE_FWD);
+  /* The view aliases r: no bytes, r is its storage root. */
+  CHECK_EQ_I64(gr->values[v].bytes, 0);
+  CHECK_EQ_I64(gr->values[v].logicalBytes, 16);
+  CHECK_EQ_I64(gr->values[v].aliasRoot, r);
+  /* Candidates: v (read by the backward muls) and through it r. */
+  CHECK(gr->values[v].saveCandidate && gr->values[r].saveCandidate);
+  CHECK(!gr->values[h].saveCandidate && !gr->values[loss].saveCandidate);
+  CHECK(!gr->values[x].saveCandidate);
+  /* Uses: distinct ops, ascending; mul2 reads v twice but counts once. */
+  CHECK_EQ_I64(gr->values[v].numUses, 2);
+  CHECK_EQ_I64(acValueUse(gr, v, 0), gr->values[g].producer);
+  CHECK_EQ_I64(acValueUse(gr, v, 1), gr->values[g2].producer);
+  CHECK_EQ_I64(gr->values[x].numUses, 2); /* mm and exp */
+  /* Static sizes: one param of 16 bytes; the grad g2 owns 16 bytes. */
+  CHECK_EQ_I64(acGraphParamBytes(gr), 16);
+  CHECK_EQ_I64(acGraphGradBytes(gr), 16);
+  /* Default schedule: f.fwd then f.bwd. */
+  CHECK_EQ_I64(gr->numSched, 2);
+  CHECK(gr->sched[0].phase == AC_PHASE_FWD && gr->sched[1].phase == AC_PHASE_BWD);
+  acGraphDestroy(gr);
+}
+
+AC_TEST(forcedPhases) {
+  AcError err;
+  AcGraph *gr = NULL;
+  /* ac.phase = "fwd" on an op that only the backward reads: honoured. */
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "f");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 16);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 16);
+  AcId y = op1(b, "relu", 16, 1, x);
+  AcId e = op1(b, "exp", 16, 1, x);
+  acGraphBuilderForcePhase(b, 1, AC_PHASE_FWD); /* the exp */
+  AcId g = op1(b, "mul", 16, 2, dy, e);
+  acGraphBuilderAddRet(b, y, AC_RET_OUTPUT);
+  acGraphBuilderAddRet(b, g, AC_RET_GRAD);
+  CHECK(acGraphBuilderFinish(b, &gr, &err) == AC_OK);
+  acGraphBuilderDestroy(b);
+  if (gr) {
+    CHECK(gr->values[e].phase == AC_PHASE_FWD);
+    CHECK(gr->ops[1].phaseForced);
+    CHECK(gr->values[e].saveCandidate);
+    acGraphDestroy(gr);
+  }
+  /* ac.phase = "fwd" on an op that reads a tangent: an error naming it. */
+  b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "f");
+  x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 16);
+  dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 16);
+  y = op1(b, "relu", 16, 1, x);
+  g = op1(b, "mul", 16, 2, dy, y);
+  acGraphBuilderForcePhase(b, 1, AC_PHASE_FWD);
+  acGraphBuilderAddRet(b, y, AC_RET_OUTPUT);
+  acGraphBuilderAddRet(b, g, AC_RET_GRAD);
+  CHECK(acGraphBuilderFinish(b, &gr, &err) == AC_ERR_INVALID);
+  CHECK_EQ_I64(err.op, 1);
+  CHECK(strstr(err.message, "'mul'") && strstr(err.message, "depends on a tangent"));
+  acGraphBuilderDestroy(b);
+  /* ac.phase = "bwd" on an op the forward output needs: the forward reader
+     is named. */
+  b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "f");
+  x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 16);
+  y = op1(b, "relu", 16, 1, x);
+  AcId s = op1(b, "sum", 4, 1, y);
+  acGraphBuilderForcePhase(b, 0, AC_PHASE_BWD);
+  acGraphBuilderAddRet(b, s, AC_RET_OUTPUT);
+  CHECK(acGraphBuilderFinish(b, &gr, &err) == AC_ERR_INVALID);
+  CHECK_EQ_I64(err.op, 1);
+  CHECK(strstr(err.message, "forward op 'sum' reads a backward value") != NULL);
+  acGraphBuilderDestroy(b);
+}
+
+static AcGraphBuilder *twoFuncs(void) {
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  for (int f = 0; f < 2; ++f) {
+    acGraphBuilderAddFunc(b, f ? "B" : "A");
+    AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 8);
+    AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 8);
+    AcId y = op1(b, "relu", 8, 1, x);
+    AcId g = op1(b, "mul", 8, 2, dy, y);
+    acGraphBuilderAddRet(b, y, AC_RET_OUTPUT);
+    acGraphBuilderAddRet(b, g, AC_RET_GRAD);
+  }
+  return b;
+}
+
+AC_TEST(schedules) {
+  AcError err;
+  AcGraph *gr = NULL;
+  /* Default: forwards in module order, backwards in reverse. */
+  AcGraphBuilder *b = twoFuncs();
+  CHECK(acGraphBuilderFinish(b, &gr, &err) == AC_OK);
+  acGraphBuilderDestroy(b);
+  if (gr) {
+    CHECK_EQ_I64(gr->numSched, 4);
+    CHECK(gr->sched[0].func == 0 && gr->sched[0].phase == AC_PHASE_FWD);
+    CHECK(gr->sched[1].func == 1 && gr->sched[1].phase == AC_PHASE_FWD);
+    CHECK(gr->sched[2].func == 1 && gr->sched[2].phase == AC_PHASE_BWD);
+    CHECK(gr->sched[3].func == 0 && gr->sched[3].phase == AC_PHASE_BWD);
+    acGraphDestroy(gr);
+  }
+  /* 1F1B with microbatches is accepted. */
+  b = twoFuncs();
+  acGraphBuilderAddSched(b, 0, AC_PHASE_FWD, 0);
+  acGraphBuilderAddSched(b, 0, AC_PHASE_FWD, 1);
+  acGraphBuilderAddSched(b, 0, AC_PHASE_BWD, 0);
+  acGraphBuilderAddSched(b, 1, AC_PHASE_FWD, 0);
+  acGraphBuilderAddSched(b, 1, AC_PHASE_BWD, 0);
+  acGraphBuilderAddSched(b, 0, AC_PHASE_BWD, 1);
+  CHECK(acGraphBuilderFinish(b, &gr, &err) == AC_OK);
+  acGraphBuilderDestroy(b);
+  acGraphDestroy(gr);
+  /* Errors: a repeat, a missing backward, backward before forward, a
+     function left out. */
+  struct { int n; int f[4], ph[4], mb[4]; const char *msg; } bad[] = {
+      {4, {0, 0, 0, 1}, {0, 0, 1, 0}, {0, 0, 0, 0}, "twice"},
+      {3, {0, 1, 1}, {0, 0, 1}, {0, 0, 0}, "has no \"A.bwd\""},
+      {4, {0, 0, 1, 1}, {1, 0, 0, 1}, {0, 0, 0, 0}, "runs \"A.bwd\" before \"A.fwd\""},
+      {2, {0, 0}, {0, 1}, {0, 0}, "does not mention joint function \"B\""},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    b = twoFuncs();
+    for (int k = 0; k < bad[i].n; ++k)
+      acGraphBuilderAddSched(b, bad[i].f[k], (AcPhase)bad[i].ph[k], bad[i].mb[k]);
+    gr = NULL;
+    CHECK(acGraphBuilderFinish(b, &gr, &err) == AC_ERR_INVALID);
+    CHECK(gr == NULL);
+    if (!strstr(err.message, bad[i].msg)) {
+      printf("  case %zu: '%s' lacks '%s'\n", i, err.message, bad[i].msg);
+      CHECK(0);
+    }
+    acGraphBuilderDestroy(b);
+  }
+}
+
+/* Random graphs: phases equal the definition computed by brute force
+   (forward iff an output is reachable from the op and no tangent reaches
+   it), uses are exactly the readers. */
+AC_TEST(randomPhasesMatchDefinition) {
+  uint64_t seed = 0x9e3779b97f4a7c15ULL;
+  for (int iter = 0; iter < 300; ++iter) {
+    AcGraphBuilder *b = acGraphBuilderCreate();
+    acGraphBuilderAddFunc(b, "r");
+    int nargs = 1 + (int)(acTestRand(&seed) % 3), nops = 2 + (int)(acTestRand(&seed) % 14);
+    AcId vals[64];
+    int nv = 0;
+    for (int a = 0; a < nargs; ++a)
+      vals[nv++] = acGraphBuilderAddArg(b, acTestRand(&seed) % 3 == 0 ? AC_ROLE_TANGENT
+                                                                    : AC_ROLE_PRIMAL, 8);
+    int k[32][4], nk[32];
+    for (int o = 0; o < nops; ++o) {
+      AcId ops[3];
+      nk[o] = 1 + (int)(acTestRand(&seed) % 3);
+      for (int i = 0; i < nk[o]; ++i) {
+        k[o][i] = (int)(acTestRand(&seed) % (uint64_t)nv);
+        ops[i] = vals[k[o][i]];
+      }
+      int64_t by = 8;
+      AcId op = acGraphBuilderAddOp(b, "op", ops, nk[o], 1, &by);
+      vals[nv++] = acGraphBuilderOp(b, op)->firstResult;
+    }
+    int out = nargs + (int)(acTestRand(&seed) % (uint64_t)nops);
+    acGraphBuilderAddRet(b, vals[out], AC_RET_OUTPUT);
+    acGraphBuilderAddRet(b, vals[nv - 1], AC_RET_GRAD);
+    AcGraph *g = NULL;
+    AcError err;
+    CHECK(acGraphBuilderFinish(b, &g, &err) == AC_OK);
+    acGraphBuilderDestroy(b);
+    if (!g)
+      continue;
+    /* Brute force over value indices 0..nv-1 (ids equal indices here). */
+    int tang[64] = {0}, feeds[64] = {0};
+    for (int v = 0; v < nv; ++v) {
+      if (v < nargs)
+        tang[v] = g->values[v].role == AC_ROLE_TANGENT;
+      else
+        for (int i = 0; i < nk[v - nargs]; ++i)
+          tang[v] |= tang[k[v - nargs][i]];
+    }
+    feeds[out] = 1;
+    for (int changed = 1; changed;) {
+      changed = 0;
+      for (int o = 0; o < nops; ++o)
+        if (feeds[nargs + o])
+          for (int i = 0; i < nk[o]; ++i)
+            if (!feeds[k[o][i]])
+              feeds[k[o][i]] = changed = 1;
+    }
+    for (int o = 0; o < nops; ++o) {
+      int fwd = feeds[nargs + o] && !tang[nargs + o];
+      CHECK_EQ_I64(g->ops[o].phase, fwd ? AC_PHASE_FWD : AC_PHASE_BWD);
+      for (int i = 0; i < nk[o]; ++i) {
+        int found = 0;
+        AcId v = k[o][i];
+        for (int u = 0; u < g->values[v].numUses; ++u)
+          found |= acValueUse(g, v, u) == o;
+        CHECK(found);
+      }
+    }
+    acGraphDestroy(g);
+  }
+}
+
+AC_TEST(allocationFailuresAreClean) {
+  int sawOk = 0;
+  for (int64_t n = 1; n < 400 && !sawOk; ++n) {
+    acAllocFailAfter(n);
+    AcGraphBuilder *b = acGraphBuilderCreate();
+    AcGraph *g = NULL;
+    AcError err;
+    AcStatus st = AC_ERR_NOMEM;
+    if (b) {
+      acGraphBuilderAddFunc(b, "f");
+      AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 8);
+      AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 8);
+      if (x != AC_NONE && dy != AC_NONE) {
+        AcId y = op1(b, "relu", 8, 1, x);
+        AcId gg = y == AC_NONE ? AC_NONE : op1(b, "mul", 8, 2, dy, y);
+        if (gg != AC_NONE) {
+          acGraphBuilderAddRet(b, y, AC_RET_OUTPUT);
+          acGraphBuilderAddRet(b, gg, AC_RET_GRAD);
+        }
+      }
+      st = acGraphBuilderFinish(b, &g, &err);
+    }
+    acAllocFailAfter(0);
+    CHECK(st == AC_OK || st == AC_ERR_NOMEM);
+    sawOk = st == AC_OK;
+    acGraphDestroy(g);
+    acGraphBuilderDestroy(b);
+  }
+  CHECK(sawOk);
+}
+
+int main(void) {
+  RUN(phasesAndCandidates);
+  RUN(forcedPhases);
+  RUN(schedules);
+  RUN(randomPhasesMatchDefinition);
+  RUN(allocationFailuresAreClean);
+  return acTestSummary("graph");
+}
