@@ -63,9 +63,10 @@ AC_TEST(phasesAndCandidates) {
   CHECK(!gr->values[h].saveCandidate && !gr->values[loss].saveCandidate);
   CHECK(!gr->values[x].saveCandidate);
   /* Uses: distinct ops, ascending; mul2 reads v twice but counts once. */
-  CHECK_EQ_I64(gr->values[v].numUses, 2);
-  CHECK_EQ_I64(acValueUse(gr, v, 0), gr->values[g].producer);
-  CHECK_EQ_I64(acValueUse(gr, v, 1), gr->values[g2].producer);
+  CHECK_EQ_I64(gr->values[v].numUses, 3);
+  CHECK_EQ_I64(acValueUse(gr, v, 0), gr->values[loss].producer);
+  CHECK_EQ_I64(acValueUse(gr, v, 1), gr->values[g].producer);
+  CHECK_EQ_I64(acValueUse(gr, v, 2), gr->values[g2].producer);
   CHECK_EQ_I64(gr->values[x].numUses, 2); /* mm and exp */
   /* Static sizes: one param of 16 bytes; the grad g2 owns 16 bytes. */
   CHECK_EQ_I64(acGraphParamBytes(gr), 16);
