@@ -596,40 +596,69 @@ void acImportDestroy(AcImport *imp) {
  * of the backward) is not needed earlier than where it is really used: a
  * recompute of it is then placed there, not at the start of the backward.
  * Moving them never raises memory: a view allocates nothing and its base is
- * live until the view's last use anyway.  Returns how many ops moved. */
+ * live until the view's last use anyway.
+ *
+ * "First user" is where the user ends up: a chain of views sinks together.
+ * place[o] is the op o ends up right before: o itself for ops that stay,
+ * else the smallest place of its users (users come later, so going down the
+ * ids sees them first).  Ops that move are moved in ascending id order, each
+ * right before its place: those sharing a place keep their order, which is
+ * a valid one (an operand has a smaller id than its user), and everything
+ * an op reads is still before it.  Moving by the first user's original
+ * position instead can put an op after another of its users.
+ * Returns how many ops moved, or -1 when out of memory. */
 static intptr_t acSinkBackwardAliases(const AcImport *imp) {
   const AcGraph *g = imp->graph;
-  intptr_t moved = 0;
-  for (AcId o = (AcId)g->numOps - 1; o >= 0; --o) {
+  intptr_t moved = 0, n = g->numOps;
+  AcId *place = acMalloc((size_t)(n ? n : 1) * sizeof *place);
+  if (!place)
+    return -1;
+  int inOrder = 1;
+  for (AcId o = (AcId)n - 1; o >= 0; --o) {
     const AcOp *op = &g->ops[o];
+    place[o] = o;
     if (op->phase != AC_PHASE_BWD || !op->recomputable ||
         (op->kind != AC_KIND_VIEW && op->kind != AC_KIND_CONSTANT) ||
         mlirOperationGetNumRegions(imp->ops[o]) != 0)
       continue;
     AcId first = AC_NONE;
-    for (int32_t r = 0; r < op->numResults; ++r) {
-      const AcValue *v = &g->values[op->firstResult + r];
-      if (v->numUses && (first == AC_NONE || acValueUse(g, op->firstResult + r, 0) < first))
-        first = acValueUse(g, op->firstResult + r, 0);
-    }
-    if (first == AC_NONE)
+    for (int32_t r = 0; r < op->numResults; ++r)
+      for (int32_t u = 0; u < g->values[op->firstResult + r].numUses; ++u) {
+        AcId p = place[acValueUse(g, op->firstResult + r, u)];
+        if (first == AC_NONE || p < first)
+          first = p;
+      }
+    if (first != AC_NONE)
+      place[o] = first;
+    if (o + 1 < n && place[o] > place[o + 1])
+      inOrder = 0;
+  }
+  /* Nothing moves when the places already ascend with the ids. */
+  for (AcId o = 0; o < (AcId)n && !inOrder; ++o) {
+    if (place[o] == o)
       continue;
-    /* The user may itself have moved: place the op right before it. */
-    MlirOperation user = imp->ops[first];
-    if (mlirOperationEqual(mlirOperationGetNextInBlock(imp->ops[o]), user))
-      continue;
-    mlirOperationMoveBefore(imp->ops[o], user);
+    mlirOperationMoveBefore(imp->ops[o], imp->ops[place[o]]);
     moved++;
   }
+  acFree(place);
   return moved;
 }
 
 AcStatus acImportModule(MlirOperation module, const AcDevice *device,
                         AcImport **out, AcError *err, MlirLocation *errLoc) {
   AcStatus st = acImportOnce(module, device, out, err, errLoc);
-  if (st != AC_OK || !acSinkBackwardAliases(*out))
+  if (st != AC_OK)
+    return st;
+  intptr_t moved = acSinkBackwardAliases(*out);
+  if (moved == 0)
     return st;
   acImportDestroy(*out);
   *out = NULL;
+  if (moved < 0) {
+    if (errLoc)
+      *errLoc = mlirOperationGetLocation(module);
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory during import");
+  }
   return acImportOnce(module, device, out, err, errLoc);
 }

@@ -56,7 +56,7 @@ static json_t *acFunctionJson(const AcReportInput *in, AcId f, int *failed) {
   acSet(phases, "fwd", json_integer(acGraphCountPhase(g, f, AC_PHASE_FWD)), failed);
   acSet(phases, "bwd", json_integer(acGraphCountPhase(g, f, AC_PHASE_BWD)), failed);
   acSet(o, "phases", phases, failed);
-  int64_t candBytes = 0, savedBytes = 0, recFlops = 0;
+  int64_t candBytes = 0, savedBytes = 0;
   AcId lastValue = fn->numOps ? g->ops[fn->firstOp + fn->numOps - 1].firstResult +
                                     g->ops[fn->firstOp + fn->numOps - 1].numResults
                               : fn->firstArg + fn->numArgs;
@@ -76,7 +76,6 @@ static json_t *acFunctionJson(const AcReportInput *in, AcId f, int *failed) {
       continue;
     acPush(rec, acValueEntry(in, g->ops[op].firstResult, "flops",
                              json_real(g->ops[op].flops), failed), failed);
-    recFlops += (int64_t)g->ops[op].flops;
   }
   acSet(o, "candidate_bytes", json_integer(candBytes), failed);
   acSet(o, "candidates", cands, failed);
