@@ -1,0 +1,259 @@
+/* count_alloc.c - a counting allocator for programs lowered with
+ * finalize-memref-to-llvm{use-generic-functions=true}.
+ *
+ * That lowering calls _mlir_memref_to_llvm_alloc / _aligned_alloc / _free
+ * instead of malloc / aligned_alloc / free.  Nothing in LLVM 22's runner
+ * libraries defines these symbols, so loading this library with
+ * `mlir-runner -shared-libs=libac_count_alloc.so,...` makes every memref
+ * allocation of the program go through here (no interposition race).
+ *
+ * Each block carries a 32-byte header in front of the returned pointer with
+ * the requested size, the offset back to the real block and an allocation
+ * id.  We track live bytes, the high-water mark, and an event log
+ * (allocation id per alloc/free) so the peak can be recomputed at exit with
+ * some allocations reclassified as static.
+ *
+ * The program may call (declare them `func.func private @acMeasureBegin()`):
+ *   acMeasureBegin()      start of the measured region (the joint call)
+ *   acMeasureEnd()        its end
+ *   acMeasureTag(i64 p)   the allocation holding address p is a gradient:
+ *                         count it as static over the whole region, as the
+ *                         simulator does (docs/fidelity.md)
+ *
+ * At exit (destructor) a report of key=value lines goes to the file named
+ * by AC_MEASURE_OUT (appended), else to stderr.  AC_MEASURE_TRACE=FILE also
+ * writes every event.  AC_MEASURE_POISON=1 fills blocks with 0xff bytes
+ * (a NaN pattern for floats) when they are freed, so a buffer freed too
+ * early shows up as a wrong result.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AC_MAGIC 0x6163636f756e7421ULL /* "account!" */
+
+typedef struct AcHeader {
+  uint64_t size;   /* bytes requested by the program */
+  uint64_t offset; /* user pointer - offset = the block malloc returned */
+  uint64_t id;     /* allocation id, index into g.allocs */
+  uint64_t magic;
+} AcHeader;
+
+typedef struct AcAllocRec {
+  uint64_t size;
+  uintptr_t user; /* user pointer while live, 0 once freed */
+  uint8_t tagged;
+} AcAllocRec;
+
+/* An event: allocation id, with the top bit set for a free. */
+#define AC_FREE_BIT (1ULL << 63)
+
+static struct {
+  int64_t live, peak;
+  uint64_t numAllocs, numFrees, allocBytes;
+  AcAllocRec *allocs;
+  size_t capAllocs;
+  uint64_t *events;
+  size_t numEvents, capEvents;
+  int64_t regionBegin, regionEnd; /* event indices, -1: not marked */
+  int64_t liveAtBegin;
+  int poison;
+  int failed; /* out of memory for the bookkeeping */
+  FILE *trace;
+  int inited;
+} g = {0};
+
+static void acInit(void) {
+  if (g.inited)
+    return;
+  g.inited = 1;
+  g.regionBegin = g.regionEnd = -1;
+  const char *p = getenv("AC_MEASURE_POISON");
+  g.poison = p && *p && strcmp(p, "0") != 0;
+  const char *t = getenv("AC_MEASURE_TRACE");
+  if (t && *t)
+    g.trace = fopen(t, "w");
+}
+
+static int acGrow(void **arr, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap)
+    return 1;
+  size_t n = *cap ? *cap : 1024;
+  while (n < need)
+    n *= 2;
+  void *q = realloc(*arr, n * elem);
+  if (!q) {
+    g.failed = 1;
+    return 0;
+  }
+  *arr = q;
+  *cap = n;
+  return 1;
+}
+
+static void acEvent(uint64_t ev) {
+  if (acGrow((void **)&g.events, &g.capEvents, g.numEvents + 1, sizeof *g.events))
+    g.events[g.numEvents++] = ev;
+}
+
+static void *acAllocate(size_t align, size_t size) {
+  acInit();
+  size_t hdr = sizeof(AcHeader);
+  if (align < 16)
+    align = 16;
+  /* Room for the header in front, keeping the user pointer aligned. */
+  size_t front = (hdr + align - 1) / align * align;
+  char *base = malloc(front + (size ? size : 1) + align);
+  if (!base)
+    return NULL;
+  uintptr_t u = ((uintptr_t)base + front + align - 1) / align * align;
+  AcHeader *h = (AcHeader *)(u - hdr);
+  h->size = size;
+  h->offset = u - (uintptr_t)base;
+  h->magic = AC_MAGIC;
+  h->id = g.numAllocs;
+  if (acGrow((void **)&g.allocs, &g.capAllocs, g.numAllocs + 1, sizeof *g.allocs)) {
+    g.allocs[g.numAllocs].size = size;
+    g.allocs[g.numAllocs].user = u;
+    g.allocs[g.numAllocs].tagged = 0;
+  }
+  acEvent(g.numAllocs);
+  g.numAllocs++;
+  g.allocBytes += size;
+  g.live += (int64_t)size;
+  if (g.live > g.peak)
+    g.peak = g.live;
+  if (g.trace)
+    fprintf(g.trace, "A %" PRIu64 " %zu %" PRId64 "\n", h->id, size, g.live);
+  return (void *)u;
+}
+
+void *_mlir_memref_to_llvm_alloc(size_t size) { return acAllocate(16, size); }
+
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  return acAllocate(alignment, size);
+}
+
+void _mlir_memref_to_llvm_free(void *ptr) {
+  if (!ptr)
+    return;
+  acInit();
+  AcHeader *h = (AcHeader *)((char *)ptr - sizeof(AcHeader));
+  if (h->magic != AC_MAGIC) {
+    fprintf(stderr, "ac_count_alloc: free of %p, not a block of ours\n", ptr);
+    abort();
+  }
+  uint64_t id = h->id;
+  size_t size = h->size;
+  g.live -= (int64_t)size;
+  g.numFrees++;
+  if (id < g.numAllocs && g.allocs)
+    g.allocs[id].user = 0;
+  acEvent(id | AC_FREE_BIT);
+  if (g.trace)
+    fprintf(g.trace, "F %" PRIu64 " %zu %" PRId64 "\n", id, size, g.live);
+  if (g.poison)
+    memset(ptr, 0xff, size);
+  h->magic = 0;
+  free((char *)ptr - h->offset);
+}
+
+void acMeasureBegin(void) {
+  acInit();
+  g.regionBegin = (int64_t)g.numEvents;
+  g.liveAtBegin = g.live;
+  if (g.trace)
+    fprintf(g.trace, "B %" PRId64 "\n", g.live);
+}
+
+void acMeasureEnd(void) {
+  acInit();
+  g.regionEnd = (int64_t)g.numEvents;
+  if (g.trace)
+    fprintf(g.trace, "E %" PRId64 "\n", g.live);
+}
+
+/* Marks the live allocation holding address p (an aligned pointer of a
+ * memref, possibly inside the block) as static. */
+void acMeasureTag(int64_t p) {
+  acInit();
+  uintptr_t a = (uintptr_t)p;
+  for (uint64_t i = g.numAllocs; i-- > 0;) {
+    AcAllocRec *r = &g.allocs[i];
+    if (r->user && a >= r->user && a < r->user + (r->size ? r->size : 1)) {
+      r->tagged = 1;
+      if (g.trace)
+        fprintf(g.trace, "T %" PRIu64 " %" PRIu64 "\n", i, r->size);
+      return;
+    }
+  }
+  fprintf(stderr, "ac_count_alloc: acMeasureTag(%#" PRIx64 "): no live block\n",
+          (uint64_t)p);
+}
+
+static void acReport(void) __attribute__((destructor));
+static void acReport(void) {
+  if (!g.inited)
+    return;
+  FILE *out = stderr;
+  const char *path = getenv("AC_MEASURE_OUT");
+  if (path && *path) {
+    FILE *f = fopen(path, "a");
+    if (f)
+      out = f;
+  }
+  fprintf(out, "peak_bytes=%" PRId64 "\n", g.peak);
+  fprintf(out, "allocs=%" PRIu64 "\nfrees=%" PRIu64 "\n", g.numAllocs, g.numFrees);
+  fprintf(out, "alloc_bytes=%" PRIu64 "\nlive_at_exit=%" PRId64 "\n",
+          g.allocBytes, g.live);
+  if (g.failed)
+    fprintf(out, "error=bookkeeping out of memory\n");
+  if (g.regionBegin >= 0 && !g.failed) {
+    int64_t end = g.regionEnd >= 0 ? g.regionEnd : (int64_t)g.numEvents;
+    /* Replay the log: live bytes before the region, then its events.
+       Tagged (gradient) allocations count as static from the region's
+       start: live minus tagged-live, plus all tagged bytes. */
+    int64_t live = 0, taggedLive = 0, taggedTotal = 0, count = 0;
+    for (int64_t e = 0; e < g.regionBegin; ++e) {
+      uint64_t ev = g.events[e];
+      uint64_t id = ev & ~AC_FREE_BIT;
+      int64_t s = (int64_t)g.allocs[id].size;
+      live += ev & AC_FREE_BIT ? -s : s;
+    }
+    for (int64_t e = g.regionBegin; e < end; ++e) {
+      uint64_t id = g.events[e] & ~AC_FREE_BIT;
+      if (!(g.events[e] & AC_FREE_BIT) && g.allocs[id].tagged)
+        taggedTotal += (int64_t)g.allocs[id].size;
+    }
+    int64_t rawPeak = live, adjPeak = live + taggedTotal;
+    for (int64_t e = g.regionBegin; e < end; ++e) {
+      uint64_t ev = g.events[e];
+      uint64_t id = ev & ~AC_FREE_BIT;
+      int64_t s = (int64_t)g.allocs[id].size;
+      int free_ = (ev & AC_FREE_BIT) != 0;
+      live += free_ ? -s : s;
+      if (g.allocs[id].tagged)
+        taggedLive += free_ ? -s : s;
+      if (!free_)
+        count++;
+      if (live > rawPeak)
+        rawPeak = live;
+      if (live - taggedLive + taggedTotal > adjPeak)
+        adjPeak = live - taggedLive + taggedTotal;
+    }
+    fprintf(out, "region_live_at_begin=%" PRId64 "\n", g.liveAtBegin);
+    fprintf(out, "region_allocs=%" PRId64 "\n", count);
+    fprintf(out, "region_peak_bytes=%" PRId64 "\n", rawPeak);
+    fprintf(out, "region_tagged_bytes=%" PRId64 "\n", taggedTotal);
+    fprintf(out, "region_peak_tagged_static=%" PRId64 "\n", adjPeak);
+  }
+  if (out != stderr)
+    fclose(out);
+  if (g.trace)
+    fclose(g.trace);
+}
