@@ -188,6 +188,32 @@ class ExportedGraph:
             return self.multi_result_ops[value]
         return None
 
+    def names_in(self, planned_ir: str, tag_attr: str = "fx_node") -> Dict[str, fx.Node]:
+        """SSA name -> FX node in a module autoac printed (annotate mode) from
+        a text exported with `tag_attr`: the names the report uses, whatever
+        order the planner left the ops in.  "%K#i" maps to the getitem node
+        of result i, "%K" to the node itself."""
+        import re
+        by_fx = {n.name: n for n in self.graph.nodes}
+        pat = re.compile(r'^\s*(%[0-9]+)(?::(\d+))? = "[^"]+"\(.*?\{[^{}]*\b' + re.escape(tag_attr)
+                         + r' = "([^"]+)"')
+        out: Dict[str, fx.Node] = {}
+        for line in planned_ir.splitlines():
+            m = pat.match(line)
+            if not m or m.group(3) not in by_fx:
+                continue
+            node = by_fx[m.group(3)]
+            if m.group(2):
+                out[m.group(1)] = node        # the op itself, for "%K"
+                for u in node.users:
+                    if u.op == "call_function" and u.target is operator.getitem:
+                        out[f"{m.group(1)}#{u.args[1]}"] = u
+            else:
+                items = [u for u in node.users
+                         if u.op == "call_function" and u.target is operator.getitem]
+                out[m.group(1)] = items[0] if len(items) == 1 and items[0].args[1] == 0 else node
+        return out
+
     def op_node_of(self, value: str) -> Optional[fx.Node]:
         """The FX call node whose op defines `value` (the multi-result op for
         "%7#1", not its getitem)."""
@@ -243,8 +269,9 @@ def _schema_elem_type(type_str: str) -> Optional[str]:
 
 class _Writer:
     def __init__(self, graph: fx.Graph, num_fwd_outputs: int, params: Sequence[bool], name: str,
-                 root: Any = None):
+                 root: Any = None, tag_attr: Optional[str] = None):
         self.graph = graph
+        self.tag_attr = tag_attr
         self.root = root
         self.num_fwd_outputs = num_fwd_outputs
         self.params_in = params
@@ -446,8 +473,11 @@ class _Writer:
         types = ", ".join(t for _, t in operands)
         # An op that writes one of its operands (bernoulli_, add_, ...) must
         # run exactly once: recomputing it would repeat the write.
-        attrs = " {ac.save}" if any(a.alias_info is not None and a.alias_info.is_write
-                                    for a in schema.arguments) else ""
+        attr_list = ["ac.save"] if any(a.alias_info is not None and a.alias_info.is_write
+                                       for a in schema.arguments) else []
+        if self.tag_attr:
+            attr_list.append(f'{self.tag_attr} = "{node.name}"')
+        attrs = " {" + ", ".join(attr_list) + "}" if attr_list else ""
         if not result_types:
             self.lines.append(f'{self.indent}"{op_name}"({names}){attrs} : ({types}) -> ()')
             self.env[node] = []
@@ -499,8 +529,9 @@ class _Writer:
             raw = t.view(torch.uint8) if t.dtype != torch.bfloat16 else t.view(torch.int16).view(torch.uint8)
             body = '"0x' + bytes(raw.flatten().tolist()).hex().upper() + '"'
         name = self.fresh()
+        tag = f', {self.tag_attr} = "{node.name}"' if self.tag_attr else ""
         self.lines.append(f'{self.indent}{name} = "torch.vtensor.literal"() '
-                          f'{{value = dense<{body}> : {builtin}}} : () -> {vt}')
+                          f'{{value = dense<{body}> : {builtin}{tag}}} : () -> {vt}')
         self.env[node] = (name, vt)
 
     def write(self) -> ExportedGraph:
@@ -584,12 +615,14 @@ def _check_name(name: str) -> str:
 
 def export_graph(graph: Union[fx.Graph, fx.GraphModule], num_fwd_outputs: int,
                  params: Union[Sequence[bool], int, None] = None,
-                 name: str = "joint") -> ExportedGraph:
+                 name: str = "joint", tag_attr: Optional[str] = None) -> ExportedGraph:
     """Writes a joint FX graph (as AOT autograd hands a partitioner: primal
     placeholders then `tangents_*` placeholders; output = forward outputs then
     gradients) as MLIR.  `params`: a mask over the primals, or the number of
     leading primals that are parameters/buffers.  Raises ExportError naming
-    the op that cannot be written."""
+    the op that cannot be written.  `tag_attr`: also put the FX node's name
+    on each op as a string attribute of that name (`{fx_node = "addmm_1"}`),
+    which survives any reordering a consumer does."""
     g = graph.graph if isinstance(graph, fx.GraphModule) else graph
     root = graph if isinstance(graph, fx.GraphModule) else getattr(g, "owning_module", None)
     nprimals = sum(1 for n in g.nodes if n.op == "placeholder" and not _is_tangent(n))
@@ -599,4 +632,4 @@ def export_graph(graph: Union[fx.Graph, fx.GraphModule], num_fwd_outputs: int,
         mask = [i < params for i in range(nprimals)]
     else:
         mask = [bool(p) for p in params]
-    return _Writer(g, num_fwd_outputs, mask, _check_name(name), root).write()
+    return _Writer(g, num_fwd_outputs, mask, _check_name(name), root, tag_attr).write()

@@ -85,7 +85,10 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
     static = float(rep.get("static_bytes") or 0)
     budget = rep.get("budget_bytes")
     peak = rep.get("peak_bytes")
-    top = max(live + [static] + ([float(budget)] if budget else []) + ([float(peak)] if peak else []))
+    baselines = {k: float(v) for k, v in (rep.get("baseline_peak_bytes") or {}).items() if v} \
+        if show_baselines else {}
+    top = max(live + [static] + ([float(budget)] if budget else []) + ([float(peak)] if peak else [])
+              + list(baselines.values()))
     div, unit = byte_unit(top)
 
     own = ax is None
@@ -120,9 +123,9 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
         h = ax.axhline(float(peak) / div, color="black", ls=":", lw=1.0,
                        label=f"peak {float(peak) / div:.3g} {unit}")
         handles.append(h)
-    if show_baselines:
-        for name, value in sorted((rep.get("baseline_peak_bytes") or {}).items()):
-            if value and (not peak or abs(float(value) - float(peak)) > 1e-9 * float(peak)):
+    if baselines:
+        for name, value in sorted(baselines.items()):
+            if not peak or abs(float(value) - float(peak)) > 1e-9 * float(peak):
                 colour, _ = STRATEGY_STYLES.get(name, ("#777777", "o"))
                 h = ax.axhline(float(value) / div, color=colour, ls="-.", lw=0.8, alpha=0.8,
                                label=f"{name} peak {float(value) / div:.3g} {unit}")

@@ -276,10 +276,10 @@ class PartitionResult:
     """What one partitioning call decided."""
     report: Dict[str, Any]            #: autoac's JSON report (contract section 4)
     warnings: str                     #: autoac's diagnostics (e.g. unreachable budget)
-    mlir: str                         #: the exported joint graph
+    mlir: str                         #: the exported joint graph (ops tagged {fx_node = "name"})
     exported: ExportedGraph
     saved: List[str]                  #: FX node names the forward saves (activations, then primals)
-    saved_values: List[str]           #: the same as SSA names in the exported MLIR
+    saved_values: List[str]           #: the same as the report's SSA names
     recomputed: List[str]             #: FX node names the backward recomputes
     planned_recomputed: List[str]     #: FX node names the plan lists as recomputed
     unplanned_recomputed: List[str]   #: recomputed by the split but not in the plan (should be empty)
@@ -321,42 +321,53 @@ class _AutoacPartition:
         _redirect_inplace_uses(joint_module.graph)
         joint_module.recompile()
         fwd_outs, _ = _fwd_bwd_outputs(joint_module)
+        # Each op carries its FX node's name ({fx_node = "..."}): the report
+        # names values as printed in the planned module, and the planner may
+        # have moved ops (it sinks backward views to their users), so names
+        # are mapped through the annotated module, not the exported text.
         exported = export_graph(joint_module, len(fwd_outs), self._params_mask(joint_module, joint_inputs),
-                                name=f"joint{len(self.results)}")
+                                name=f"joint{len(self.results)}", tag_attr=_TAG)
         options = dict(self.options)
         options["mode"] = "annotate"
         result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
+        names = exported.names_in(result.ir, _TAG)
         fn = result.report["functions"][0]
-        saved_nodes = []
-        for entry in fn.get("saved", []):
-            node = exported.node_of(entry["value"])
+
+        def lookup(entry) -> Optional[fx.Node]:
+            value = entry["value"]
+            if entry.get("op", "").startswith(("torch.constant.", "torch.prim.")):
+                return None
+            node = names.get(value)
             if node is None:
-                raise AutoacError(f"the plan saves {entry['value']} ({entry.get('op')}), "
-                                  "which is no FX value of the joint graph")
-            expected_op = entry.get("op")
-            op_node = exported.op_node_of(entry["value"])
-            if expected_op and op_node is not None and op_node.op == "call_function":
-                mine = _mlir_op_name(op_node)
-                if mine != expected_op:
-                    raise AutoacError(f"report value {entry['value']} is '{expected_op}' but the "
-                                      f"exporter wrote '{mine}' there: name mapping out of step")
-            saved_nodes.append(node)
+                raise AutoacError(f"the plan names {value} ({entry.get('op')}), which is no FX value "
+                                  "of the joint graph")
+            op_node = node.args[0] if _is_free(node) else node
+            if entry.get("op") and _mlir_op_name(op_node) != entry["op"]:
+                raise AutoacError(f"report value {value} is '{entry['op']}' but FX node "
+                                  f"%{op_node.name} is '{_mlir_op_name(op_node)}': name mapping out of step")
+            return node
+
+        saved_nodes = [n for n in (lookup(e) for e in fn.get("saved", [])) if n is not None]
         planned: Set[fx.Node] = set()
         for entry in fn.get("recomputed", []):
-            op_node = exported.op_node_of(entry["value"])
-            node = exported.node_of(entry["value"])
-            for n in (op_node, node):
-                if n is not None:
-                    planned.add(n)
+            node = lookup(entry)
+            if node is not None:
+                planned.add(node)
+                if _is_free(node):
+                    planned.add(node.args[0])
+                else:
+                    planned.update(u for u in node.users if _is_free(u))
         fw, bw, info = split_joint(joint_module, saved_nodes)
         unplanned = [n.name for n in info.recomputed if n not in planned and not _is_free(n)]
         if unplanned and self.strict_plan:
             raise AutoacError("the split recomputes forward nodes the plan neither saves nor "
                               f"recomputes: {', '.join(unplanned)}")
+        value_of = {n: v for v, n in names.items()}
+        value_of.update({p: exported.value_names[p] for p in exported.primals})
         self.results.append(PartitionResult(
             report=result.report, warnings=result.warnings, mlir=exported.text, exported=exported,
             saved=[n.name for n in info.saved],
-            saved_values=[exported.value_names.get(n, "?") for n in info.saved],
+            saved_values=[value_of.get(n, "?") for n in info.saved],
             recomputed=[n.name for n in info.recomputed],
             planned_recomputed=sorted(n.name for n in planned),
             unplanned_recomputed=unplanned, fw_module=fw, bw_module=bw))
@@ -376,6 +387,9 @@ def _is_alias_op(node: fx.Node) -> bool:
     if any(a.alias_info is not None and a.alias_info.is_write for a in schema.arguments):
         return False
     return bool(schema.returns) and all(r.alias_info is not None for r in schema.returns)
+
+
+_TAG = "fx_node"
 
 
 def _mlir_op_name(node: fx.Node) -> str:
