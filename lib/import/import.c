@@ -652,13 +652,36 @@ AcStatus acImportModule(MlirOperation module, const AcDevice *device,
   intptr_t moved = acSinkBackwardAliases(*out);
   if (moved == 0)
     return st;
+  AcImport *first = *out;
+  AcPtrMap byValue = {0};
+  *out = NULL;
+  if (moved < 0)
+    goto nomem;
+  st = acImportOnce(module, device, out, err, errLoc);
+  if (st != AC_OK)
+    goto cleanup;
+  /* Names stay those of the input as written: the printed numbering of the
+     moved IR differs, the values themselves do not. */
+  for (intptr_t v = 0; v < first->graph->numValues; ++v)
+    if (acPtrMapPut(&byValue, first->values[v].ptr, (int32_t)v) != AC_OK)
+      goto nomem;
+  for (intptr_t v = 0; v < (*out)->graph->numValues; ++v) {
+    AcId old = acPtrMapGet(&byValue, (*out)->values[v].ptr);
+    if (old == AC_NONE)
+      continue;
+    acFree((*out)->valueNames[v]);
+    (*out)->valueNames[v] = first->valueNames[old];
+    first->valueNames[old] = NULL;
+  }
+  goto cleanup;
+nomem:
   acImportDestroy(*out);
   *out = NULL;
-  if (moved < 0) {
-    if (errLoc)
-      *errLoc = mlirOperationGetLocation(module);
-    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                      "out of memory during import");
-  }
-  return acImportOnce(module, device, out, err, errLoc);
+  if (errLoc)
+    *errLoc = mlirOperationGetLocation(module);
+  st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory during import");
+cleanup:
+  acPtrMapClear(&byValue);
+  acImportDestroy(first);
+  return st;
 }
