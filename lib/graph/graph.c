@@ -360,15 +360,17 @@ AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
                     "out of memory while building the graph");
     goto cleanup;
   }
+  /* Linear in operands: count[v] holds the last op (+1) counted as a user
+   * of v, so an op reading v twice counts once (a value with many users, or
+   * an op with many operands, is not quadratic). */
   for (intptr_t o = 0; o < g->numOps; ++o) {
     const AcOp *op = &g->ops[o];
     for (int32_t i = 0; i < op->numOperands; ++i) {
       AcId v = acOpOperand(g, (AcId)o, i);
-      int dup = 0;
-      for (int32_t j = 0; j < i && !dup; ++j)
-        dup = acOpOperand(g, (AcId)o, j) == v;
-      if (!dup)
-        g->values[v].numUses++;
+      if (count[v] == (int32_t)o + 1)
+        continue;
+      count[v] = (int32_t)o + 1;
+      g->values[v].numUses++;
     }
   }
   int32_t at = 0;
@@ -383,13 +385,10 @@ AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
     for (int32_t i = 0; i < op->numOperands; ++i) {
       AcId v = acOpOperand(g, (AcId)o, i);
       AcValue *val = &g->values[v];
+      /* Ops come in ascending order: a repeat can only be the last entry. */
       if (count[v] > 0 && g->uses[val->firstUse + count[v] - 1] == (AcId)o)
         continue;
-      int dup = 0;
-      for (int32_t j = 0; j < count[v] && !dup; ++j)
-        dup = g->uses[val->firstUse + j] == (AcId)o;
-      if (!dup)
-        g->uses[val->firstUse + count[v]++] = (AcId)o;
+      g->uses[val->firstUse + count[v]++] = (AcId)o;
     }
   }
   for (intptr_t f = 0; f < g->numFuncs; ++f) {
