@@ -238,9 +238,11 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   }
   AcReportInput rin;
   memset(&rin, 0, sizeof rin);
-  for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
+  for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
     rin.baselinePeak[s] = -1;
-    if (s == AC_STRATEGY_GREEDY || s == AC_STRATEGY_KNAPSACK)
+  /* The baselines: save-all and mincut; knapsack too when there is a budget. */
+  for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
+    if (s != AC_STRATEGY_SAVE_ALL && s != AC_STRATEGY_MINCUT)
       continue;
     AcPlanOptions po = {(AcStrategy)s, -1, staticBytes};
     AcSimResult bs;
