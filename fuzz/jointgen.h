@@ -339,6 +339,8 @@ static int jgOp(JgGen *g, int phase) {
   case 0: case 1: case 2: { /* mm */
     int64_t k = ta.rank == 2 ? ta.dims[1] : 4;
     const JgValue *b = jgPickRows(g, phase, k);
+    if (!b)
+      b = a;
     name = "torch.aten.mm";
     ops[nops++] = a;
     ops[nops++] = b;

@@ -2,7 +2,8 @@
 # Installs, builds and runs the whole test suite: C unit tests (ctest), lit
 # tests (ac-opt, the mlir-opt plugin, CPU execution, GPU lowering), Python
 # tests (pytest), then the
-# same C and lit suites again under AddressSanitizer + UBSan with leak checks.
+# same C and lit suites again under AddressSanitizer + UBSan with leak checks,
+# then each fuzz target for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LIT=/usr/lib/llvm-22/bin/lit
@@ -19,5 +20,12 @@ if [ "${AUTOAC_SKIP_ASAN:-0}" != 1 ]; then
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   (cd build-asan && ctest --output-on-failure -j"$(nproc)")
   "$LIT" -sv build-asan/test
+fi
+
+# Fuzzing, bounded: every libFuzzer target (fuzz/) for AUTOAC_FUZZ_SECONDS
+# (15) from its seed corpus, in build-fuzz (clang, coverage, ASan + UBSan);
+# any crash, leak, UB or failed check fails the run (docs/reliability.md).
+if [ "${AUTOAC_SKIP_FUZZ:-0}" != 1 ]; then
+  scripts/fuzz.sh all "${AUTOAC_FUZZ_SECONDS:-15}"
 fi
 echo "autoac: all test suites passed"
