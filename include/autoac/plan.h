@@ -81,6 +81,8 @@ typedef enum AcStrategy {
   AC_STRATEGY_SAVE_ALL,
   AC_STRATEGY_MINCUT,
   AC_STRATEGY_KNAPSACK,
+  AC_STRATEGY_ILP,      ///< exact (GLPK MILP + simulation), docs/optimality.md
+  AC_STRATEGY_BEAM,     ///< beam search over greedy's drops
   AC_STRATEGY_COUNT
 } AcStrategy;
 
@@ -158,6 +160,93 @@ double acKnapsackFraction(int64_t budget, int64_t peak, int64_t savedBytes);
 AcStatus acKnapsackFrom(const AcGraph *g, const uint8_t *initialSaved,
                         int64_t staticBytes, int64_t budget, AcPlan *plan,
                         double *fraction, AcError *err);
+
+
+/*===-------------------------- exact planner (ILP) ------------------------===*/
+
+/// Options of acIlpFrom (zero-initialized: the defaults).
+typedef struct AcIlpOptions {
+  double timeLimit;     ///< seconds for the whole solve; <= 0: 10
+  intptr_t maxRounds;   ///< MILP solves at most; <= 0: no limit
+} AcIlpOptions;
+
+/// What acIlpFrom did and found.
+typedef struct AcIlpStats {
+  int optimal;            ///< the search finished: the plan is optimal, or
+                          ///< no plan of the space fits the budget
+  int feasible;           ///< the plan's simulated peak <= budget
+  int limited;            ///< the time or round limit (or a solver failure)
+                          ///< stopped the search before it finished
+  intptr_t candidates;    ///< droppable values of the starting set (binaries)
+  intptr_t rows;          ///< memory rows of the model at this budget
+  intptr_t rounds;        ///< MILP solves
+  intptr_t cuts;          ///< MILP solutions the simulator rejected
+  double lowerBound;      ///< proven lower bound on the recompute seconds of
+                          ///< any plan of the space that fits the budget
+                          ///< (HUGE_VAL: proven that none fits)
+  double recomputeSeconds;///< of the returned plan (simulated)
+  int64_t peakBytes;      ///< of the returned plan (simulated)
+  double seconds;         ///< wall time of the call
+} AcIlpStats;
+
+/// The exact planner over greedy's space: the plans `initialSaved` minus any
+/// set of its droppable values (plan_internal.h).  Returns in `plan` one that
+/// minimizes the simulated recompute seconds subject to the simulated peak
+/// (acSimulate, static part included) <= budget.  A GLPK MILP with a linear
+/// lower bound on the simulated peak proposes plans in order of cost; each is
+/// simulated, and one that does not fit is cut off and the MILP solved again
+/// (docs/optimality.md).  The greedy plan for the budget is the starting
+/// incumbent and the fallback: when the limits stop the search, the best plan
+/// that fits found so far; when nothing fits, greedy's lowest-peak plan.
+/// No budget (< 0): the starting plan.  `opts` and `stats` may be NULL.
+AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
+                   int64_t staticBytes, int64_t budget,
+                   const AcIlpOptions *opts, AcPlan *plan, AcIlpStats *stats,
+                   AcError *err);
+
+/// The ILP's memory model evaluated for `plan` (derived, `initialSaved` minus
+/// droppable values of it, else AC_ERR_INVALID): live bytes, static part
+/// excluded, at each forward and backward op step of acSimulate's timeline
+/// (recompute steps skipped), in order.  Equal to the simulated live bytes at
+/// forward steps and at most them at backward steps.  Writes up to `cap`
+/// entries of `live` and the number of steps to `*count`.
+AcStatus acIlpModelLive(const AcGraph *g, const uint8_t *initialSaved,
+                        const AcPlan *plan, int64_t *live, intptr_t cap,
+                        intptr_t *count, AcError *err);
+
+/*===-------------------------- beam search --------------------------------===*/
+
+/// The plans a beam search over greedy's drops visits, budget ignored: from
+/// `initialSaved`, each level expands every kept plan by every droppable
+/// value and keeps `width` of the children (docs/optimality.md).  What it
+/// keeps is the Pareto front of every plan visited, by recompute seconds
+/// ascending (peaks then strictly decrease).  Plan k is `initialSaved` minus
+/// the values dropped[dropBegin[k] .. dropBegin[k+1]).
+typedef struct AcBeamFront {
+  intptr_t numPlans;        ///< plans on the front (>= 1)
+  int32_t *dropBegin;       ///< [numPlans + 1] into dropped
+  AcId *dropped;            ///< the dropped values of each plan, ascending
+  int64_t *peakBytes;       ///< [numPlans] simulated peak, static included
+  double *recomputeSeconds; ///< [numPlans] simulated recompute seconds
+  uint8_t *initialSaved;    ///< [numValues] the starting save set
+  intptr_t numValues;
+  intptr_t simulations;     ///< plans simulated by the search
+} AcBeamFront;
+
+/// Runs the beam search from `initialSaved` (width <= 0: 8).
+AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
+                      int64_t staticBytes, int32_t width, AcBeamFront **out,
+                      AcError *err);
+/// Frees a front; NULL is accepted.
+void acBeamFrontDestroy(AcBeamFront *f);
+/// Index of the plan for `budget`: the first whose peak fits (the least
+/// recompute seconds of all plans visited that fit), else the last (the
+/// lowest peak visited); 0 when budget < 0.  Its peak never rises as the
+/// budget falls.
+intptr_t acBeamChoose(const AcBeamFront *f, int64_t budget);
+/// Materializes plan `k` of the front into `plan` (derived).
+AcStatus acBeamPlan(const AcGraph *g, const AcBeamFront *f, intptr_t k,
+                    AcPlan *plan, AcError *err);
 
 #ifdef __cplusplus
 }

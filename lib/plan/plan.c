@@ -439,6 +439,8 @@ static const char *const acStrategyNames[AC_STRATEGY_COUNT] = {
     [AC_STRATEGY_SAVE_ALL] = "save-all",
     [AC_STRATEGY_MINCUT] = "mincut",
     [AC_STRATEGY_KNAPSACK] = "knapsack",
+    [AC_STRATEGY_ILP] = "ilp",
+    [AC_STRATEGY_BEAM] = "beam",
 };
 
 const char *acStrategyName(AcStrategy s) {
@@ -455,6 +457,6 @@ AcStatus acStrategyParse(const char *text, AcStrategy *out, AcError *err) {
     }
   return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                     "unknown strategy '%s'; expected one of: greedy, "
-                    "save-all, mincut, knapsack",
+                    "save-all, mincut, knapsack, ilp, beam",
                     text ? text : "");
 }

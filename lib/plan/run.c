@@ -9,6 +9,7 @@ AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
   AcStatus st = AC_OK;
   uint8_t *saved = NULL;
   AcTrajectory *traj = NULL;
+  AcBeamFront *beam = NULL;
   if (opts->strategy == AC_STRATEGY_SAVE_ALL) {
     acPlanSaveAll(g, plan);
     return acPlanDerive(g, plan, err);
@@ -38,6 +39,19 @@ AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
       st = acTrajectoryPlan(g, traj, acTrajectoryChoose(traj, opts->budget),
                             plan, err);
     break;
+  case AC_STRATEGY_ILP:
+    st = acIlpFrom(g, saved, opts->staticBytes, opts->budget, NULL, plan, NULL,
+                   err);
+    break;
+  case AC_STRATEGY_BEAM:
+    if (opts->budget < 0) {
+      st = acPlanFromSaved(g, saved, plan, err);
+      break;
+    }
+    st = acBeamSearch(g, saved, opts->staticBytes, 0, &beam, err);
+    if (st == AC_OK)
+      st = acBeamPlan(g, beam, acBeamChoose(beam, opts->budget), plan, err);
+    break;
   case AC_STRATEGY_KNAPSACK:
     st = acKnapsackFrom(g, saved, opts->staticBytes, opts->budget, plan, NULL,
                         err);
@@ -48,6 +62,7 @@ AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
   }
 cleanup:
   acTrajectoryDestroy(traj);
+  acBeamFrontDestroy(beam);
   acFree(saved);
   return st;
 }

@@ -275,7 +275,9 @@ AC_TEST(saveAllViews) {
 }
 
 AC_TEST(strategyNames) {
-  const char *names[] = {"greedy", "save-all", "mincut", "knapsack"};
+  const char *names[] = {"greedy", "save-all", "mincut", "knapsack", "ilp",
+                         "beam"};
+  CHECK(sizeof names / sizeof names[0] == AC_STRATEGY_COUNT);
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
     AcStrategy out = AC_STRATEGY_COUNT;
     CHECK(strcmp(acStrategyName((AcStrategy)s), names[s]) == 0);
@@ -287,7 +289,8 @@ AC_TEST(strategyNames) {
   CHECK(acStrategyParse("bogus", &out, &err) == AC_ERR_INVALID);
   CHECK(strstr(err.message, "'bogus'") != NULL);
   CHECK(strstr(err.message, "greedy") && strstr(err.message, "save-all") &&
-        strstr(err.message, "mincut") && strstr(err.message, "knapsack"));
+        strstr(err.message, "mincut") && strstr(err.message, "knapsack") &&
+        strstr(err.message, "ilp") && strstr(err.message, "beam"));
   CHECK(acStrategyParse("Greedy", &out, NULL) == AC_ERR_INVALID);
   CHECK(acStrategyParse("", &out, NULL) == AC_ERR_INVALID);
   CHECK(strcmp(acStrategyName(AC_STRATEGY_COUNT), "unknown") == 0);

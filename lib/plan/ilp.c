@@ -1,0 +1,1401 @@
+/* ilp.c - the exact planner: a GLPK MILP over greedy's decisions, checked
+ * by the simulator (docs/optimality.md).
+ *
+ * The space.  S0 is the starting save set (the min-cut one in acPlanRun) and
+ * D its droppable values (plan_internal.h).  A plan of the space is S0 minus
+ * any T within D; every such plan derives.  Binary d_v (v in D) says v is
+ * dropped.  This is the space greedy and beam move in.
+ *
+ * The cost is exact and linear.  R(T), the recompute set, is the least set
+ * of forward ops p such that some result w of p is not saved and is read by
+ * a backward op or by an op of R(T).  Ops recomputed in S0 are recomputed in
+ * every plan (dropping only adds), ops outside R(S0 minus D) in none; the
+ * others get r_p in [0, 1] with
+ *     r_p >= u_w                 w read by a backward op or an op of R(S0)
+ *     r_p >= r_q + u_w - 1       w read by forward op q with a variable r_q
+ * where u_w is d_w for w in D, 1 for w not in S0, 0 for the other saves.
+ * Minimizing sum(seconds_p * backward instances * r_p) drives r to the least
+ * solution, so the objective is the simulated recompute seconds.
+ *
+ * The memory model is a linear lower bound on the simulated live bytes at
+ * each forward and backward op step (recompute steps are not modelled).  It
+ * follows simulate.c storage by storage, per schedule instance:
+ *  - forward steps see only forward storages, whose intervals depend on the
+ *    plan only through "is the storage saved", which is 1 - d_v for v in D:
+ *    exact;
+ *  - at backward op steps, a saved storage is counted until its last read by
+ *    a backward op (the simulator also extends it to later recompute reads),
+ *    a recomputed copy from its first to its last read by a backward op (the
+ *    simulator allocates it in a group anchored at or before that first
+ *    reader and frees it after its last reader, recompute ops included);
+ *    storages read only by recompute ops count nothing.  Everything else
+ *    (inputs, tangents, backward values, other instances) is exact.
+ * Each storage contributes bytes on an interval that is fixed, or chosen by
+ * one d_v, so the live bytes at a step are const + sum coef_v d_v.  Between
+ * two interval ends the coefficients are constant; one row per such segment
+ * with the segment's largest constant gives the rows
+ *     const + sum coef_v d_v <= budget - static.
+ *
+ * The loop.  Because the rows are a relaxation, the MILP optimum is a lower
+ * bound on the best plan that fits.  Its plan is simulated: if it fits it is
+ * optimal; if not, a no-good cut removes exactly that T and the MILP is
+ * solved again.  The greedy plan (if it fits) is the incumbent: a cutoff row
+ * asks for strictly cheaper plans, and a MILP with no solution proves the
+ * incumbent optimal.  Every step is deterministic; only the time limit can
+ * make the outcome depend on the machine. */
+#include "plan_internal.h"
+#include "autoac/simulate.h"
+
+#include <assert.h>
+#include <glpk.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { AC_ILP_DEFAULT_SECONDS = 10 };
+
+/* Cheaper than the incumbent means cheaper by this relative margin. */
+#define AC_ILP_COST_EPS 1e-9
+
+typedef struct AcIlpEvent {
+  intptr_t pos;   /* from this position on */
+  int32_t col;    /* column whose coefficient changes */
+  int64_t delta;  /* added to it */
+} AcIlpEvent;
+
+/* y >= constant + sum of coef * column over its terms: the auxiliary
+ * columns' definitions, in creation order, so a column's definitions only
+ * name earlier columns. */
+typedef struct AcIlpGe {
+  int32_t y;
+  int32_t constant;
+  intptr_t firstTerm, numTerms;  /* into termCol / termCoef */
+} AcIlpGe;
+
+/* Columns: d_v for the droppable values [0, numVars), r_p for the forward
+ * ops some but not every plan recomputes [numVars, numVars + numOpVars),
+ * then auxiliary y columns (a storage kept alive by a late recompute read:
+ * y >= r_q for the readers q that reach far enough). */
+typedef struct AcIlpModel {
+  const AcGraph *g;
+  const uint8_t *s0;       /* [numValues] the starting save set */
+  intptr_t numVars;
+  AcId *vars;              /* [numVars] the droppable values, ascending */
+  int32_t *varOf;          /* [numValues] index into vars, or -1 */
+  /* cost */
+  uint8_t *r0;             /* [numOps] recomputed in the starting plan */
+  uint8_t *rmax;           /* [numOps] recomputed with all of D dropped */
+  int32_t *opVarOf;        /* [numOps] index of r_p among op columns, or -1 */
+  AcId *opVars;            /* [numOpVars] */
+  intptr_t numOpVars;
+  double *opCost;          /* [numOpVars] seconds x backward instances */
+  double baseSeconds;      /* recompute seconds of the starting plan */
+  /* memory */
+  intptr_t numAux;
+  AcIlpGe *ge;
+  intptr_t numGe, capGe;
+  int32_t *termCol, *termCoef;
+  intptr_t numTerms, capTerms;
+  intptr_t numPos;         /* forward and backward op steps, all entries */
+  int64_t *constDelta;     /* [numPos + 1] difference array of the constant */
+  AcIlpEvent *events;
+  intptr_t numEvents, capEvents;
+} AcIlpModel;
+
+static intptr_t acIlpNumCols(const AcIlpModel *m) {
+  return m->numVars + m->numOpVars + m->numAux;
+}
+
+static void acIlpModelFree(AcIlpModel *m) {
+  acFree(m->vars);
+  acFree(m->varOf);
+  acFree(m->r0);
+  acFree(m->rmax);
+  acFree(m->opVarOf);
+  acFree(m->opVars);
+  acFree(m->opCost);
+  acFree(m->ge);
+  acFree(m->termCol);
+  acFree(m->termCoef);
+  acFree(m->constDelta);
+  acFree(m->events);
+  memset(m, 0, sizeof *m);
+}
+
+static int acIlpPushEvent(AcIlpModel *m, intptr_t pos, int32_t col,
+                          int64_t delta) {
+  if (m->numEvents == m->capEvents) {
+    intptr_t ncap = m->capEvents ? m->capEvents * 2 : 256;
+    AcIlpEvent *n = acRealloc(m->events, (size_t)ncap * sizeof *n);
+    if (!n)
+      return 0;
+    m->events = n;
+    m->capEvents = ncap;
+  }
+  m->events[m->numEvents++] = (AcIlpEvent){pos, col, delta};
+  return 1;
+}
+
+/* Adds y >= constant + sum(coef[i] * col[i]).  0 on allocation failure. */
+static int acIlpPushGe(AcIlpModel *m, int32_t y, int32_t constant,
+                       const int32_t *col, const int32_t *coef, int32_t n) {
+  if (m->numGe == m->capGe) {
+    intptr_t ncap = m->capGe ? m->capGe * 2 : 64;
+    AcIlpGe *g = acRealloc(m->ge, (size_t)ncap * sizeof *g);
+    if (!g)
+      return 0;
+    m->ge = g;
+    m->capGe = ncap;
+  }
+  while (m->numTerms + n > m->capTerms) {
+    intptr_t ncap = m->capTerms ? m->capTerms * 2 : 128;
+    int32_t *c = acRealloc(m->termCol, (size_t)ncap * sizeof *c);
+    if (!c)
+      return 0;
+    m->termCol = c;
+    int32_t *k = acRealloc(m->termCoef, (size_t)ncap * sizeof *k);
+    if (!k)
+      return 0;
+    m->termCoef = k;
+    m->capTerms = ncap;
+  }
+  memcpy(m->termCol + m->numTerms, col, (size_t)n * sizeof *col);
+  memcpy(m->termCoef + m->numTerms, coef, (size_t)n * sizeof *coef);
+  m->ge[m->numGe++] = (AcIlpGe){y, constant, m->numTerms, n};
+  m->numTerms += n;
+  return 1;
+}
+
+/* A new auxiliary column. */
+static int32_t acIlpNewAux(AcIlpModel *m) {
+  int32_t y = (int32_t)acIlpNumCols(m);
+  m->numAux++;
+  return y;
+}
+
+/* Adds `bytes` on positions [lo, hi]: to the constant (col < 0) or to the
+ * coefficient of column col.  Returns 0 on allocation failure. */
+static int acIlpAdd(AcIlpModel *m, intptr_t lo, intptr_t hi, int32_t col,
+                    int64_t bytes) {
+  if (lo < 0)
+    lo = 0;
+  if (hi > m->numPos - 1)
+    hi = m->numPos - 1;
+  if (lo > hi || bytes == 0)
+    return 1;
+  if (col < 0) {
+    m->constDelta[lo] += bytes;
+    m->constDelta[hi + 1] -= bytes;
+    return 1;
+  }
+  return acIlpPushEvent(m, lo, col, bytes) &&
+         acIlpPushEvent(m, hi + 1, col, -bytes);
+}
+
+static int acIlpCompareEvents(const void *a, const void *b) {
+  const AcIlpEvent *x = a, *y = b;
+  if (x->pos != y->pos)
+    return x->pos < y->pos ? -1 : 1;
+  return (x->col > y->col) - (x->col < y->col);
+}
+
+/* The operand of v's producer that shares v's storage root (as simulate.c). */
+static AcId acIlpViewParent(const AcGraph *g, AcId v) {
+  const AcValue *val = &g->values[v];
+  const AcOp *op = &g->ops[val->producer];
+  for (int32_t i = 0; i < op->numOperands; ++i) {
+    AcId u = acOpOperand(g, val->producer, i);
+    if (g->values[u].aliasRoot == val->aliasRoot)
+      return u;
+  }
+  return val->aliasRoot;
+}
+
+static intptr_t acIlpMax(intptr_t a, intptr_t b) { return a > b ? a : b; }
+static intptr_t acIlpMin(intptr_t a, intptr_t b) { return a < b ? a : b; }
+
+#define AC_ILP_NEVER INTPTR_MAX
+
+/* What a read in the backward (by a backward or a recompute op) touches,
+ * following simulate.c's resolution. */
+enum {
+  AC_RES_NONE = 0, /* an argument or static storage: nothing to count */
+  AC_RES_BWD,      /* a backward value's storage */
+  AC_RES_FIXED,    /* the forward storage of a root saved in every plan */
+  AC_RES_DROP,     /* a droppable root: saved (d = 0) or its copy (d = 1) */
+  AC_RES_COPY      /* the copy of a root no plan saves */
+};
+
+/* Per-instance scratch, indexed by value id. */
+typedef struct AcIlpScratch {
+  intptr_t *allocF, *lastF;    /* forward storage: allocation, last forward read */
+  intptr_t *lastBF;            /* last backward-op read of a FIXED storage */
+  intptr_t *firstBC, *lastBC;  /* backward-op reads of a COPY storage */
+  intptr_t *firstDD, *lastDD;  /* backward-op reads of a DROP storage */
+  intptr_t *allocB, *lastB;    /* backward values */
+  intptr_t *firstRead;         /* first backward op reading the value itself */
+  intptr_t *early;             /* acIlpEarliest of a root, -2: not computed */
+  uint32_t *stamp;             /* visit marks of acIlpReach */
+  uint32_t epoch;
+  AcId *stack;
+  uint8_t *retFwd;             /* returned forward storage */
+  uint8_t *staticRoot, *pinned;
+} AcIlpScratch;
+
+static int acIlpResolve(const AcIlpModel *m, const AcIlpScratch *s, AcId u,
+                        AcId *root) {
+  const AcGraph *g = m->g;
+  AcId w = u;
+  for (;;) {
+    const AcValue *val = &g->values[w];
+    if (val->role != AC_ROLE_RESULT)
+      return AC_RES_NONE; /* parameters are static, inputs and tangents
+                             live throughout */
+    const AcOp *op = &g->ops[val->producer];
+    if (op->phase == AC_PHASE_BWD) {
+      if (val->aliasRoot == w) {
+        *root = w;
+        return s->staticRoot[w] ? AC_RES_NONE : AC_RES_BWD;
+      }
+      w = acIlpViewParent(g, w);
+      continue;
+    }
+    if (m->varOf[w] >= 0) {
+      *root = w;
+      return s->staticRoot[w] ? AC_RES_NONE : AC_RES_DROP;
+    }
+    if (m->s0[w]) {
+      *root = val->aliasRoot;
+      return s->staticRoot[*root] ? AC_RES_NONE : AC_RES_FIXED;
+    }
+    if (val->aliasRoot == w) {
+      *root = w;
+      return s->staticRoot[w] ? AC_RES_NONE : AC_RES_COPY;
+    }
+    w = acIlpViewParent(g, w);
+  }
+}
+
+/* A backward op step at position t reads value u. */
+static void acIlpRead(const AcIlpModel *m, AcIlpScratch *s, AcId u,
+                      intptr_t t) {
+  AcId r;
+  switch (acIlpResolve(m, s, u, &r)) {
+  case AC_RES_BWD:
+    s->lastB[r] = acIlpMax(s->lastB[r], t);
+    break;
+  case AC_RES_FIXED:
+    s->lastBF[r] = acIlpMax(s->lastBF[r], t);
+    break;
+  case AC_RES_DROP:
+    if (s->firstDD[r] < 0)
+      s->firstDD[r] = t;
+    s->lastDD[r] = acIlpMax(s->lastDD[r], t);
+    break;
+  case AC_RES_COPY:
+    if (s->firstBC[r] < 0)
+      s->firstBC[r] = t;
+    s->lastBC[r] = acIlpMax(s->lastBC[r], t);
+    break;
+  default:
+    break;
+  }
+}
+
+/* The first backward op step reading any value reachable from `starts`
+ * through forward ops that may be rerun, entering only values no plan
+ * saves (withDrop: droppable values too).  AC_ILP_NEVER when none. */
+static intptr_t acIlpReach(const AcIlpModel *m, AcIlpScratch *s,
+                           const AcId *starts, int32_t numStarts,
+                           int withDrop) {
+  const AcGraph *g = m->g;
+  intptr_t best = AC_ILP_NEVER, sp = 0;
+  if (++s->epoch == 0) {
+    memset(s->stamp, 0, (size_t)g->numValues * sizeof *s->stamp);
+    s->epoch = 1;
+  }
+  for (int32_t i = 0; i < numStarts; ++i)
+    if (s->stamp[starts[i]] != s->epoch) {
+      s->stamp[starts[i]] = s->epoch;
+      s->stack[sp++] = starts[i];
+    }
+  while (sp > 0) {
+    AcId x = s->stack[--sp];
+    if (s->firstRead[x] >= 0 && s->firstRead[x] < best)
+      best = s->firstRead[x];
+    const AcValue *xv = &g->values[x];
+    for (int32_t i = 0; i < xv->numUses; ++i) {
+      AcId q = acValueUse(g, x, i);
+      const AcOp *qop = &g->ops[q];
+      if (qop->phase != AC_PHASE_FWD || acOpCannotRecompute(qop))
+        continue;
+      for (int32_t r = 0; r < qop->numResults; ++r) {
+        AcId w = qop->firstResult + r;
+        if (s->stamp[w] == s->epoch)
+          continue;
+        if (m->s0[w] && !(withDrop && m->varOf[w] >= 0))
+          continue;
+        s->stamp[w] = s->epoch;
+        s->stack[sp++] = w;
+      }
+    }
+  }
+  return best;
+}
+
+/* When root v is not saved and its copy exists, the copy is live from at
+ * least this backward op step: reads of values a recompute rebuilds from it
+ * through values no plan saves (each needs its producers rerun, v's first,
+ * before the read).  Cached per instance. */
+static intptr_t acIlpEarliest(const AcIlpModel *m, AcIlpScratch *s, AcId v) {
+  if (s->early[v] == -2) {
+    /* v and the results of its producer that no plan saves: reading any
+       of those reruns the producer, which rebuilds v too. */
+    const AcOp *p = &m->g->ops[m->g->values[v].producer];
+    AcId starts[64];
+    int32_t n = 0;
+    starts[n++] = v;
+    for (int32_t r = 0; r < p->numResults && n < 64; ++r) {
+      AcId w = p->firstResult + r;
+      if (w != v && !m->s0[w])
+        starts[n++] = w;
+    }
+    s->early[v] = acIlpReach(m, s, starts, n, 0);
+  }
+  return s->early[v];
+}
+
+/* Droppable values one step past a search like acIlpReach's without them:
+ * reached from `starts` through forward ops that may be rerun and values
+ * no plan saves.  Writes up to `cap` ids after the `n` already in `out`;
+ * returns the new count. */
+static int32_t acIlpDropsNear(const AcIlpModel *m, AcIlpScratch *s,
+                              const AcId *starts, int32_t numStarts,
+                              AcId *out, int32_t n, int32_t cap) {
+  const AcGraph *g = m->g;
+  intptr_t sp = 0;
+  if (++s->epoch == 0) {
+    memset(s->stamp, 0, (size_t)g->numValues * sizeof *s->stamp);
+    s->epoch = 1;
+  }
+  for (int32_t i = 0; i < n; ++i)
+    s->stamp[out[i]] = s->epoch;
+  for (int32_t i = 0; i < numStarts; ++i)
+    if (s->stamp[starts[i]] != s->epoch) {
+      s->stamp[starts[i]] = s->epoch;
+      s->stack[sp++] = starts[i];
+    }
+  while (sp > 0 && n < cap) {
+    AcId x = s->stack[--sp];
+    const AcValue *xv = &g->values[x];
+    for (int32_t i = 0; i < xv->numUses; ++i) {
+      const AcOp *qop = &g->ops[acValueUse(g, x, i)];
+      if (qop->phase != AC_PHASE_FWD || acOpCannotRecompute(qop))
+        continue;
+      for (int32_t r = 0; r < qop->numResults; ++r) {
+        AcId w = qop->firstResult + r;
+        if (s->stamp[w] == s->epoch)
+          continue;
+        s->stamp[w] = s->epoch;
+        if (m->varOf[w] >= 0) {
+          if (n < cap)
+            out[n++] = w;
+        } else if (!m->s0[w]) {
+          s->stack[sp++] = w;
+        }
+      }
+    }
+  }
+  return n;
+}
+
+/* Droppable values past acIlpEarliest(v)'s search: droppable siblings of v
+ * (results of its producer) and acIlpDropsNear(v).  Dropping one of them
+ * (and v, when v is droppable) makes v's copy start at that value's
+ * acIlpEarliest. */
+static int32_t acIlpNextDrops(const AcIlpModel *m, AcIlpScratch *s, AcId v,
+                              AcId *out, int32_t cap) {
+  const AcGraph *g = m->g;
+  int32_t n = 0;
+  const AcOp *p = &g->ops[g->values[v].producer];
+  for (int32_t r = 0; r < p->numResults && n < cap; ++r) {
+    AcId w = p->firstResult + r;
+    if (w != v && m->varOf[w] >= 0)
+      out[n++] = w;
+  }
+  return acIlpDropsNear(m, s, &v, 1, out, n, cap);
+}
+
+/* An earlier start of a copy under one more drop. */
+typedef struct AcIlpEarly {
+  intptr_t pos;
+  int32_t cond;   /* the d column that must be 1 */
+} AcIlpEarly;
+
+static int acIlpCompareEarly(const void *a, const void *b) {
+  const AcIlpEarly *x = a, *y = b;
+  if (x->pos != y->pos)
+    return x->pos < y->pos ? -1 : 1;
+  return (x->cond > y->cond) - (x->cond < y->cond);
+}
+
+/* The copy of root v (droppable: `var` >= 0 its column, it counts only
+ * when d_v = 1; else a root no plan saves) is counted from `start`.  Adds
+ * the earlier starts acIlpNextDrops gives: sorted by position, y_k covers
+ * [pos_k, pos_{k+1}) and y_k >= y_{k-1}, y_k >= d_w (+ d_v - 1). */
+static int acIlpEarlyCopy(AcIlpModel *m, AcIlpScratch *s, AcId v,
+                          int32_t var, intptr_t start) {
+  AcId next[32];
+  AcIlpEarly early[32];
+  int32_t n = acIlpNextDrops(m, s, v, next, 32), ne = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    intptr_t pos = acIlpEarliest(m, s, next[i]);
+    if (pos < start)
+      early[ne++] = (AcIlpEarly){pos, m->varOf[next[i]]};
+  }
+  if (ne > 1)
+    qsort(early, (size_t)ne, sizeof *early, acIlpCompareEarly);
+  int32_t prev = -1, one = 1, ones[2] = {1, 1};
+  for (int32_t i = 0; i < ne;) {
+    int32_t j = i;
+    int32_t y = acIlpNewAux(m);
+    if (prev >= 0 && !acIlpPushGe(m, y, 0, &prev, &one, 1))
+      return 0;
+    for (; j < ne && early[j].pos == early[i].pos; ++j) {
+      int32_t cols[2] = {early[j].cond, var};
+      if (!acIlpPushGe(m, y, var >= 0 ? -1 : 0, cols, ones, var >= 0 ? 2 : 1))
+        return 0;
+    }
+    intptr_t hi = j < ne ? early[j].pos - 1 : start - 1;
+    if (!acIlpAdd(m, early[i].pos, hi, y, m->g->values[v].bytes))
+      return 0;
+    prev = y;
+    i = j;
+  }
+  return 1;
+}
+
+/* A recompute op q's group is anchored at the first backward op step that
+ * reads, through values not saved, something rebuilt from q's results.
+ * Reads reached through values no plan saves bound it unconditionally
+ * (`last` is the step before the first of them); a read reached only past
+ * a droppable value w needs d_w = 1: a candidate (pos, d_w).  So with
+ * r_q = 1 the storages q reads are live at each step t up to `last` for
+ * which no candidate with pos <= t has d_w = 1:
+ *     live(t) >= r_q - sum(d_w : candidates with pos <= t). */
+typedef struct AcIlpCand {
+  intptr_t pos;
+  int32_t col;
+} AcIlpCand;
+
+typedef struct AcIlpLate {
+  int64_t key;       /* 2 * root (its forward storage) or 2 * root + 1 */
+  intptr_t from;     /* first position the extension may cover */
+  intptr_t last;
+  AcId op;
+  intptr_t firstCand, numCand;
+} AcIlpLate;
+
+static int acIlpCompareLate(const void *a, const void *b) {
+  const AcIlpLate *x = a, *y = b;
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return (x->op > y->op) - (x->op < y->op);
+}
+
+static int acIlpCompareIntptr(const void *a, const void *b) {
+  intptr_t x = *(const intptr_t *)a, y = *(const intptr_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Turns the late reads of one instance into intervals on y columns: per
+ * storage, the positions from its start to the last `last` are cut at
+ * every candidate position and every `last + 1`; on each piece starting at
+ * t, y >= r_q - sum(d_w : q's candidates with pos <= t) for each reader q
+ * whose `last` >= t (each such q with r_q = 1 and no such d_w keeps the
+ * storage live there). */
+static int acIlpAddLate(AcIlpModel *m, AcIlpLate *late, intptr_t n,
+                        const AcIlpCand *cand, intptr_t *cuts,
+                        int32_t *col, int32_t *coef) {
+  const AcGraph *g = m->g;
+  if (n > 1)
+    qsort(late, (size_t)n, sizeof *late, acIlpCompareLate);
+  for (intptr_t i = 0; i < n;) {
+    intptr_t j = i;
+    while (j < n && late[j].key == late[i].key)
+      ++j;
+    int64_t bytes = g->values[late[i].key / 2].bytes;
+    /* Each reader's claim holds from the largest start on. */
+    intptr_t from = late[i].from, end = -1, nc = 0;
+    for (intptr_t k = i; k < j; ++k) {
+      from = acIlpMax(from, late[k].from);
+      end = acIlpMax(end, late[k].last);
+    }
+    cuts[nc++] = from;
+    for (intptr_t k = i; k < j; ++k) {
+      if (late[k].last + 1 > from)
+        cuts[nc++] = late[k].last + 1;
+      for (intptr_t c = late[k].firstCand; c < late[k].firstCand + late[k].numCand; ++c)
+        if (cand[c].pos > from && cand[c].pos <= end)
+          cuts[nc++] = cand[c].pos;
+    }
+    qsort(cuts, (size_t)nc, sizeof *cuts, acIlpCompareIntptr);
+    for (intptr_t c = 0; c < nc; ++c) {
+      intptr_t t = cuts[c];
+      if (t > end)
+        break;
+      if (c + 1 < nc && cuts[c + 1] == t)
+        continue;
+      intptr_t hi = c + 1 < nc ? acIlpMin(cuts[c + 1] - 1, end) : end;
+      int32_t y = -1;
+      for (intptr_t k = i; k < j; ++k) {
+        if (late[k].last < t)
+          continue;
+        int32_t nt = 0, constant = 0;
+        if (m->opVarOf[late[k].op] >= 0) {
+          col[nt] = (int32_t)m->numVars + m->opVarOf[late[k].op];
+          coef[nt++] = 1;
+        } else {
+          constant = 1; /* recomputed in every plan */
+        }
+        for (intptr_t q = late[k].firstCand; q < late[k].firstCand + late[k].numCand; ++q)
+          if (cand[q].pos <= t) {
+            col[nt] = cand[q].col;
+            coef[nt++] = -1;
+          }
+        if (y < 0)
+          y = acIlpNewAux(m);
+        if (!acIlpPushGe(m, y, constant, col, coef, nt))
+          return 0;
+      }
+      if (y >= 0 && !acIlpAdd(m, t, hi, y, bytes))
+        return 0;
+    }
+    i = j;
+  }
+  return 1;
+}
+
+/* Builds the memory part of the model (numPos, constDelta, events, aux). */
+static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
+  const AcGraph *g = m->g;
+  AcStatus st = AC_OK;
+  intptr_t nv = g->numValues, ns = g->numSched;
+  AcIlpScratch s;
+  memset(&s, 0, sizeof s);
+  AcIlpLate *late = NULL;
+  intptr_t numLate = 0, capLate = 0;
+  AcIlpCand *cand = NULL;
+  intptr_t numCand = 0, capCand = 0;
+  intptr_t *posBegin = acMalloc(((size_t)ns + 1) * sizeof *posBegin);
+  intptr_t *partner = acMalloc(((size_t)ns + 1) * sizeof *partner);
+  intptr_t **arrays[] = {&s.allocF, &s.lastF,  &s.lastBF, &s.firstBC,
+                         &s.lastBC, &s.firstDD, &s.lastDD, &s.allocB,
+                         &s.lastB,  &s.firstRead, &s.early};
+  enum { NARR = sizeof arrays / sizeof arrays[0] };
+  int ok = posBegin && partner;
+  for (int i = 0; i < NARR; ++i) {
+    *arrays[i] = acMalloc(((size_t)nv + 1) * sizeof **arrays[i]);
+    ok = ok && *arrays[i];
+  }
+  s.retFwd = acCalloc((size_t)nv + 1, 1);
+  s.staticRoot = acCalloc((size_t)nv + 1, 1);
+  s.pinned = acCalloc((size_t)nv + 1, 1);
+  s.stamp = acCalloc((size_t)nv + 1, sizeof *s.stamp);
+  s.stack = acMalloc(((size_t)nv + 1) * sizeof *s.stack);
+  if (!ok || !s.retFwd || !s.staticRoot || !s.pinned || !s.stamp || !s.stack)
+    goto nomem;
+
+  /* Positions: each entry's ops of its phase, in schedule order. */
+  intptr_t pos = 0;
+  for (intptr_t e = 0; e < ns; ++e) {
+    posBegin[e] = pos;
+    pos += acGraphCountPhase(g, g->sched[e].func, g->sched[e].phase);
+  }
+  posBegin[ns] = pos;
+  m->numPos = pos;
+  m->constDelta = acCalloc((size_t)pos + 2, sizeof *m->constDelta);
+  if (!m->constDelta)
+    goto nomem;
+  /* Partners: the backward entry of each forward one (the builder checked
+     there is exactly one, after it). */
+  for (intptr_t e = 0; e < ns; ++e) {
+    partner[e] = -1;
+    if (g->sched[e].phase != AC_PHASE_FWD)
+      continue;
+    for (intptr_t j = e + 1; j < ns && partner[e] < 0; ++j)
+      if (g->sched[j].phase == AC_PHASE_BWD &&
+          g->sched[j].func == g->sched[e].func &&
+          g->sched[j].microbatch == g->sched[e].microbatch)
+        partner[e] = j;
+    if (partner[e] < 0) {
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "the schedule does not pair every forward with one "
+                      "backward of the same microbatch");
+      goto cleanup;
+    }
+  }
+
+  /* Static storage (as simulate.c) and storages every plan keeps saved. */
+  for (intptr_t v = 0; v < nv; ++v)
+    if (g->values[v].role == AC_ROLE_PARAM)
+      s.staticRoot[v] = 1;
+  for (intptr_t r = 0; r < g->numRets; ++r) {
+    if (!(g->retFlags[r] & AC_RET_GRAD))
+      continue;
+    AcId root = g->values[g->rets[r]].aliasRoot;
+    if (g->values[root].role == AC_ROLE_RESULT)
+      s.staticRoot[root] = 1;
+  }
+  for (intptr_t v = 0; v < nv; ++v)
+    if (m->s0[v] && m->varOf[v] < 0)
+      s.pinned[g->values[v].aliasRoot] = 1;
+
+  for (intptr_t e = 0; e < ns; ++e) {
+    if (g->sched[e].phase != AC_PHASE_FWD)
+      continue;
+    intptr_t e2 = partner[e];
+    AcId f = g->sched[e].func;
+    const AcFunc *fn = &g->funcs[f];
+    AcId v0 = fn->firstArg;
+    AcId v1 = f + 1 < g->numFuncs ? g->funcs[f + 1].firstArg : (AcId)nv;
+    intptr_t fB = posBegin[e], bB = posBegin[e2], bL = posBegin[e2 + 1] - 1;
+    for (AcId v = v0; v < v1; ++v) {
+      for (int i = 0; i < NARR; ++i)
+        (*arrays[i])[v] = -1;
+      s.early[v] = -2;
+      s.retFwd[v] = 0;
+    }
+    /* Forward steps. */
+    intptr_t t = fB;
+    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+      const AcOp *op = &g->ops[o];
+      if (op->phase != AC_PHASE_FWD)
+        continue;
+      for (int32_t r = 0; r < op->numResults; ++r) {
+        AcId v = op->firstResult + r;
+        if (g->values[v].aliasRoot == v && !s.staticRoot[v])
+          s.allocF[v] = s.lastF[v] = t;
+      }
+      for (int32_t i = 0; i < op->numOperands; ++i) {
+        AcId root = g->values[acOpOperand(g, o, i)].aliasRoot;
+        if (g->values[root].role == AC_ROLE_RESULT && !s.staticRoot[root] &&
+            s.allocF[root] >= 0)
+          s.lastF[root] = acIlpMax(s.lastF[root], t);
+      }
+      ++t;
+    }
+    /* Backward op steps (recompute steps are not positions). */
+    t = bB;
+    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+      const AcOp *op = &g->ops[o];
+      if (op->phase != AC_PHASE_BWD)
+        continue;
+      for (int32_t r = 0; r < op->numResults; ++r) {
+        AcId v = op->firstResult + r;
+        if (g->values[v].aliasRoot == v && !s.staticRoot[v])
+          s.allocB[v] = s.lastB[v] = t;
+      }
+      for (int32_t i = 0; i < op->numOperands; ++i) {
+        AcId u = acOpOperand(g, o, i);
+        if (s.firstRead[u] < 0)
+          s.firstRead[u] = t;
+        acIlpRead(m, &s, u, t);
+      }
+      ++t;
+    }
+    /* Returned values: forward ones outlive the backward, backward ones
+       (not gradients) live to its end, like a read at its last step. */
+    for (int32_t r = 0; r < fn->numRets; ++r) {
+      intptr_t ri = fn->firstRet + r;
+      AcId v = g->rets[ri];
+      if (g->retFlags[ri] & AC_RET_GRAD)
+        continue;
+      if (g->values[v].phase == AC_PHASE_FWD) {
+        AcId root = g->values[v].aliasRoot;
+        if (g->values[root].role == AC_ROLE_RESULT && !s.staticRoot[root])
+          s.retFwd[root] = 1;
+      } else if (bL >= bB) {
+        acIlpRead(m, &s, v, bL);
+      }
+    }
+    /* Intervals. */
+    for (AcId v = v0; v < v1; ++v) {
+      const AcValue *val = &g->values[v];
+      int64_t bytes = val->bytes;
+      if (val->aliasRoot != v || s.staticRoot[v] || bytes == 0)
+        continue;
+      int okAdd = 1;
+      if (val->role == AC_ROLE_PRIMAL) {
+        okAdd = acIlpAdd(m, fB, bL, -1, bytes);
+      } else if (val->role == AC_ROLE_TANGENT) {
+        okAdd = acIlpAdd(m, bB, bL, -1, bytes);
+      } else if (s.allocB[v] >= 0) {
+        okAdd = acIlpAdd(m, s.allocB[v], s.lastB[v], -1, bytes);
+      } else if (s.allocF[v] >= 0) {
+        intptr_t hi = s.lastF[v];
+        if (s.retFwd[v])
+          hi = acIlpMax(hi, bL);
+        if (s.pinned[v])
+          hi = acIlpMax(hi, acIlpMax(bB - 1, s.lastBF[v]));
+        int32_t var = m->varOf[v];
+        if (var < 0) {
+          okAdd = acIlpAdd(m, s.allocF[v], hi, -1, bytes);
+          if (okAdd && s.firstBC[v] >= 0) {
+            intptr_t start = acIlpMin(s.firstBC[v], acIlpEarliest(m, &s, v));
+            okAdd = acIlpAdd(m, start, s.lastBC[v], -1, bytes) &&
+                    acIlpEarlyCopy(m, &s, v, -1, start);
+          }
+        } else {
+          /* Saved (d = 0): until the backward starts and its last read.
+             Dropped (d = 1): the forward interval, and a copy between its
+             first and last backward reads. */
+          intptr_t hi0 = acIlpMax(hi, acIlpMax(bB - 1, s.lastDD[v]));
+          okAdd = acIlpAdd(m, s.allocF[v], hi0, -1, bytes) &&
+                  acIlpAdd(m, s.allocF[v], hi0, var, -bytes) &&
+                  acIlpAdd(m, s.allocF[v], hi, var, bytes);
+          if (okAdd && s.firstDD[v] >= 0) {
+            intptr_t start = acIlpMin(s.firstDD[v], acIlpEarliest(m, &s, v));
+            okAdd = acIlpAdd(m, start, s.lastDD[v], var, bytes) &&
+                    acIlpEarlyCopy(m, &s, v, var, start);
+          }
+        }
+      }
+      if (!okAdd)
+        goto nomem;
+    }
+    /* Late reads: recompute ops keep what they read alive until their
+       group, which no backward op before the first that could need them
+       anchors. */
+    numLate = 0;
+    numCand = 0;
+    for (AcId q = fn->firstOp; q < fn->firstOp + fn->numOps; ++q) {
+      const AcOp *qop = &g->ops[q];
+      if (qop->phase != AC_PHASE_FWD || !m->rmax[q] || qop->numResults > 64)
+        continue;
+      AcId starts[64], near[64];
+      int32_t ns0 = 0, nn = 0;
+      for (int32_t r = 0; r < qop->numResults; ++r) {
+        AcId w = qop->firstResult + r;
+        if (m->varOf[w] >= 0)
+          near[nn++] = w;
+        else if (!m->s0[w])
+          starts[ns0++] = w;
+      }
+      intptr_t anchor = acIlpReach(m, &s, starts, ns0, 0);
+      nn = acIlpDropsNear(m, &s, starts, ns0, near, nn, 64);
+      /* Candidates: the droppable values past the unconditional reads. */
+      if (capCand - numCand < nn) {
+        intptr_t ncap = (capCand + nn) * 2;
+        AcIlpCand *c = acRealloc(cand, (size_t)ncap * sizeof *c);
+        if (!c)
+          goto nomem;
+        cand = c;
+        capCand = ncap;
+      }
+      intptr_t firstCand = numCand;
+      for (int32_t i = 0; i < nn; ++i) {
+        intptr_t pos = acIlpReach(m, &s, &near[i], 1, 1);
+        if (pos < anchor)
+          cand[numCand++] = (AcIlpCand){pos, m->varOf[near[i]]};
+      }
+      if (anchor == AC_ILP_NEVER) {
+        if (numCand == firstCand)
+          continue; /* no backward op can need q */
+        anchor = bL + 1;
+      }
+      if (anchor - 1 < bB)
+        continue;
+      for (int32_t i = 0; i < qop->numOperands; ++i) {
+        AcId r;
+        int kind = acIlpResolve(m, &s, acOpOperand(g, q, i), &r);
+        intptr_t from;
+        int64_t key = 2 * (int64_t)r + 1;
+        if (kind == AC_RES_FIXED || (kind == AC_RES_DROP && s.pinned[r])) {
+          /* The forward storage, beyond what the intervals count (for a
+             droppable root, its saved interval too).  A droppable root
+             that is also pinned shares the key: when it is dropped its
+             reader touches the copy instead, which is as many bytes and
+             counted elsewhere only up to its last backward read. */
+          intptr_t hi = acIlpMax(s.lastF[r], acIlpMax(bB - 1, s.lastBF[r]));
+          if (s.retFwd[r])
+            hi = acIlpMax(hi, bL);
+          if (m->varOf[r] >= 0)
+            hi = acIlpMax(hi, s.lastDD[r]);
+          from = hi + 1;
+          key = 2 * (int64_t)r;
+          if (kind == AC_RES_DROP) {
+            intptr_t start = acIlpEarliest(m, &s, r);
+            if (s.firstDD[r] >= 0)
+              start = acIlpMin(start, s.firstDD[r]);
+            if (start == AC_ILP_NEVER)
+              continue;
+            from = acIlpMax(from, start);
+          }
+        } else if (kind == AC_RES_DROP || kind == AC_RES_COPY) {
+          /* The copy (or, for DROP, the saved storage) from its start. */
+          if (kind == AC_RES_DROP && s.retFwd[r])
+            continue; /* saved, it lives to the end anyway */
+          intptr_t first = kind == AC_RES_DROP ? s.firstDD[r] : s.firstBC[r];
+          intptr_t lastR = kind == AC_RES_DROP ? s.lastDD[r] : s.lastBC[r];
+          intptr_t start = acIlpEarliest(m, &s, r);
+          if (first >= 0)
+            start = acIlpMin(start, first);
+          if (start == AC_ILP_NEVER)
+            continue;
+          from = acIlpMax(acIlpMax(lastR + 1, bB), start);
+        } else {
+          continue;
+        }
+        if (from > anchor - 1 || g->values[r].bytes == 0)
+          continue;
+        if (numLate == capLate) {
+          intptr_t ncap = capLate ? capLate * 2 : 64;
+          AcIlpLate *n = acRealloc(late, (size_t)ncap * sizeof *n);
+          if (!n)
+            goto nomem;
+          late = n;
+          capLate = ncap;
+        }
+        late[numLate++] = (AcIlpLate){key,      from,      anchor - 1,
+                                      q,        firstCand, numCand - firstCand};
+      }
+    }
+    if (numLate > 0) {
+      intptr_t need = numLate + 2;
+      for (intptr_t k = 0; k < numLate; ++k)
+        need += late[k].numCand;
+      int32_t ncolTerms = (int32_t)(numCand + 2);
+      intptr_t *cuts = acMalloc((size_t)need * sizeof *cuts);
+      int32_t *tc = acMalloc((size_t)ncolTerms * sizeof *tc);
+      int32_t *tk = acMalloc((size_t)ncolTerms * sizeof *tk);
+      int okLate = cuts && tc && tk &&
+                   acIlpAddLate(m, late, numLate, cand, cuts, tc, tk);
+      acFree(cuts);
+      acFree(tc);
+      acFree(tk);
+      if (!okLate)
+        goto nomem;
+    }
+  }
+  if (m->numEvents > 1)
+    qsort(m->events, (size_t)m->numEvents, sizeof *m->events,
+          acIlpCompareEvents);
+  goto cleanup;
+nomem:
+  st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                  "out of memory in the ILP planner");
+cleanup:
+  acFree(posBegin);
+  acFree(partner);
+  for (int i = 0; i < NARR; ++i)
+    acFree(*arrays[i]);
+  acFree(s.retFwd);
+  acFree(s.staticRoot);
+  acFree(s.pinned);
+  acFree(s.stamp);
+  acFree(s.stack);
+  acFree(late);
+  acFree(cand);
+  return st;
+}
+
+/* Builds the whole model from the starting save set. */
+static AcStatus acIlpBuild(AcIlpModel *m, const AcGraph *g,
+                           const uint8_t *initialSaved, AcError *err) {
+  AcStatus st = AC_OK;
+  AcPlan *p = acPlanCreate(g);
+  AcDropChecker *ck = acDropCheckerCreate(g);
+  int32_t *inst = acCalloc((size_t)g->numFuncs + 1, sizeof *inst);
+  memset(m, 0, sizeof *m);
+  m->g = g;
+  m->s0 = initialSaved;
+  m->varOf = acMalloc(((size_t)g->numValues + 1) * sizeof *m->varOf);
+  m->vars = acMalloc(((size_t)g->numValues + 1) * sizeof *m->vars);
+  m->r0 = acCalloc((size_t)g->numOps + 1, 1);
+  m->rmax = acCalloc((size_t)g->numOps + 1, 1);
+  m->opVarOf = acMalloc(((size_t)g->numOps + 1) * sizeof *m->opVarOf);
+  m->opVars = acMalloc(((size_t)g->numOps + 1) * sizeof *m->opVars);
+  m->opCost = acMalloc(((size_t)g->numOps + 1) * sizeof *m->opCost);
+  if (!p || !ck || !inst || !m->varOf || !m->vars || !m->r0 || !m->rmax ||
+      !m->opVarOf || !m->opVars || !m->opCost) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory in the ILP planner");
+    goto cleanup;
+  }
+  acPlanBwdInstances(g, inst);
+  if ((st = acPlanFromSaved(g, initialSaved, p, err)) != AC_OK)
+    goto cleanup;
+  memcpy(m->r0, p->recompute, (size_t)g->numOps);
+  for (intptr_t v = 0; v < g->numValues; ++v) {
+    m->varOf[v] = -1;
+    if (acDropCheckerOk(ck, initialSaved, (AcId)v)) {
+      m->varOf[v] = (int32_t)m->numVars;
+      m->vars[m->numVars++] = (AcId)v;
+    }
+  }
+  for (intptr_t k = 0; k < m->numVars; ++k)
+    p->saved[m->vars[k]] = 0;
+  if ((st = acPlanDerive(g, p, err)) != AC_OK) {
+    /* Dropping droppable values keeps the plan derivable. */
+    if (st != AC_ERR_NOMEM)
+      st = AC_ERR_INTERNAL;
+    goto cleanup;
+  }
+  memcpy(m->rmax, p->recompute, (size_t)g->numOps);
+  for (intptr_t o = 0; o < g->numOps; ++o) {
+    double c = g->ops[o].seconds * inst[g->ops[o].func];
+    assert(!m->r0[o] || m->rmax[o]);
+    m->opVarOf[o] = -1;
+    if (m->r0[o]) {
+      m->baseSeconds += c;
+    } else if (m->rmax[o]) {
+      m->opVarOf[o] = (int32_t)m->numOpVars;
+      m->opCost[m->numOpVars] = c;
+      m->opVars[m->numOpVars++] = (AcId)o;
+    }
+  }
+  st = acIlpBuildMemory(m, err);
+cleanup:
+  acPlanDestroy(p);
+  acDropCheckerDestroy(ck);
+  acFree(inst);
+  if (st != AC_OK)
+    acIlpModelFree(m);
+  return st;
+}
+
+/* Column values of a derived plan of the space: d from saved[], r from
+ * recompute[], y from their definitions. */
+static void acIlpColumns(const AcIlpModel *m, const AcPlan *plan,
+                         double *col) {
+  for (intptr_t k = 0; k < m->numVars; ++k)
+    col[k] = !plan->saved[m->vars[k]];
+  for (intptr_t k = 0; k < m->numOpVars; ++k)
+    col[m->numVars + k] = plan->recompute[m->opVars[k]];
+  for (intptr_t k = m->numVars + m->numOpVars; k < acIlpNumCols(m); ++k)
+    col[k] = 0;
+  for (intptr_t i = 0; i < m->numGe; ++i) {
+    const AcIlpGe *e = &m->ge[i];
+    double v = e->constant;
+    for (intptr_t k = e->firstTerm; k < e->firstTerm + e->numTerms; ++k)
+      v += m->termCoef[k] * col[m->termCol[k]];
+    if (v > col[e->y])
+      col[e->y] = v;
+  }
+}
+
+
+/* The model's live bytes for column values `col`: the first `cap` steps
+ * into `live` (may be NULL), the largest into `*peak`.  0 on allocation
+ * failure. */
+static int acIlpEval(const AcIlpModel *m, const double *col, int64_t *live,
+                     intptr_t cap, int64_t *peak) {
+  intptr_t nc = acIlpNumCols(m);
+  int64_t *coef = acCalloc((size_t)nc + 1, sizeof *coef);
+  if (!coef)
+    return 0;
+  int64_t c = 0, best = 0;
+  intptr_t ev = 0;
+  for (intptr_t t = 0; t < m->numPos; ++t) {
+    c += m->constDelta[t];
+    while (ev < m->numEvents && m->events[ev].pos == t) {
+      coef[m->events[ev].col] += m->events[ev].delta;
+      ++ev;
+    }
+    int64_t l = c;
+    for (intptr_t k = 0; k < nc; ++k)
+      if (col[k] > 0.5)
+        l += coef[k];
+    if (t < cap)
+      live[t] = l;
+    if (l > best)
+      best = l;
+  }
+  *peak = best;
+  acFree(coef);
+  return 1;
+}
+
+AcStatus acIlpModelLive(const AcGraph *g, const uint8_t *initialSaved,
+                        const AcPlan *plan, int64_t *live, intptr_t cap,
+                        intptr_t *count, AcError *err) {
+  AcIlpModel m;
+  AcStatus st = acIlpBuild(&m, g, initialSaved, err);
+  double *col = NULL;
+  if (st != AC_OK)
+    return st;
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (m.varOf[v] < 0 && !plan->saved[v] != !initialSaved[v]) {
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, (AcId)v,
+                      "value %d: the plan is not the starting save set minus "
+                      "droppable values",
+                      (int)v);
+      goto cleanup;
+    }
+  col = acCalloc((size_t)acIlpNumCols(&m) + 1, sizeof *col);
+  if (!col) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory in the ILP planner");
+    goto cleanup;
+  }
+  acIlpColumns(&m, plan, col);
+  int64_t peak;
+  if (!acIlpEval(&m, col, live, cap, &peak)) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory in the ILP planner");
+    goto cleanup;
+  }
+  *count = m.numPos;
+cleanup:
+  acFree(col);
+  acIlpModelFree(&m);
+  return st;
+}
+
+/*===-------------------------- the MILP ----------------------------------===*/
+
+static double acIlpNow(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* GLPK indices are 1-based; scratch for one row. */
+typedef struct AcIlpRow {
+  int *ind;
+  double *val;
+  int len;
+} AcIlpRow;
+
+static void acIlpAddRow(glp_prob *lp, AcIlpRow *row, int type, double lb,
+                        double ub) {
+  int i = glp_add_rows(lp, 1);
+  glp_set_row_bnds(lp, i, type, lb, ub);
+  glp_set_mat_row(lp, i, row->len, row->ind, row->val);
+  row->len = 0;
+}
+
+static void acIlpPut(AcIlpRow *row, int col, double v) {
+  row->len++;
+  row->ind[row->len] = col;
+  row->val[row->len] = v;
+}
+
+/* Fills the problem: the columns (d binary, r and y in [0, 1]), the cost
+ * rows, the y definitions and the memory rows for `cap` bytes of live
+ * memory.  Returns the number of memory rows, or -1 when some step's
+ * constant alone exceeds the cap (no plan fits), or -2 on allocation
+ * failure. */
+static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t cap,
+                          double costScale, AcIlpRow *row) {
+  const AcGraph *g = m->g;
+  intptr_t nd = m->numVars, nr = m->numOpVars, nc = acIlpNumCols(m);
+  intptr_t rows = 0;
+  glp_set_obj_dir(lp, GLP_MIN);
+  if (nc > 0)
+    glp_add_cols(lp, (int)nc);
+  for (intptr_t k = 0; k < nd; ++k)
+    glp_set_col_kind(lp, (int)k + 1, GLP_BV);
+  for (intptr_t k = nd; k < nc; ++k)
+    glp_set_col_bnds(lp, (int)k + 1, GLP_DB, 0.0, 1.0);
+  for (intptr_t k = 0; k < nr; ++k)
+    glp_set_obj_coef(lp, (int)(nd + k) + 1, m->opCost[k] / costScale);
+  /* The recompute closure. */
+  for (intptr_t k = 0; k < nr; ++k) {
+    AcId p = m->opVars[k];
+    int colP = (int)(nd + k) + 1;
+    const AcOp *op = &g->ops[p];
+    for (int32_t ri = 0; ri < op->numResults; ++ri) {
+      AcId w = op->firstResult + ri;
+      int32_t dw = m->varOf[w];
+      if (dw < 0 && m->s0[w])
+        continue; /* saved in every plan: never a reason */
+      const AcValue *val = &g->values[w];
+      for (int32_t u = 0; u < val->numUses; ++u) {
+        AcId q = acValueUse(g, w, u);
+        const AcOp *qop = &g->ops[q];
+        if (qop->phase == AC_PHASE_BWD || m->r0[q]) {
+          /* r_p >= u_w; u_w = 1 would put p in R(S0). */
+          assert(dw >= 0);
+          if (dw < 0)
+            continue;
+          acIlpPut(row, colP, 1.0);
+          acIlpPut(row, dw + 1, -1.0);
+          acIlpAddRow(lp, row, GLP_LO, 0.0, 0.0);
+        } else if (m->opVarOf[q] >= 0) {
+          int colQ = (int)nd + m->opVarOf[q] + 1;
+          acIlpPut(row, colP, 1.0);
+          acIlpPut(row, colQ, -1.0);
+          if (dw >= 0) {
+            acIlpPut(row, dw + 1, -1.0);
+            acIlpAddRow(lp, row, GLP_LO, -1.0, 0.0);
+          } else {
+            acIlpAddRow(lp, row, GLP_LO, 0.0, 0.0);
+          }
+        }
+      }
+    }
+  }
+  /* y >= other. */
+  for (intptr_t i = 0; i < m->numGe; ++i) {
+    const AcIlpGe *e = &m->ge[i];
+    acIlpPut(row, e->y + 1, 1.0);
+    for (intptr_t k = e->firstTerm; k < e->firstTerm + e->numTerms; ++k)
+      acIlpPut(row, m->termCol[k] + 1, -(double)m->termCoef[k]);
+    acIlpAddRow(lp, row, GLP_LO, (double)e->constant, 0.0);
+  }
+  /* Memory rows: one per segment between interval ends. */
+  int64_t *coef = acCalloc((size_t)nc + 1, sizeof *coef);
+  if (!coef)
+    return -2;
+  int64_t c = 0;
+  intptr_t ev = 0, t = 0;
+  while (t < m->numPos) {
+    while (ev < m->numEvents && m->events[ev].pos == t) {
+      coef[m->events[ev].col] += m->events[ev].delta;
+      ++ev;
+    }
+    intptr_t end = ev < m->numEvents ? m->events[ev].pos : m->numPos;
+    if (end > m->numPos)
+      end = m->numPos;
+    int64_t best = INT64_MIN;
+    for (; t < end; ++t) {
+      c += m->constDelta[t];
+      if (c > best)
+        best = c;
+    }
+    int64_t worst = best;
+    for (intptr_t k = 0; k < nc; ++k)
+      if (coef[k] > 0)
+        worst += coef[k];
+    if (worst <= cap)
+      continue; /* no plan can exceed the cap here */
+    /* Scaled by a power of two so the largest coefficient is in [1, 2);
+       coefficients below 1e-7 of it (which the solver's tolerances would
+       blur) are relaxed away: a positive one dropped, a negative one
+       taken at its most favourable value (x = 1) into the bound. */
+    int64_t maxAbs = 0;
+    for (intptr_t k = 0; k < nc; ++k)
+      if (llabs(coef[k]) > maxAbs)
+        maxAbs = llabs(coef[k]);
+    if (maxAbs == 0) {
+      acFree(coef);
+      return -1;
+    }
+    int ex;
+    (void)frexp((double)maxAbs, &ex);
+    double scale = ldexp(1.0, 1 - ex);
+    int64_t rhs = cap - best;
+    for (intptr_t k = 0; k < nc; ++k) {
+      if (coef[k] == 0)
+        continue;
+      if ((double)llabs(coef[k]) < 1e-7 * (double)maxAbs) {
+        if (coef[k] < 0)
+          rhs -= coef[k];
+        continue;
+      }
+      acIlpPut(row, (int)k + 1, (double)coef[k] * scale);
+    }
+    acIlpAddRow(lp, row, GLP_UP, 0.0, (double)rhs * scale);
+    ++rows;
+  }
+  acFree(coef);
+  return rows;
+}
+
+/* Simulates S0 minus the values with d[k] set. */
+static AcStatus acIlpTry(const AcIlpModel *m, const uint8_t *d,
+                         int64_t staticBytes, AcPlan *plan, AcSimResult *sim,
+                         AcError *err) {
+  const AcGraph *g = m->g;
+  memcpy(plan->saved, m->s0, (size_t)g->numValues);
+  for (intptr_t k = 0; k < m->numVars; ++k)
+    if (d[k])
+      plan->saved[m->vars[k]] = 0;
+  AcStatus st = acPlanDerive(g, plan, err);
+  if (st == AC_OK) {
+    acSimResultClear(sim);
+    st = acSimulate(g, plan, staticBytes, 0, sim, err);
+  }
+  return st;
+}
+
+AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
+                   int64_t staticBytes, int64_t budget,
+                   const AcIlpOptions *opts, AcPlan *plan, AcIlpStats *stats,
+                   AcError *err) {
+  double t0 = acIlpNow();
+  AcIlpStats local;
+  AcIlpStats *S = stats ? stats : &local;
+  AcStatus st = AC_OK;
+  AcIlpModel m;
+  AcTrajectory *traj = NULL;
+  AcPlan *best = acPlanCreate(g), *trial = acPlanCreate(g);
+  AcSimResult sim, bestSim;
+  glp_prob *lp = NULL;
+  AcIlpRow row = {NULL, NULL, 0};
+  uint8_t *d = NULL;
+  int haveBest = 0;
+  double limit = opts && opts->timeLimit > 0 ? opts->timeLimit
+                                             : AC_ILP_DEFAULT_SECONDS;
+  intptr_t maxRounds = opts && opts->maxRounds > 0 ? opts->maxRounds : -1;
+  memset(S, 0, sizeof *S);
+  memset(&m, 0, sizeof m);
+  memset(&sim, 0, sizeof sim);
+  memset(&bestSim, 0, sizeof bestSim);
+  if (!best || !trial)
+    goto nomem;
+
+  /* The starting plan: the answer without a budget or when it fits (no plan
+     of the space recomputes less). */
+  if ((st = acPlanFromSaved(g, initialSaved, best, err)) != AC_OK)
+    goto cleanup;
+  if ((st = acSimulate(g, best, staticBytes, 0, &bestSim, err)) != AC_OK)
+    goto cleanup;
+  if (budget < 0 || bestSim.peakBytes <= budget) {
+    S->optimal = 1;
+    S->lowerBound = bestSim.recomputeSeconds;
+    haveBest = 1;
+    goto done;
+  }
+  if ((st = acIlpBuild(&m, g, initialSaved, err)) != AC_OK)
+    goto cleanup;
+  S->candidates = m.numVars;
+
+  /* The incumbent: greedy's plan for the budget; its lowest-peak plan when
+     none of its plans fits (the fallback). */
+  if ((st = acGreedyTrajectoryUntil(g, initialSaved, staticBytes, budget,
+                                    &traj, err)) != AC_OK)
+    goto cleanup;
+  if ((st = acTrajectoryPlan(g, traj, acTrajectoryChoose(traj, budget), best,
+                             err)) != AC_OK)
+    goto cleanup;
+  acSimResultClear(&bestSim);
+  if ((st = acSimulate(g, best, staticBytes, 0, &bestSim, err)) != AC_OK)
+    goto cleanup;
+  haveBest = bestSim.peakBytes <= budget;
+
+  lp = glp_create_prob();
+  intptr_t ncols = acIlpNumCols(&m);
+  row.ind = acMalloc(((size_t)ncols + 2) * sizeof *row.ind);
+  row.val = acMalloc(((size_t)ncols + 2) * sizeof *row.val);
+  d = acCalloc((size_t)m.numVars + 1, 1);
+  if (!row.ind || !row.val || !d)
+    goto nomem;
+  double costScale = 0;
+  for (intptr_t k = 0; k < m.numOpVars; ++k)
+    costScale = fmax(costScale, m.opCost[k]);
+  if (!(costScale > 0))
+    costScale = 1;
+  intptr_t rows = acIlpFill(&m, lp, budget - staticBytes, costScale, &row);
+  if (rows == -2)
+    goto nomem;
+  S->rows = rows < 0 ? 0 : rows;
+  int proven = rows == -1; /* a step no plan can bring under the budget */
+  int cutoffRow = 0;
+  if (haveBest && !proven) {
+    /* Strictly cheaper than the incumbent. */
+    for (intptr_t k = 0; k < m.numOpVars; ++k)
+      acIlpPut(&row, (int)(m.numVars + k) + 1, m.opCost[k] / costScale);
+    double bound = (bestSim.recomputeSeconds - m.baseSeconds) / costScale;
+    bound -= AC_ILP_COST_EPS * fmax(1.0, fabs(bound));
+    cutoffRow = glp_add_rows(lp, 1);
+    glp_set_row_bnds(lp, cutoffRow, GLP_UP, 0.0, bound);
+    glp_set_mat_row(lp, cutoffRow, row.len, row.ind, row.val);
+    row.len = 0;
+  }
+  S->lowerBound = m.baseSeconds;
+  while (!proven) {
+    double left = limit - (acIlpNow() - t0);
+    if (left <= 0 || (maxRounds >= 0 && S->rounds >= maxRounds)) {
+      S->limited = 1;
+      break;
+    }
+    /* The LP relaxation by the simplex (warm from the last round's basis),
+       then branch and bound on it; GLPK's MIP presolver is not used (its
+       relaxation solve declared feasible problems infeasible). */
+    int tm = left * 1000 > INT32_MAX ? INT32_MAX : (int)(left * 1000) + 1;
+    glp_smcp sm;
+    glp_init_smcp(&sm);
+    sm.msg_lev = GLP_MSG_OFF;
+    sm.tm_lim = tm;
+    S->rounds++;
+    int ret = glp_simplex(lp, &sm), mst = GLP_UNDEF;
+    if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) {
+      ret = GLP_ENOPFS;
+    } else if (ret == 0 && glp_get_status(lp) == GLP_OPT) {
+      glp_iocp parm;
+      glp_init_iocp(&parm);
+      parm.msg_lev = GLP_MSG_OFF;
+      parm.tm_lim = tm;
+      ret = glp_intopt(lp, &parm);
+      mst = ret == 0 ? glp_mip_status(lp) : GLP_UNDEF;
+    } else if (ret == 0) {
+      ret = GLP_EFAIL;
+    }
+    if (ret == GLP_ENOPFS || (ret == 0 && mst == GLP_NOFEAS)) {
+      proven = 1; /* nothing cheaper than the incumbent fits */
+      break;
+    }
+    if (ret != 0 || mst != GLP_OPT) {
+      S->limited = 1; /* time limit (GLP_ETMLIM) or a solver failure */
+      break;
+    }
+    double lb = m.baseSeconds + glp_mip_obj_val(lp) * costScale;
+    if (lb > S->lowerBound)
+      S->lowerBound = lb;
+    for (intptr_t k = 0; k < m.numVars; ++k)
+      d[k] = glp_mip_col_val(lp, (int)k + 1) > 0.5;
+    if ((st = acIlpTry(&m, d, staticBytes, trial, &sim, err)) != AC_OK)
+      goto cleanup;
+    if (sim.peakBytes <= budget) {
+      /* The cheapest plan of the relaxation fits: optimal.  Keep the
+         incumbent if this is no cheaper (within the solver's tolerance). */
+      if (!haveBest || sim.recomputeSeconds < bestSim.recomputeSeconds) {
+        acPlanCopy(best, trial);
+        acSimResultClear(&bestSim);
+        bestSim = sim;
+        memset(&sim, 0, sizeof sim);
+        haveBest = 1;
+      }
+      proven = 1;
+      break;
+    }
+    /* No-good cut: sum_{k in T} (1 - d_k) + sum_{k not in T} d_k >= 1. */
+    int inT = 0;
+    for (intptr_t k = 0; k < m.numVars; ++k) {
+      acIlpPut(&row, (int)k + 1, d[k] ? -1.0 : 1.0);
+      inT += d[k];
+    }
+    acIlpAddRow(lp, &row, GLP_LO, 1.0 - inT, 0.0);
+    S->cuts++;
+  }
+  S->optimal = proven;
+  if (proven)
+    S->lowerBound = haveBest ? bestSim.recomputeSeconds : HUGE_VAL;
+done:
+  acPlanCopy(plan, best);
+  S->feasible = budget < 0 || bestSim.peakBytes <= budget;
+  S->peakBytes = bestSim.peakBytes;
+  S->recomputeSeconds = bestSim.recomputeSeconds;
+  goto cleanup;
+nomem:
+  st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                  "out of memory in the ILP planner");
+cleanup:
+  if (lp)
+    glp_delete_prob(lp);
+  acFree(row.ind);
+  acFree(row.val);
+  acFree(d);
+  acSimResultClear(&sim);
+  acSimResultClear(&bestSim);
+  acTrajectoryDestroy(traj);
+  acPlanDestroy(best);
+  acPlanDestroy(trial);
+  acIlpModelFree(&m);
+  S->seconds = acIlpNow() - t0;
+  return st;
+}
