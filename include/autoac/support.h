@@ -83,6 +83,10 @@ void acFormatBytes(int64_t bytes, char *buf, size_t n);
 void acAllocFailAfter(int64_t n);
 /// Number of allocations made through the hook since the process started.
 int64_t acAllocCount(void);
+/// Number of allocations through the hook that failed (injected or real)
+/// since the process started: lets a caller tell an out-of-memory from the
+/// error a library reports when it cannot allocate (jansson's parser).
+int64_t acAllocFailCount(void);
 
 #ifdef __cplusplus
 }

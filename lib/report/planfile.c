@@ -116,7 +116,15 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
   json_error_t jerr;
   AcStatus st = AC_OK;
   AcNamed *index = NULL;
+  memset(&jerr, 0, sizeof jerr);
+  int64_t fails = acAllocFailCount();
   json_t *root = json_load_file(path, 0, &jerr);
+  /* jansson reports an allocation failure inside its lexer as a syntax
+   * error (or as nothing): an allocation that failed meanwhile tells. */
+  if (!root && (acAllocFailCount() != fails ||
+                json_error_code(&jerr) == json_error_out_of_memory))
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory reading plan file '%s'", path);
   if (!root)
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "cannot read plan file '%s': %s (line %d)", path,

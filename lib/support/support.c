@@ -45,29 +45,41 @@ const char *acStatusName(AcStatus status) {
   return "unknown status";
 }
 
+static int64_t acAllocFails = 0; /* allocations that returned NULL */
+
 static int acShouldFail(void) {
   ++acAllocs;
-  return acFailAt > 0 && acAllocs >= acFailAt;
+  if (acFailAt > 0 && acAllocs >= acFailAt) {
+    ++acAllocFails;
+    return 1;
+  }
+  return 0;
+}
+
+static void *acCounted(void *p) {
+  if (!p)
+    ++acAllocFails;
+  return p;
 }
 
 void *acMalloc(size_t size) {
   if (acShouldFail())
     return NULL;
-  return malloc(size ? size : 1);
+  return acCounted(malloc(size ? size : 1));
 }
 
 void *acCalloc(size_t n, size_t size) {
   if (acShouldFail())
     return NULL;
   if (n == 0 || size == 0)
-    return calloc(1, 1);
-  return calloc(n, size);
+    return acCounted(calloc(1, 1));
+  return acCounted(calloc(n, size));
 }
 
 void *acRealloc(void *p, size_t size) {
   if (acShouldFail())
     return NULL;
-  return realloc(p, size ? size : 1);
+  return acCounted(realloc(p, size ? size : 1));
 }
 
 void acFree(void *p) { free(p); }
@@ -121,6 +133,8 @@ void acAllocFailAfter(int64_t n) {
 }
 
 int64_t acAllocCount(void) { return acAllocs; }
+
+int64_t acAllocFailCount(void) { return acAllocFails; }
 
 /* jansson allocates through the hook too, so that fault injection reaches
  * the report and plan-file code.  Installed when the library is loaded,

@@ -15,7 +15,9 @@
  * the whole process at exit.
  *
  *   test_faults [--sample K | --stride K] [--from N] [file.mlir budget]...
- * Without file arguments it runs the two corpus graphs of the issue, trying
+ * A budget of "plan-in" applies a plan file made beforehand (annotate mode)
+ * instead of planning.  Without file arguments it runs the two corpus graphs
+ * of the issue, greedy under a budget, and the MLP with plan-in, trying
  * every N (tens of thousands of runs: minutes).  --sample K tries every N
  * among the first 100 and the last 300 allocations of the reference run (the
  * report, plan files, rewrite and printing live there) and about K evenly
@@ -117,9 +119,26 @@ static int faultLoop(const char *path, const char *budget, const char *dir,
   }
   snprintf(planPath, sizeof planPath, "%s/plan.json", dir);
   const char *names[] = {"budget", "strategy", "plan-out", "report"};
-  char reportPath[4096];
+  char reportPath[4096], inPath[4096];
   snprintf(reportPath, sizeof reportPath, "%s/report.json", dir);
+  snprintf(inPath, sizeof inPath, "%s-in.json", dir);
   const char *values[] = {budget, "greedy", planPath, reportPath};
+  if (!strcmp(budget, "plan-in")) {
+    /* Apply a plan file (jansson's reader under injection too), annotate. */
+    const char *pn[] = {"plan-out"}, *pv[] = {inPath};
+    char *e = NULL;
+    AcStatus pst = acPlanMlirText(text, len, path, pn, pv, 1, NULL, NULL, &e);
+    acFree(e);
+    if (pst != AC_OK) {
+      printf("FAIL %s: cannot make the plan to apply\n", path);
+      free(text);
+      return 1;
+    }
+    names[0] = "plan-in";
+    values[0] = inPath;
+    names[1] = "mode";
+    values[1] = "annotate";
+  }
 
   /* Reference run, no injection. */
   char *ir = NULL, *report = NULL, *errors = NULL;
@@ -223,6 +242,7 @@ static int faultLoop(const char *path, const char *budget, const char *dir,
   stats->failedClean += failed;
   stats->succeededAnyway += anyway;
 done:
+  unlink(inPath);
   unlink(planPath);
   unlink(reportPath);
   free(refPlan);
@@ -251,12 +271,13 @@ int main(int argc, char **argv) {
   }
   static const char *defaults[] = {
       AUTOAC_SOURCE_DIR "/examples/corpus/mlp_relu_8.mlir", "280MB",
-      AUTOAC_SOURCE_DIR "/examples/corpus/tx_l2_d256.mlir", "36MB"};
+      AUTOAC_SOURCE_DIR "/examples/corpus/tx_l2_d256.mlir", "36MB",
+      AUTOAC_SOURCE_DIR "/examples/corpus/mlp_relu_8.mlir", "plan-in"};
   const char **args = (const char **)argv + first;
   int nargs = argc - first;
   if (nargs == 0) {
     args = defaults;
-    nargs = 4;
+    nargs = 6;
   }
   Stats stats = {0, 0, 0};
   int problems = 0;
