@@ -509,9 +509,9 @@ def conv(layers=3, batch=8, size=34, cin=16, ch=32):
 
 SUITE = {
     # name: (generator, kwargs)
-    "mlp": (mlp, dict(layers=8, width=1024, batch=256)),
+    "mlp": (mlp, dict(layers=8, width=1024, batch=1024)),
     "transformer": (transformer, dict(blocks=2, seq=512, dim=128, heads=4, ffn=256, batch=1)),
-    "conv": (conv, dict(layers=3, batch=8, size=34, cin=16, ch=32)),
+    "conv": (conv, dict(layers=3, batch=8, size=66, cin=16, ch=32)),
     "small-mlp": (mlp, dict(layers=4, width=64, batch=32)),
     "small-transformer": (transformer, dict(blocks=1, seq=32, dim=16, heads=2, ffn=32, batch=1)),
     "small-conv": (conv, dict(layers=2, batch=2, size=10, cin=4, ch=8)),
