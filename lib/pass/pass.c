@@ -273,7 +273,8 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
              opts->budget, want, sim.peakBytes, have,
              sim.peakOp != AC_NONE ? g->ops[sim.peakOp].name : "?",
              sim.peakKind == AC_STEP_FWD ? "forward" : "backward",
-             g->funcs[g->sched[sim.peakSched].func].name,
+             sim.peakSched >= 0 && sim.peakSched < g->numSched
+                 ? g->funcs[g->sched[sim.peakSched].func].name : "?",
              opts->strict ? "" : "; the best plan found is applied");
     MlirLocation loc = sim.peakOp != AC_NONE ? mlirOperationGetLocation(imp->ops[sim.peakOp])
                                              : mlirOperationGetLocation(module);

@@ -109,7 +109,9 @@ char *acReportToString(const AcReportInput *in) {
     acSet(peakAt, "step", json_integer(sim->peakStep), &failed);
     acSet(peakAt, "op", json_string(sim->peakOp != AC_NONE ? g->ops[sim->peakOp].name : ""), &failed);
     acSet(peakAt, "phase", json_string(acPhaseName(sim->peakKind)), &failed);
-    acSet(peakAt, "function", json_string(g->numSched ? g->funcs[g->sched[sim->peakSched].func].name : ""), &failed);
+    /* No step at all (functions without ops): peakSched is -1. */
+    int haveSched = sim->peakSched >= 0 && sim->peakSched < g->numSched;
+    acSet(peakAt, "function", json_string(haveSched ? g->funcs[g->sched[sim->peakSched].func].name : ""), &failed);
   }
   acSet(r, "peak_at", peakAt, &failed);
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
