@@ -20,7 +20,7 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   CC=clang CXX=clang++ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DAUTOAC_FUZZ=ON >/dev/null
 fi
-cmake --build "$BUILD" -j"${AUTOAC_JOBS:-2}" --target fuzz-targets >/dev/null
+cmake --build "$BUILD" -j"${AUTOAC_JOBS:-$(nproc)}" --target fuzz-targets >/dev/null
 
 export ASAN_OPTIONS=${AUTOAC_FUZZ_ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0
