@@ -276,7 +276,7 @@ class PartitionResult:
     """What one partitioning call decided."""
     report: Dict[str, Any]            #: autoac's JSON report (contract section 4)
     warnings: str                     #: autoac's diagnostics (e.g. unreachable budget)
-    mlir: str                         #: the exported joint graph (ops tagged {fx_node = "name"})
+    mlir: str                         #: the exported joint graph
     exported: ExportedGraph
     saved: List[str]                  #: FX node names the forward saves (activations, then primals)
     saved_values: List[str]           #: the same as the report's SSA names
@@ -321,23 +321,21 @@ class _AutoacPartition:
         _redirect_inplace_uses(joint_module.graph)
         joint_module.recompile()
         fwd_outs, _ = _fwd_bwd_outputs(joint_module)
-        # Each op carries its FX node's name ({fx_node = "..."}): the report
-        # names values as printed in the planned module, and the planner may
-        # have moved ops (it sinks backward views to their users), so names
-        # are mapped through the annotated module, not the exported text.
+        # The report names values as the exported text prints them (autoac
+        # keeps the input's names even where it moves ops), so the exporter's
+        # own name -> node mapping reads the plan.
         exported = export_graph(joint_module, len(fwd_outs), self._params_mask(joint_module, joint_inputs),
-                                name=f"joint{len(self.results)}", tag_attr=_TAG)
+                                name=f"joint{len(self.results)}")
         options = dict(self.options)
         options["mode"] = "annotate"
         result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
-        names = exported.names_in(result.ir, _TAG)
         fn = result.report["functions"][0]
 
         def lookup(entry) -> Optional[fx.Node]:
             value = entry["value"]
             if entry.get("op", "").startswith(("torch.constant.", "torch.prim.")):
                 return None
-            node = names.get(value)
+            node = exported.node_of(value)
             if node is None:
                 raise AutoacError(f"the plan names {value} ({entry.get('op')}), which is no FX value "
                                   "of the joint graph")
@@ -362,8 +360,7 @@ class _AutoacPartition:
         if unplanned and self.strict_plan:
             raise AutoacError("the split recomputes forward nodes the plan neither saves nor "
                               f"recomputes: {', '.join(unplanned)}")
-        value_of = {n: v for v, n in names.items()}
-        value_of.update({p: exported.value_names[p] for p in exported.primals})
+        value_of = dict(exported.value_names)
         self.results.append(PartitionResult(
             report=result.report, warnings=result.warnings, mlir=exported.text, exported=exported,
             saved=[n.name for n in info.saved],
@@ -389,7 +386,6 @@ def _is_alias_op(node: fx.Node) -> bool:
     return bool(schema.returns) and all(r.alias_info is not None for r in schema.returns)
 
 
-_TAG = "fx_node"
 
 
 def _mlir_op_name(node: fx.Node) -> str:
