@@ -64,12 +64,15 @@ typedef struct AcIlpEvent {
   int64_t delta;  /* added to it */
 } AcIlpEvent;
 
-/* y >= constant + sum of coef * column over its terms: the auxiliary
- * columns' definitions, in creation order, so a column's definitions only
- * name earlier columns. */
+/* y >= constant + sum of coef * column over its terms (sense 1), or y <=
+ * it (sense -1): the auxiliary columns' definitions, in creation order, so
+ * a column's definitions only name earlier columns.  A column bounded from
+ * below takes, for a plan, the largest of its bounds (at least 0); one
+ * bounded from above the smallest (at most 1). */
 typedef struct AcIlpGe {
   int32_t y;
   int32_t constant;
+  int32_t sense;
   intptr_t firstTerm, numTerms;  /* into termCol / termCoef */
 } AcIlpGe;
 
@@ -97,6 +100,8 @@ typedef struct AcIlpModel {
   intptr_t numGe, capGe;
   int32_t *termCol, *termCoef;
   intptr_t numTerms, capTerms;
+  uint8_t *auxUpper;       /* [numAux] bounded from above */
+  intptr_t capAux;
   intptr_t numPos;         /* forward and backward op steps, all entries */
   int64_t *constDelta;     /* [numPos + 1] difference array of the constant */
   AcIlpEvent *events;
@@ -118,6 +123,7 @@ static void acIlpModelFree(AcIlpModel *m) {
   acFree(m->ge);
   acFree(m->termCol);
   acFree(m->termCoef);
+  acFree(m->auxUpper);
   acFree(m->constDelta);
   acFree(m->events);
   memset(m, 0, sizeof *m);
@@ -137,9 +143,11 @@ static int acIlpPushEvent(AcIlpModel *m, intptr_t pos, int32_t col,
   return 1;
 }
 
-/* Adds y >= constant + sum(coef[i] * col[i]).  0 on allocation failure. */
-static int acIlpPushGe(AcIlpModel *m, int32_t y, int32_t constant,
-                       const int32_t *col, const int32_t *coef, int32_t n) {
+/* Adds y >= (sense 1) or <= (sense -1) constant + sum(coef[i] * col[i]).
+ * 0 on allocation failure. */
+static int acIlpPushBound(AcIlpModel *m, int32_t y, int32_t sense,
+                          int32_t constant, const int32_t *col,
+                          const int32_t *coef, int32_t n) {
   if (m->numGe == m->capGe) {
     intptr_t ncap = m->capGe ? m->capGe * 2 : 64;
     AcIlpGe *g = acRealloc(m->ge, (size_t)ncap * sizeof *g);
@@ -160,17 +168,33 @@ static int acIlpPushGe(AcIlpModel *m, int32_t y, int32_t constant,
     m->termCoef = k;
     m->capTerms = ncap;
   }
-  memcpy(m->termCol + m->numTerms, col, (size_t)n * sizeof *col);
-  memcpy(m->termCoef + m->numTerms, coef, (size_t)n * sizeof *coef);
-  m->ge[m->numGe++] = (AcIlpGe){y, constant, m->numTerms, n};
+  if (n > 0) {
+    memcpy(m->termCol + m->numTerms, col, (size_t)n * sizeof *col);
+    memcpy(m->termCoef + m->numTerms, coef, (size_t)n * sizeof *coef);
+  }
+  m->ge[m->numGe++] = (AcIlpGe){y, constant, sense, m->numTerms, n};
   m->numTerms += n;
   return 1;
 }
 
-/* A new auxiliary column. */
-static int32_t acIlpNewAux(AcIlpModel *m) {
+static int acIlpPushGe(AcIlpModel *m, int32_t y, int32_t constant,
+                       const int32_t *col, const int32_t *coef, int32_t n) {
+  return acIlpPushBound(m, y, 1, constant, col, coef, n);
+}
+
+/* A new auxiliary column (bounded from above if `upper`); -1 on
+ * allocation failure. */
+static int32_t acIlpNewAux(AcIlpModel *m, int upper) {
+  if (m->numAux == m->capAux) {
+    intptr_t ncap = m->capAux ? m->capAux * 2 : 64;
+    uint8_t *a = acRealloc(m->auxUpper, (size_t)ncap);
+    if (!a)
+      return -1;
+    m->auxUpper = a;
+    m->capAux = ncap;
+  }
   int32_t y = (int32_t)acIlpNumCols(m);
-  m->numAux++;
+  m->auxUpper[m->numAux++] = (uint8_t)upper;
   return y;
 }
 
@@ -427,73 +451,176 @@ static int32_t acIlpNextDrops(const AcIlpModel *m, AcIlpScratch *s, AcId v,
   return acIlpDropsNear(m, s, &v, 1, out, n, cap);
 }
 
-/* An earlier start of a copy under one more drop. */
-typedef struct AcIlpEarly {
-  intptr_t pos;
-  int32_t cond;   /* the d column that must be 1 */
-} AcIlpEarly;
+/* Late reads.  A recompute op q's group is anchored at the first backward
+ * op step that reads, through values not saved, something rebuilt from q's
+ * results.  Reads reached through values no plan saves bound it
+ * unconditionally (`last` is the step before the first of them).  Past a
+ * droppable value w, the reads reached need d_w = 1, and past further
+ * droppable values their d too: Reach(w, t), "some read at or before t is
+ * reached through w with every droppable value on the way dropped", is
+ * bounded from above by a column R(w, t) with
+ *     R(w, t) <= d_w,  R(w, t) <= [pos0(w) <= t] + sum R(w', t)
+ * over the droppable values w' one step past w (pos0(w): the first read
+ * past w through values no plan saves).  R(w, t) only changes at the pos0
+ * of w and of what lies past it (its thresholds), so one column per
+ * threshold.  With r_q = 1 the storage q reads is live at step t up to
+ * `last` unless some first droppable value w past q has Reach(w, t):
+ *     L_q(t) = r_q - sum R(w, t) <= [live at t]. */
+typedef struct AcIlpCand {
+  AcId w;
+} AcIlpCand;
 
-static int acIlpCompareEarly(const void *a, const void *b) {
-  const AcIlpEarly *x = a, *y = b;
-  if (x->pos != y->pos)
-    return x->pos < y->pos ? -1 : 1;
-  return (x->cond > y->cond) - (x->cond < y->cond);
+static int acIlpCompareIntptr(const void *a, const void *b) {
+  intptr_t x = *(const intptr_t *)a, y = *(const intptr_t *)b;
+  return (x > y) - (x < y);
 }
 
-/* The copy of root v (droppable: `var` >= 0 its column, it counts only
- * when d_v = 1; else a root no plan saves) is counted from `start`.  Adds
- * the earlier starts acIlpNextDrops gives: sorted by position, y_k covers
- * [pos_k, pos_{k+1}) and y_k >= y_{k-1}, y_k >= d_w (+ d_v - 1). */
-static int acIlpEarlyCopy(AcIlpModel *m, AcIlpScratch *s, AcId v,
-                          int32_t var, intptr_t start) {
-  AcId next[32];
-  AcIlpEarly early[32];
-  int32_t n = acIlpNextDrops(m, s, v, next, 32), ne = 0;
-  for (int32_t i = 0; i < n; ++i) {
-    intptr_t pos = acIlpEarliest(m, s, next[i]);
-    if (pos < start)
-      early[ne++] = (AcIlpEarly){pos, m->varOf[next[i]]};
-  }
-  if (ne > 1)
-    qsort(early, (size_t)ne, sizeof *early, acIlpCompareEarly);
-  int32_t prev = -1, one = 1, ones[2] = {1, 1};
-  for (int32_t i = 0; i < ne;) {
-    int32_t j = i;
-    int32_t y = acIlpNewAux(m);
-    if (prev >= 0 && !acIlpPushGe(m, y, 0, &prev, &one, 1))
-      return 0;
-    for (; j < ne && early[j].pos == early[i].pos; ++j) {
-      int32_t cols[2] = {early[j].cond, var};
-      if (!acIlpPushGe(m, y, var >= 0 ? -1 : 0, cols, ones, var >= 0 ? 2 : 1))
-        return 0;
-    }
-    intptr_t hi = j < ne ? early[j].pos - 1 : start - 1;
-    if (!acIlpAdd(m, early[i].pos, hi, y, m->g->values[v].bytes))
-      return 0;
-    prev = y;
-    i = j;
-  }
+/* Per instance, per droppable value (by its index in vars): pos0, the
+ * droppable values one step past it, its thresholds and their R columns. */
+typedef struct AcIlpReachInfo {
+  int8_t state;            /* 0: not computed, 1: computing, 2: done */
+  intptr_t pos0;
+  intptr_t firstNext, numNext;    /* into next[] */
+  intptr_t firstThr, numThr;      /* into thr[] / thrCol[] */
+} AcIlpReachInfo;
+
+typedef struct AcIlpReach {
+  AcIlpReachInfo *info;    /* [numVars] */
+  AcId *next;
+  intptr_t numNext, capNext;
+  intptr_t *thr;
+  int32_t *thrCol;         /* R column of each threshold, -2: not made */
+  intptr_t numThr, capThr, capThrCol;
+  intptr_t *tmp;           /* scratch for merging thresholds */
+  intptr_t capTmp;
+} AcIlpReach;
+
+static int acIlpGrow(void **p, intptr_t *cap, intptr_t need, size_t elem) {
+  if (need <= *cap)
+    return 1;
+  intptr_t ncap = *cap ? *cap : 64;
+  while (ncap < need)
+    ncap *= 2;
+  void *n = acRealloc(*p, (size_t)ncap * elem);
+  if (!n)
+    return 0;
+  *p = n;
+  *cap = ncap;
   return 1;
 }
 
-/* A recompute op q's group is anchored at the first backward op step that
- * reads, through values not saved, something rebuilt from q's results.
- * Reads reached through values no plan saves bound it unconditionally
- * (`last` is the step before the first of them); a read reached only past
- * a droppable value w needs d_w = 1: a candidate (pos, d_w).  So with
- * r_q = 1 the storages q reads are live at each step t up to `last` for
- * which no candidate with pos <= t has d_w = 1:
- *     live(t) >= r_q - sum(d_w : candidates with pos <= t). */
-typedef struct AcIlpCand {
-  intptr_t pos;
-  int32_t col;
-} AcIlpCand;
+/* Fills info for droppable value w (recursively past it).  0 on
+ * allocation failure. */
+static int acIlpReachInfo(const AcIlpModel *m, AcIlpScratch *s,
+                          AcIlpReach *rc, AcId w) {
+  AcIlpReachInfo *in = &rc->info[m->varOf[w]];
+  if (in->state)
+    return 1; /* done (values lie in program order: no cycles) */
+  in->state = 1;
+  in->pos0 = acIlpReach(m, s, &w, 1, 0);
+  AcId near[64];
+  int32_t nn = acIlpDropsNear(m, s, &w, 1, near, 0, 64);
+  if (!acIlpGrow((void **)&rc->next, &rc->capNext, rc->numNext + nn,
+                 sizeof *rc->next))
+    return 0;
+  in = &rc->info[m->varOf[w]];
+  in->firstNext = rc->numNext;
+  in->numNext = nn;
+  if (nn > 0)
+    memcpy(rc->next + rc->numNext, near, (size_t)nn * sizeof *near);
+  rc->numNext += nn;
+  /* Thresholds: pos0 and those of what lies past it (computed first: the
+     recursion uses tmp too). */
+  for (int32_t i = 0; i < nn; ++i)
+    if (!acIlpReachInfo(m, s, rc, near[i]))
+      return 0;
+  intptr_t nt = 0;
+  for (int32_t i = 0; i < nn; ++i) {
+    const AcIlpReachInfo *ni = &rc->info[m->varOf[near[i]]];
+    if (!acIlpGrow((void **)&rc->tmp, &rc->capTmp, nt + ni->numThr + 1,
+                   sizeof *rc->tmp))
+      return 0;
+    if (ni->numThr > 0)
+      memcpy(rc->tmp + nt, rc->thr + ni->firstThr,
+             (size_t)ni->numThr * sizeof *rc->tmp);
+    nt += ni->numThr;
+  }
+  in = &rc->info[m->varOf[w]];
+  if (!acIlpGrow((void **)&rc->tmp, &rc->capTmp, nt + 1, sizeof *rc->tmp))
+    return 0;
+  if (in->pos0 != AC_ILP_NEVER)
+    rc->tmp[nt++] = in->pos0;
+  qsort(rc->tmp, (size_t)nt, sizeof *rc->tmp, acIlpCompareIntptr);
+  intptr_t nu = 0;
+  for (intptr_t i = 0; i < nt; ++i)
+    if ((nu == 0 || rc->tmp[i] != rc->tmp[nu - 1]) &&
+        (in->pos0 == AC_ILP_NEVER || rc->tmp[i] <= in->pos0))
+      rc->tmp[nu++] = rc->tmp[i]; /* past pos0, R(w, t) = d_w anyway */
+  if (!acIlpGrow((void **)&rc->thr, &rc->capThr, rc->numThr + nu,
+                 sizeof *rc->thr) ||
+      !acIlpGrow((void **)&rc->thrCol, &rc->capThrCol, rc->numThr + nu,
+                 sizeof *rc->thrCol))
+    return 0;
+  in->firstThr = rc->numThr;
+  in->numThr = nu;
+  for (intptr_t i = 0; i < nu; ++i) {
+    rc->thr[rc->numThr] = rc->tmp[i];
+    rc->thrCol[rc->numThr++] = -2;
+  }
+  in->state = 2;
+  return 1;
+}
+
+/* The column bounding Reach(w, t) from above, or -1 when it is 0 (no
+ * threshold at or before t); -2 on allocation failure.  At or past pos0(w)
+ * it is d_w itself. */
+static int32_t acIlpReachCol(AcIlpModel *m, AcIlpReach *rc, AcId w,
+                             intptr_t t) {
+  const AcIlpReachInfo *in = &rc->info[m->varOf[w]];
+  if (in->pos0 != AC_ILP_NEVER && in->pos0 <= t)
+    return m->varOf[w];
+  intptr_t k = -1;
+  for (intptr_t i = 0; i < in->numThr && rc->thr[in->firstThr + i] <= t; ++i)
+    k = in->firstThr + i;
+  if (k < 0)
+    return -1;
+  if (rc->thrCol[k] != -2)
+    return rc->thrCol[k];
+  intptr_t theta = rc->thr[k];
+  int32_t cols[66], coefs[66], n = 0;
+  for (intptr_t i = 0; i < in->numNext && n < 64; ++i) {
+    int32_t c = acIlpReachCol(m, rc, rc->next[in->firstNext + i], theta);
+    if (c == -2)
+      return -2;
+    in = &rc->info[m->varOf[w]];
+    if (c >= 0) {
+      int32_t j = 0;
+      while (j < n && cols[j] != c)
+        ++j;
+      if (j == n) {
+        cols[n] = c;
+        coefs[n++] = 1;
+      }
+    }
+  }
+  int32_t col = -1;
+  if (n > 0) {
+    int32_t one = 1, dw = m->varOf[w];
+    col = acIlpNewAux(m, 1);
+    if (col < 0 || !acIlpPushBound(m, col, -1, 0, &dw, &one, 1) ||
+        !acIlpPushBound(m, col, -1, 0, cols, coefs, n))
+      return -2;
+  }
+  rc->thrCol[k] = col;
+  return col;
+}
 
 typedef struct AcIlpLate {
-  int64_t key;       /* 2 * root (its forward storage) or 2 * root + 1 */
-  intptr_t from;     /* first position the extension may cover */
+  int64_t key;       /* 2 * root: its forward storage; 2 * root + 1: its copy */
   intptr_t last;
   AcId op;
+  int32_t minus;     /* forward storage of a droppable root read as such
+                        only when saved: L_q(t) - d_root; else -1 */
   intptr_t firstCand, numCand;
 } AcIlpLate;
 
@@ -504,75 +631,172 @@ static int acIlpCompareLate(const void *a, const void *b) {
   return (x->op > y->op) - (x->op < y->op);
 }
 
-static int acIlpCompareIntptr(const void *a, const void *b) {
-  intptr_t x = *(const intptr_t *)a, y = *(const intptr_t *)b;
-  return (x > y) - (x < y);
+/* When a copy is known to exist by: all of `cols` (d columns, up to 2) = 1. */
+typedef struct AcIlpStart {
+  intptr_t pos;
+  int32_t numCols;
+  int32_t cols[2];
+} AcIlpStart;
+
+/* Scratch of acIlpStorage. */
+typedef struct AcIlpTerms {
+  intptr_t *cuts;
+  intptr_t capCuts;
+  int32_t *col, *coef;
+  intptr_t capTerms;
+} AcIlpTerms;
+
+static int acIlpTermsReserve(AcIlpTerms *t, intptr_t cuts, intptr_t terms) {
+  if (cuts > t->capCuts) {
+    intptr_t *c = acRealloc(t->cuts, (size_t)cuts * 2 * sizeof *c);
+    if (!c)
+      return 0;
+    t->cuts = c;
+    t->capCuts = cuts * 2;
+  }
+  if (terms > t->capTerms) {
+    int32_t *c = acRealloc(t->col, (size_t)terms * 2 * sizeof *c);
+    if (!c)
+      return 0;
+    t->col = c;
+    int32_t *k = acRealloc(t->coef, (size_t)terms * 2 * sizeof *k);
+    if (!k)
+      return 0;
+    t->coef = k;
+    t->capTerms = terms * 2;
+  }
+  return 1;
 }
 
-/* Turns the late reads of one instance into intervals on y columns: per
- * storage, the positions from its start to the last `last` are cut at
- * every candidate position and every `last + 1`; on each piece starting at
- * t, y >= r_q - sum(d_w : q's candidates with pos <= t) for each reader q
- * whose `last` >= t (each such q with r_q = 1 and no such d_w keeps the
- * storage live there). */
-static int acIlpAddLate(AcIlpModel *m, AcIlpLate *late, intptr_t n,
-                        const AcIlpCand *cand, intptr_t *cuts,
-                        int32_t *col, int32_t *coef) {
-  const AcGraph *g = m->g;
-  if (n > 1)
-    qsort(late, (size_t)n, sizeof *late, acIlpCompareLate);
-  for (intptr_t i = 0; i < n;) {
-    intptr_t j = i;
-    while (j < n && late[j].key == late[i].key)
-      ++j;
-    int64_t bytes = g->values[late[i].key / 2].bytes;
-    /* Each reader's claim holds from the largest start on. */
-    intptr_t from = late[i].from, end = -1, nc = 0;
-    for (intptr_t k = i; k < j; ++k) {
-      from = acIlpMax(from, late[k].from);
-      end = acIlpMax(end, late[k].last);
+/* One storage of `bytes` over positions [from, end]: live at t when some
+ * start (pos <= t; none given: always) holds and some end holds: a
+ * backward read at or after t (t <= lastRead), or a late reader with
+ * L_q(t) = 1.  For each piece between breakpoints and each (start, end)
+ * pair: y >= AND(start) + L - 1, AND(start) >= sum(cols) - (n - 1).
+ * Pieces where an unconditional start meets an unconditional end are
+ * constant. */
+static int acIlpStorage(AcIlpModel *m, AcIlpTerms *tm, AcIlpReach *rc,
+                        int64_t bytes, intptr_t from, intptr_t end,
+                        const AcIlpStart *st, int32_t numStarts,
+                        intptr_t lastRead, const AcIlpLate *late,
+                        intptr_t numLate, const AcIlpCand *cand) {
+  if (from > end || bytes == 0)
+    return 1;
+  intptr_t nc = 0, maxTerms = 4;
+  for (intptr_t k = 0; k < numLate; ++k)
+    maxTerms = acIlpMax(maxTerms, 4 + late[k].numCand);
+  intptr_t needCuts = 2 + numStarts + (lastRead >= 0) + numLate;
+  for (intptr_t k = 0; k < numLate; ++k)
+    for (intptr_t c = late[k].firstCand;
+         c < late[k].firstCand + late[k].numCand; ++c) {
+      const AcIlpReachInfo *in = &rc->info[m->varOf[cand[c].w]];
+      needCuts += 2 + in->numThr;
     }
-    cuts[nc++] = from;
-    for (intptr_t k = i; k < j; ++k) {
-      if (late[k].last + 1 > from)
-        cuts[nc++] = late[k].last + 1;
-      for (intptr_t c = late[k].firstCand; c < late[k].firstCand + late[k].numCand; ++c)
-        if (cand[c].pos > from && cand[c].pos <= end)
-          cuts[nc++] = cand[c].pos;
+  if (!acIlpTermsReserve(tm, needCuts, maxTerms))
+    return 0;
+  tm->cuts[nc++] = from;
+  for (int32_t i = 0; i < numStarts; ++i)
+    if (st[i].pos > from)
+      tm->cuts[nc++] = st[i].pos;
+  if (lastRead >= from)
+    tm->cuts[nc++] = lastRead + 1;
+  for (intptr_t k = 0; k < numLate; ++k) {
+    if (late[k].last + 1 > from)
+      tm->cuts[nc++] = late[k].last + 1;
+    for (intptr_t c = late[k].firstCand;
+         c < late[k].firstCand + late[k].numCand; ++c) {
+      const AcIlpReachInfo *in = &rc->info[m->varOf[cand[c].w]];
+      if (in->pos0 != AC_ILP_NEVER && in->pos0 > from)
+        tm->cuts[nc++] = in->pos0;
+      for (intptr_t i = 0; i < in->numThr; ++i)
+        if (rc->thr[in->firstThr + i] > from)
+          tm->cuts[nc++] = rc->thr[in->firstThr + i];
     }
-    qsort(cuts, (size_t)nc, sizeof *cuts, acIlpCompareIntptr);
-    for (intptr_t c = 0; c < nc; ++c) {
-      intptr_t t = cuts[c];
-      if (t > end)
-        break;
-      if (c + 1 < nc && cuts[c + 1] == t)
+  }
+  qsort(tm->cuts, (size_t)nc, sizeof *tm->cuts, acIlpCompareIntptr);
+  for (intptr_t c = 0; c < nc; ++c) {
+    intptr_t t = tm->cuts[c];
+    if (t > end)
+      break;
+    if (c + 1 < nc && tm->cuts[c + 1] == t)
+      continue;
+    intptr_t hi = c + 1 < nc ? acIlpMin(tm->cuts[c + 1] - 1, end) : end;
+    /* Unconditional? */
+    int freeStart = numStarts == 0, freeEnd = t <= lastRead;
+    for (int32_t i = 0; i < numStarts && !freeStart; ++i)
+      freeStart = st[i].pos <= t && st[i].numCols == 0;
+    if (freeStart && freeEnd) {
+      if (!acIlpAdd(m, t, hi, -1, bytes))
+        return 0;
+      continue;
+    }
+    int32_t y = -1;
+    for (int32_t i = -1; i < numStarts; ++i) {
+      /* i = -1: no start needed (numStarts == 0) */
+      if ((i < 0) != (numStarts == 0) || (i >= 0 && st[i].pos > t))
         continue;
-      intptr_t hi = c + 1 < nc ? acIlpMin(cuts[c + 1] - 1, end) : end;
-      int32_t y = -1;
-      for (intptr_t k = i; k < j; ++k) {
-        if (late[k].last < t)
-          continue;
+      for (intptr_t k = -1; k < numLate; ++k) {
         int32_t nt = 0, constant = 0;
-        if (m->opVarOf[late[k].op] >= 0) {
-          col[nt] = (int32_t)m->numVars + m->opVarOf[late[k].op];
-          coef[nt++] = 1;
-        } else {
-          constant = 1; /* recomputed in every plan */
-        }
-        for (intptr_t q = late[k].firstCand; q < late[k].firstCand + late[k].numCand; ++q)
-          if (cand[q].pos <= t) {
-            col[nt] = cand[q].col;
-            coef[nt++] = -1;
+        /* AND(start) >= sum(cols) - (n - 1); 1 when no start is needed. */
+        constant += 1;
+        if (i >= 0) {
+          for (int32_t j = 0; j < st[i].numCols; ++j) {
+            tm->col[nt] = st[i].cols[j];
+            tm->coef[nt++] = 1;
           }
-        if (y < 0)
-          y = acIlpNewAux(m);
-        if (!acIlpPushGe(m, y, constant, col, coef, nt))
+          constant -= st[i].numCols;
+        }
+        if (k < 0) { /* the backward-read end */
+          if (t > lastRead)
+            continue;
+          constant += 1;
+        } else {
+          const AcIlpLate *l = &late[k];
+          if (l->last < t)
+            continue;
+          if (m->opVarOf[l->op] >= 0) {
+            tm->col[nt] = (int32_t)m->numVars + m->opVarOf[l->op];
+            tm->coef[nt++] = 1;
+          } else {
+            constant += 1; /* recomputed in every plan */
+          }
+          for (intptr_t q = l->firstCand; q < l->firstCand + l->numCand; ++q) {
+            int32_t rcol = acIlpReachCol(m, rc, cand[q].w, t);
+            if (rcol == -2)
+              return 0;
+            if (rcol >= 0) {
+              tm->col[nt] = rcol;
+              tm->coef[nt++] = -1;
+            }
+          }
+          if (l->minus >= 0) {
+            tm->col[nt] = l->minus;
+            tm->coef[nt++] = -1;
+          }
+        }
+        constant -= 1; /* AND(start) + L - 1 */
+        /* Merge repeated columns (a start and a candidate may name the
+           same value). */
+        int32_t nu = 0;
+        for (int32_t a = 0; a < nt; ++a) {
+          int32_t b = 0;
+          while (b < nu && tm->col[b] != tm->col[a])
+            ++b;
+          if (b < nu) {
+            tm->coef[b] += tm->coef[a];
+          } else {
+            tm->col[nu] = tm->col[a];
+            tm->coef[nu++] = tm->coef[a];
+          }
+        }
+        if (y < 0 && (y = acIlpNewAux(m, 0)) < 0)
+          return 0;
+        if (!acIlpPushGe(m, y, constant, tm->col, tm->coef, nu))
           return 0;
       }
-      if (y >= 0 && !acIlpAdd(m, t, hi, y, bytes))
-        return 0;
     }
-    i = j;
+    if (y >= 0 && !acIlpAdd(m, t, hi, y, bytes))
+      return 0;
   }
   return 1;
 }
@@ -588,6 +812,10 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
   intptr_t numLate = 0, capLate = 0;
   AcIlpCand *cand = NULL;
   intptr_t numCand = 0, capCand = 0;
+  AcIlpTerms terms = {NULL, 0, NULL, NULL, 0};
+  AcIlpReach rc;
+  memset(&rc, 0, sizeof rc);
+  rc.info = acCalloc((size_t)m->numVars + 1, sizeof *rc.info);
   intptr_t *posBegin = acMalloc(((size_t)ns + 1) * sizeof *posBegin);
   intptr_t *partner = acMalloc(((size_t)ns + 1) * sizeof *partner);
   intptr_t **arrays[] = {&s.allocF, &s.lastF,  &s.lastBF, &s.firstBC,
@@ -604,7 +832,8 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
   s.pinned = acCalloc((size_t)nv + 1, 1);
   s.stamp = acCalloc((size_t)nv + 1, sizeof *s.stamp);
   s.stack = acMalloc(((size_t)nv + 1) * sizeof *s.stack);
-  if (!ok || !s.retFwd || !s.staticRoot || !s.pinned || !s.stamp || !s.stack)
+  if (!ok || !s.retFwd || !s.staticRoot || !s.pinned || !s.stamp ||
+      !s.stack || !rc.info)
     goto nomem;
 
   /* Positions: each entry's ops of its phase, in schedule order. */
@@ -742,24 +971,13 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
         int32_t var = m->varOf[v];
         if (var < 0) {
           okAdd = acIlpAdd(m, s.allocF[v], hi, -1, bytes);
-          if (okAdd && s.firstBC[v] >= 0) {
-            intptr_t start = acIlpMin(s.firstBC[v], acIlpEarliest(m, &s, v));
-            okAdd = acIlpAdd(m, start, s.lastBC[v], -1, bytes) &&
-                    acIlpEarlyCopy(m, &s, v, -1, start);
-          }
         } else {
           /* Saved (d = 0): until the backward starts and its last read.
-             Dropped (d = 1): the forward interval, and a copy between its
-             first and last backward reads. */
+             Dropped (d = 1): the forward interval.  (Copies below.) */
           intptr_t hi0 = acIlpMax(hi, acIlpMax(bB - 1, s.lastDD[v]));
           okAdd = acIlpAdd(m, s.allocF[v], hi0, -1, bytes) &&
                   acIlpAdd(m, s.allocF[v], hi0, var, -bytes) &&
                   acIlpAdd(m, s.allocF[v], hi, var, bytes);
-          if (okAdd && s.firstDD[v] >= 0) {
-            intptr_t start = acIlpMin(s.firstDD[v], acIlpEarliest(m, &s, v));
-            okAdd = acIlpAdd(m, start, s.lastDD[v], var, bytes) &&
-                    acIlpEarlyCopy(m, &s, v, var, start);
-          }
         }
       }
       if (!okAdd)
@@ -770,6 +988,8 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
        anchors. */
     numLate = 0;
     numCand = 0;
+    memset(rc.info, 0, (size_t)m->numVars * sizeof *rc.info);
+    rc.numNext = rc.numThr = 0;
     for (AcId q = fn->firstOp; q < fn->firstOp + fn->numOps; ++q) {
       const AcOp *qop = &g->ops[q];
       if (qop->phase != AC_PHASE_FWD || !m->rmax[q] || qop->numResults > 64)
@@ -796,9 +1016,12 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
       }
       intptr_t firstCand = numCand;
       for (int32_t i = 0; i < nn; ++i) {
-        intptr_t pos = acIlpReach(m, &s, &near[i], 1, 1);
-        if (pos < anchor)
-          cand[numCand++] = (AcIlpCand){pos, m->varOf[near[i]]};
+        if (!acIlpReachInfo(m, &s, &rc, near[i]))
+          goto nomem;
+        const AcIlpReachInfo *in = &rc.info[m->varOf[near[i]]];
+        if ((in->pos0 != AC_ILP_NEVER && in->pos0 < anchor) ||
+            (in->numThr > 0 && rc.thr[in->firstThr] < anchor))
+          cand[numCand++] = (AcIlpCand){near[i]};
       }
       if (anchor == AC_ILP_NEVER) {
         if (numCand == firstCand)
@@ -810,72 +1033,113 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
       for (int32_t i = 0; i < qop->numOperands; ++i) {
         AcId r;
         int kind = acIlpResolve(m, &s, acOpOperand(g, q, i), &r);
-        intptr_t from;
-        int64_t key = 2 * (int64_t)r + 1;
-        if (kind == AC_RES_FIXED || (kind == AC_RES_DROP && s.pinned[r])) {
-          /* The forward storage, beyond what the intervals count (for a
-             droppable root, its saved interval too).  A droppable root
-             that is also pinned shares the key: when it is dropped its
-             reader touches the copy instead, which is as many bytes and
-             counted elsewhere only up to its last backward read. */
-          intptr_t hi = acIlpMax(s.lastF[r], acIlpMax(bB - 1, s.lastBF[r]));
-          if (s.retFwd[r])
-            hi = acIlpMax(hi, bL);
-          if (m->varOf[r] >= 0)
-            hi = acIlpMax(hi, s.lastDD[r]);
-          from = hi + 1;
-          key = 2 * (int64_t)r;
-          if (kind == AC_RES_DROP) {
-            intptr_t start = acIlpEarliest(m, &s, r);
-            if (s.firstDD[r] >= 0)
-              start = acIlpMin(start, s.firstDD[r]);
-            if (start == AC_ILP_NEVER)
-              continue;
-            from = acIlpMax(from, start);
-          }
-        } else if (kind == AC_RES_DROP || kind == AC_RES_COPY) {
-          /* The copy (or, for DROP, the saved storage) from its start. */
-          if (kind == AC_RES_DROP && s.retFwd[r])
-            continue; /* saved, it lives to the end anyway */
-          intptr_t first = kind == AC_RES_DROP ? s.firstDD[r] : s.firstBC[r];
-          intptr_t lastR = kind == AC_RES_DROP ? s.lastDD[r] : s.lastBC[r];
-          intptr_t start = acIlpEarliest(m, &s, r);
-          if (first >= 0)
-            start = acIlpMin(start, first);
-          if (start == AC_ILP_NEVER)
+        if ((kind != AC_RES_FIXED && kind != AC_RES_DROP &&
+             kind != AC_RES_COPY) ||
+            g->values[r].bytes == 0)
+          continue;
+        /* A FIXED read keeps the forward storage; a DROP read keeps it when
+           saved and the copy when dropped; a COPY read keeps the copy. */
+        for (int which = 0; which < 2; ++which) {
+          int fwd = which == 0;
+          if (fwd && kind == AC_RES_COPY)
             continue;
-          from = acIlpMax(acIlpMax(lastR + 1, bB), start);
-        } else {
-          continue;
+          if (!fwd && kind == AC_RES_FIXED)
+            continue;
+          if (numLate == capLate) {
+            intptr_t ncap = capLate ? capLate * 2 : 64;
+            AcIlpLate *n = acRealloc(late, (size_t)ncap * sizeof *n);
+            if (!n)
+              goto nomem;
+            late = n;
+            capLate = ncap;
+          }
+          late[numLate++] = (AcIlpLate){
+              2 * (int64_t)r + !fwd, anchor - 1, q,
+              fwd && kind == AC_RES_DROP ? m->varOf[r] : -1, firstCand,
+              numCand - firstCand};
         }
-        if (from > anchor - 1 || g->values[r].bytes == 0)
-          continue;
-        if (numLate == capLate) {
-          intptr_t ncap = capLate ? capLate * 2 : 64;
-          AcIlpLate *n = acRealloc(late, (size_t)ncap * sizeof *n);
-          if (!n)
-            goto nomem;
-          late = n;
-          capLate = ncap;
-        }
-        late[numLate++] = (AcIlpLate){key,      from,      anchor - 1,
-                                      q,        firstCand, numCand - firstCand};
       }
     }
-    if (numLate > 0) {
-      intptr_t need = numLate + 2;
-      for (intptr_t k = 0; k < numLate; ++k)
-        need += late[k].numCand;
-      int32_t ncolTerms = (int32_t)(numCand + 2);
-      intptr_t *cuts = acMalloc((size_t)need * sizeof *cuts);
-      int32_t *tc = acMalloc((size_t)ncolTerms * sizeof *tc);
-      int32_t *tk = acMalloc((size_t)ncolTerms * sizeof *tk);
-      int okLate = cuts && tc && tk &&
-                   acIlpAddLate(m, late, numLate, cand, cuts, tc, tk);
-      acFree(cuts);
-      acFree(tc);
-      acFree(tk);
-      if (!okLate)
+    if (numLate > 1)
+      qsort(late, (size_t)numLate, sizeof *late, acIlpCompareLate);
+    /* Forward storages past what the intervals count. */
+    for (intptr_t i = 0; i < numLate;) {
+      intptr_t j = i;
+      while (j < numLate && late[j].key == late[i].key)
+        ++j;
+      AcId r = (AcId)(late[i].key / 2);
+      if (late[i].key % 2 == 0) {
+        intptr_t hi = acIlpMax(s.lastF[r], acIlpMax(bB - 1, s.lastBF[r]));
+        if (s.retFwd[r])
+          hi = acIlpMax(hi, bL);
+        if (m->varOf[r] >= 0)
+          hi = acIlpMax(hi, s.lastDD[r]);
+        intptr_t end = -1;
+        for (intptr_t k = i; k < j; ++k)
+          end = acIlpMax(end, late[k].last);
+        if (!acIlpStorage(m, &terms, &rc, g->values[r].bytes, hi + 1, end,
+                          NULL, 0, -1, late + i, j - i, cand))
+          goto nomem;
+      }
+      i = j;
+    }
+    /* Copies: of the roots no plan saves that something reads in the
+       backward, and of the droppable roots (counted when dropped). */
+    for (AcId r = v0; r < v1; ++r) {
+      const AcValue *val = &g->values[r];
+      if (val->role != AC_ROLE_RESULT || val->aliasRoot != r ||
+          s.staticRoot[r] || val->bytes == 0 ||
+          g->ops[val->producer].phase != AC_PHASE_FWD)
+        continue;
+      int32_t var = m->varOf[r];
+      if (var < 0 && m->s0[r])
+        continue;
+      /* Its late readers (the copy key). */
+      int64_t key = 2 * (int64_t)r + 1;
+      intptr_t lo = 0, hiL = numLate;
+      while (lo < hiL) {
+        intptr_t mid = (lo + hiL) / 2;
+        if (late[mid].key < key)
+          lo = mid + 1;
+        else
+          hiL = mid;
+      }
+      intptr_t nl = 0;
+      while (lo + nl < numLate && late[lo + nl].key == key)
+        ++nl;
+      intptr_t first = var >= 0 ? s.firstDD[r] : s.firstBC[r];
+      intptr_t lastRead = var >= 0 ? s.lastDD[r] : s.lastBC[r];
+      if (first < 0 && nl == 0)
+        continue;
+      /* Starts: its own first backward read, acIlpEarliest, and one more
+         drop past it. */
+      AcIlpStart st[34];
+      AcId next[32];
+      int32_t nst = 0;
+      intptr_t early = acIlpEarliest(m, &s, r);
+      if (first >= 0)
+        early = acIlpMin(early, first);
+      if (early != AC_ILP_NEVER)
+        st[nst++] = (AcIlpStart){early, var >= 0, {var, -1}};
+      int32_t nn = acIlpNextDrops(m, &s, r, next, 32);
+      for (int32_t k = 0; k < nn; ++k) {
+        intptr_t pos = acIlpEarliest(m, &s, next[k]);
+        if (pos >= early)
+          continue;
+        AcIlpStart x = {pos, 1, {m->varOf[next[k]], -1}};
+        if (var >= 0)
+          x.cols[x.numCols++] = var;
+        st[nst++] = x;
+      }
+      if (nst == 0)
+        continue; /* no start is known: nothing claimed */
+      intptr_t from = AC_ILP_NEVER, end = lastRead;
+      for (int32_t k = 0; k < nst; ++k)
+        from = acIlpMin(from, st[k].pos);
+      for (intptr_t k = lo; k < lo + nl; ++k)
+        end = acIlpMax(end, late[k].last);
+      if (!acIlpStorage(m, &terms, &rc, val->bytes, from, end, st, nst,
+                        lastRead, late + lo, nl, cand))
         goto nomem;
     }
   }
@@ -898,6 +1162,14 @@ cleanup:
   acFree(s.stack);
   acFree(late);
   acFree(cand);
+  acFree(terms.cuts);
+  acFree(terms.col);
+  acFree(terms.coef);
+  acFree(rc.info);
+  acFree(rc.next);
+  acFree(rc.thr);
+  acFree(rc.thrCol);
+  acFree(rc.tmp);
   return st;
 }
 
@@ -974,14 +1246,14 @@ static void acIlpColumns(const AcIlpModel *m, const AcPlan *plan,
     col[k] = !plan->saved[m->vars[k]];
   for (intptr_t k = 0; k < m->numOpVars; ++k)
     col[m->numVars + k] = plan->recompute[m->opVars[k]];
-  for (intptr_t k = m->numVars + m->numOpVars; k < acIlpNumCols(m); ++k)
-    col[k] = 0;
+  for (intptr_t k = 0; k < m->numAux; ++k)
+    col[m->numVars + m->numOpVars + k] = m->auxUpper[k] ? 1 : 0;
   for (intptr_t i = 0; i < m->numGe; ++i) {
     const AcIlpGe *e = &m->ge[i];
     double v = e->constant;
     for (intptr_t k = e->firstTerm; k < e->firstTerm + e->numTerms; ++k)
       v += m->termCoef[k] * col[m->termCol[k]];
-    if (v > col[e->y])
+    if (e->sense > 0 ? v > col[e->y] : v < col[e->y])
       col[e->y] = v;
   }
 }
@@ -1138,13 +1410,16 @@ static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t cap,
       }
     }
   }
-  /* y >= other. */
+  /* The auxiliary columns' bounds. */
   for (intptr_t i = 0; i < m->numGe; ++i) {
     const AcIlpGe *e = &m->ge[i];
     acIlpPut(row, e->y + 1, 1.0);
     for (intptr_t k = e->firstTerm; k < e->firstTerm + e->numTerms; ++k)
       acIlpPut(row, m->termCol[k] + 1, -(double)m->termCoef[k]);
-    acIlpAddRow(lp, row, GLP_LO, (double)e->constant, 0.0);
+    if (e->sense > 0)
+      acIlpAddRow(lp, row, GLP_LO, (double)e->constant, 0.0);
+    else
+      acIlpAddRow(lp, row, GLP_UP, 0.0, (double)e->constant);
   }
   /* Memory rows: one per segment between interval ends. */
   int64_t *coef = acCalloc((size_t)nc + 1, sizeof *coef);
