@@ -1,23 +1,29 @@
-/* beam.c - beam search over greedy's drops (docs/optimality.md).
+/* beam.c - beam search over greedy's drops, with backtracking
+ * (docs/optimality.md).
  *
- * The space is greedy's: the starting save set S0 minus droppable values.
- * Level 0 is S0.  Each level expands every kept plan by every droppable
- * value it still saves, simulating each new child once (a hash set of the
- * drop sets visited).  A child's step from its parent is scored as greedy
- * scores a drop: extra recompute seconds per byte of peak fall.  Children
- * that lower the peak come first, by that ratio (ties: larger fall, then
- * smaller drop set in value order); children that leave the peak unchanged
- * follow, by extra seconds (they let two drops lower a peak that two
- * separate steps hold, which greedy cannot do); children that raise the peak
- * are dropped.  The first `width` become the next level.  The search ends
- * when a level has no children.
+ * The space is greedy's: the starting save set S0 minus any set of its
+ * droppable values (a drop set; every one derives).  Every plan the search
+ * looks at is simulated once and kept in an archive (a hash set of drop
+ * sets); greedy's whole trajectory joins it at the start, simulated
+ * already.  Then rounds: the candidates are the plans not yet expanded
+ * whose recompute seconds are within AC_BEAM_SLACK of the archive's Pareto
+ * front at their peak (the cheapest plan with a peak at most theirs); up to
+ * `width` of them, spread evenly along the peaks, are expanded, and so are
+ * up to `width` stepping stones, the best children of the previous round
+ * by greedy's score (extra seconds per byte of peak fall; then the children
+ * that leave the peak unchanged, by extra seconds: they let two drops lower
+ * a peak that two separate steps hold, which greedy cannot do).  Expanding
+ * a plan simulates its neighbours: one more drop, or one drop taken back.
+ * The search stops after 2 * width * (droppable values + 1) expansions or
+ * when no candidate is left.
  *
- * Everything visited goes to an archive; the result keeps its Pareto front
- * in (recompute seconds, peak): sorted by seconds ascending, the peaks then
- * strictly decrease.  For a budget the plan is the first whose peak fits,
- * else the last: exactly greedy's choice rule on its trajectory, so the
- * chosen peak never rises as the budget falls, and the least-seconds plan
- * visited that fits is the one chosen.  The search ignores the budget. */
+ * The result is the Pareto front of the archive in (recompute seconds,
+ * peak): sorted by seconds ascending, peaks strictly decreasing.  For a
+ * budget the plan is the first whose peak fits, else the last: greedy's
+ * choice rule on its trajectory, so the chosen peak never rises as the
+ * budget falls; the chosen plan is the cheapest visited that fits, so never
+ * costlier than greedy's (whose plans are in the archive).  The search
+ * ignores the budget and is deterministic. */
 #include "plan_internal.h"
 #include "autoac/simulate.h"
 
@@ -26,14 +32,18 @@
 #include <string.h>
 
 enum { AC_BEAM_DEFAULT_WIDTH = 8 };
+/* Plans this much costlier than the front at their peak still get
+   expanded. */
+#define AC_BEAM_SLACK 0.05
 
 typedef struct AcBeamNode {
   int64_t peak;
   double seconds;
   intptr_t parent;   /* node it was first reached from, -1 for the root */
-  double key;        /* rank within its level */
+  double key;        /* greedy's score of the step from its parent */
   int64_t fall;
   uint8_t stepClass; /* 0: lowers the peak, 1: leaves it */
+  uint8_t expanded;
 } AcBeamNode;
 
 typedef struct AcBeam {
@@ -177,6 +187,16 @@ static int acBeamCompare(const void *a, const void *b) {
   return (x->node > y->node) - (x->node < y->node);
 }
 
+/* Peak descending, then seconds, then visit order. */
+static int acBeamComparePeak(const void *a, const void *b) {
+  const AcBeamKey *x = a, *y = b;
+  if (x->peak != y->peak)
+    return x->peak > y->peak ? -1 : 1;
+  if (x->seconds != y->seconds)
+    return x->seconds < y->seconds ? -1 : 1;
+  return (x->node > y->node) - (x->node < y->node);
+}
+
 /* Front order: seconds, then peak, then visit order. */
 static int acBeamCompareFront(const void *a, const void *b) {
   const AcBeamKey *x = a, *y = b;
@@ -198,6 +218,38 @@ void acBeamFrontDestroy(AcBeamFront *f) {
   acFree(f);
 }
 
+/* Appends node n to a growing id list. */
+static int acBeamPushId(intptr_t **list, intptr_t *num, intptr_t *cap,
+                        intptr_t n) {
+  if (*num == *cap) {
+    intptr_t ncap = *cap ? *cap * 2 : 64;
+    intptr_t *l = acRealloc(*list, (size_t)ncap * sizeof *l);
+    if (!l)
+      return 0;
+    *list = l;
+    *cap = ncap;
+  }
+  (*list)[(*num)++] = n;
+  return 1;
+}
+
+/* The Pareto front of the archive into `order` (seconds ascending, peaks
+ * strictly decreasing); returns its size.  `order` has numNodes entries. */
+static intptr_t acBeamFront(const AcBeam *bm, AcBeamKey *order) {
+  for (intptr_t n = 0; n < bm->numNodes; ++n)
+    order[n] = acBeamKeyOf(bm, n);
+  qsort(order, (size_t)bm->numNodes, sizeof *order, acBeamCompareFront);
+  intptr_t nf = 0;
+  int64_t lowest = INT64_MAX;
+  for (intptr_t i = 0; i < bm->numNodes; ++i) {
+    if (order[i].peak >= lowest)
+      continue;
+    lowest = order[i].peak;
+    order[nf++] = order[i];
+  }
+  return nf;
+}
+
 AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
                       int64_t staticBytes, int32_t width, AcBeamFront **out,
                       AcError *err) {
@@ -207,28 +259,35 @@ AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
   bm.g = g;
   AcPlan *plan = acPlanCreate(g);
   AcDropChecker *ck = acDropCheckerCreate(g);
-  intptr_t *level = NULL;
-  AcBeamKey *next = NULL, *order = NULL;
+  AcTrajectory *traj = NULL;
+  int32_t *varIndex = NULL;
+  intptr_t *pick = NULL, *stones = NULL, *kids = NULL;
+  intptr_t numPick = 0, capPick = 0, numStones = 0, capStones = 0;
+  intptr_t numKids = 0, capKids = 0;
+  AcBeamKey *keys = NULL, *order = NULL;
   uint64_t *child = NULL;
   AcBeamFront *f = NULL;
-  intptr_t numLevel = 0, numNext = 0, capNext = 0;
   *out = NULL;
   if (width <= 0)
     width = AC_BEAM_DEFAULT_WIDTH;
   bm.vars = acMalloc(((size_t)g->numValues + 1) * sizeof *bm.vars);
-  if (!plan || !ck || !bm.vars)
+  varIndex = acMalloc(((size_t)g->numValues + 1) * sizeof *varIndex);
+  if (!plan || !ck || !bm.vars || !varIndex)
     goto nomem;
   if ((st = acPlanFromSaved(g, initialSaved, plan, err)) != AC_OK)
     goto cleanup;
-  for (intptr_t v = 0; v < g->numValues; ++v)
-    if (acDropCheckerOk(ck, initialSaved, (AcId)v))
+  for (intptr_t v = 0; v < g->numValues; ++v) {
+    varIndex[v] = -1;
+    if (acDropCheckerOk(ck, initialSaved, (AcId)v)) {
+      varIndex[v] = (int32_t)bm.numVars;
       bm.vars[bm.numVars++] = (AcId)v;
+    }
+  }
   bm.words = (bm.numVars + 63) / 64;
   if (bm.words == 0)
     bm.words = 1;
   child = acCalloc((size_t)bm.words, sizeof *child);
-  level = acMalloc((size_t)width * sizeof *level);
-  if (!child || !level)
+  if (!child)
     goto nomem;
   if (!acBeamAdd(&bm, child))
     goto nomem;
@@ -236,74 +295,142 @@ AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
                        &bm.nodes[0].peak, &bm.nodes[0].seconds, err)) != AC_OK)
     goto cleanup;
   bm.nodes[0].parent = -1;
-  level[numLevel++] = 0;
-  while (numLevel > 0) {
-    numNext = 0;
-    for (intptr_t li = 0; li < numLevel; ++li) {
-      intptr_t p = level[li];
+
+  /* Greedy's trajectory joins the archive (its plans are simulated
+     already), so no budget gets a costlier plan than greedy's. */
+  if ((st = acGreedyTrajectoryUntil(g, initialSaved, staticBytes, -1, &traj,
+                                    err)) != AC_OK)
+    goto cleanup;
+  for (intptr_t k = 1; k < traj->numPlans; ++k) {
+    int32_t vi = varIndex[traj->dropped[k]];
+    if (vi < 0)
+      break; /* (cannot happen: greedy drops droppable values of S0) */
+    child[vi / 64] |= (uint64_t)1 << (vi % 64);
+    intptr_t slot;
+    if (acBeamFind(&bm, child, &slot) >= 0)
+      continue;
+    if (!acBeamAdd(&bm, child))
+      goto nomem;
+    AcBeamNode *nc = &bm.nodes[bm.numNodes - 1];
+    nc->peak = traj->peakBytes[k];
+    nc->seconds = traj->recomputeSeconds[k];
+    nc->parent = bm.numNodes - 2;
+  }
+
+  /* Rounds: expand up to `width` unexpanded plans of the current front,
+     spread along it, and up to `width` stepping stones (the best children
+     of the last round by greedy's ratio, which may not be on the front
+     yet, e.g. a drop that only pays off with a second one). */
+  intptr_t maxExpand = (intptr_t)width * 2 * (bm.numVars + 1), expanded = 0;
+  while (expanded < maxExpand) {
+    acFree(order);
+    order = acMalloc(((size_t)bm.numNodes + 1) * sizeof *order);
+    if (!order)
+      goto nomem;
+    intptr_t nf = acBeamFront(&bm, order), nc = 0;
+    /* Candidates: unexpanded plans within AC_BEAM_SLACK of the front's
+       seconds at their peak (the cheapest front plan that fits it), in
+       peak order. */
+    acFree(keys);
+    keys = acMalloc(((size_t)bm.numNodes + 1) * sizeof *keys);
+    if (!keys)
+      goto nomem;
+    for (intptr_t n = 0; n < bm.numNodes; ++n) {
+      const AcBeamNode *x = &bm.nodes[n];
+      if (x->expanded)
+        continue;
+      intptr_t lo = 0, hi = nf; /* first front plan with peak <= x->peak */
+      while (lo < hi) {
+        intptr_t mid = (lo + hi) / 2;
+        if (order[mid].peak <= x->peak)
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      if (lo < nf && x->seconds <= order[lo].seconds * (1 + AC_BEAM_SLACK) +
+                                       1e-15)
+        keys[nc++] = acBeamKeyOf(&bm, n);
+    }
+    if (nc > 1)
+      qsort(keys, (size_t)nc, sizeof *keys, acBeamComparePeak);
+    for (intptr_t i = 0; i < nc; ++i)
+      order[i] = keys[i];
+    numPick = 0;
+    for (intptr_t i = 0; i < nc && i < width; ++i) {
+      intptr_t at = nc <= width ? i
+                                : (intptr_t)((double)i * (double)(nc - 1) /
+                                                 (double)(width - 1) +
+                                             0.5);
+      intptr_t n = order[at].node;
+      if (!bm.nodes[n].expanded && !acBeamPushId(&pick, &numPick, &capPick, n))
+        goto nomem;
+      bm.nodes[n].expanded = 1; /* (marks duplicates of the spread too) */
+    }
+    for (intptr_t i = 0; i < numStones; ++i) {
+      intptr_t n = stones[i];
+      if (!bm.nodes[n].expanded) {
+        if (!acBeamPushId(&pick, &numPick, &capPick, n))
+          goto nomem;
+        bm.nodes[n].expanded = 1;
+      }
+    }
+    if (numPick == 0)
+      break;
+    numKids = 0;
+    for (intptr_t pi = 0; pi < numPick; ++pi) {
+      intptr_t p = pick[pi];
+      ++expanded;
       for (intptr_t k = 0; k < bm.numVars; ++k) {
+        /* Drop value k, or take a drop back (backtracking). */
         const uint64_t *pb = acBeamBits(&bm, p);
-        if (pb[k / 64] >> (k % 64) & 1)
-          continue;
         memcpy(child, pb, (size_t)bm.words * sizeof *child);
-        child[k / 64] |= (uint64_t)1 << (k % 64);
+        child[k / 64] ^= (uint64_t)1 << (k % 64);
         intptr_t slot;
         if (acBeamFind(&bm, child, &slot) >= 0)
-          continue; /* visited (this level or an earlier one) */
+          continue; /* visited */
         if (!acBeamAdd(&bm, child))
           goto nomem;
         intptr_t c = bm.numNodes - 1;
-        AcBeamNode *nc = &bm.nodes[c];
+        AcBeamNode *ncd = &bm.nodes[c];
         if ((st = acBeamEval(&bm, initialSaved, child, staticBytes, plan,
-                             &nc->peak, &nc->seconds, err)) != AC_OK)
+                             &ncd->peak, &ncd->seconds, err)) != AC_OK)
           goto cleanup;
         const AcBeamNode *np = &bm.nodes[p];
-        nc->parent = p;
-        nc->fall = np->peak - nc->peak;
-        double extra = nc->seconds - np->seconds;
-        if (nc->fall < 0)
-          continue; /* raises the peak: archived, not expanded */
-        nc->stepClass = nc->fall > 0 ? 0 : 1;
-        nc->key = nc->fall > 0 ? extra / (double)nc->fall : extra;
-        if (numNext == capNext) {
-          intptr_t ncap = capNext ? capNext * 2 : 64;
-          AcBeamKey *n = acRealloc(next, (size_t)ncap * sizeof *n);
-          if (!n)
-            goto nomem;
-          next = n;
-          capNext = ncap;
-        }
-        next[numNext++].node = c;
+        ncd->parent = p;
+        ncd->fall = np->peak - ncd->peak;
+        double extra = ncd->seconds - np->seconds;
+        if (ncd->fall < 0)
+          continue; /* raises the peak: archived, not a stepping stone */
+        ncd->stepClass = ncd->fall > 0 ? 0 : 1;
+        ncd->key = ncd->fall > 0 ? extra / (double)ncd->fall : extra;
+        if (!acBeamPushId(&kids, &numKids, &capKids, c))
+          goto nomem;
       }
     }
-    /* Keys once the level is complete (bits may have moved while adding). */
-    for (intptr_t i = 0; i < numNext; ++i)
-      next[i] = acBeamKeyOf(&bm, next[i].node);
-    if (numNext > 1)
-      qsort(next, (size_t)numNext, sizeof *next, acBeamCompare);
-    numLevel = numNext < width ? numNext : width;
-    for (intptr_t i = 0; i < numLevel; ++i)
-      level[i] = next[i].node;
+    /* Stepping stones for the next round. */
+    acFree(keys);
+    keys = acMalloc(((size_t)numKids + 1) * sizeof *keys);
+    if (!keys)
+      goto nomem;
+    for (intptr_t i = 0; i < numKids; ++i)
+      keys[i] = acBeamKeyOf(&bm, kids[i]);
+    if (numKids > 1)
+      qsort(keys, (size_t)numKids, sizeof *keys, acBeamCompare);
+    numStones = 0;
+    for (intptr_t i = 0; i < numKids && i < width; ++i)
+      if (!acBeamPushId(&stones, &numStones, &capStones, keys[i].node))
+        goto nomem;
   }
 
   /* The Pareto front of everything visited. */
-  order = acMalloc((size_t)bm.numNodes * sizeof *order);
+  acFree(order);
+  order = acMalloc(((size_t)bm.numNodes + 1) * sizeof *order);
   if (!order)
     goto nomem;
-  for (intptr_t n = 0; n < bm.numNodes; ++n)
-    order[n] = acBeamKeyOf(&bm, n);
-  qsort(order, (size_t)bm.numNodes, sizeof *order, acBeamCompareFront);
-  intptr_t nf = 0, ndrops = 0;
-  int64_t lowest = INT64_MAX;
-  for (intptr_t i = 0; i < bm.numNodes; ++i) {
-    intptr_t n = order[i].node;
-    if (bm.nodes[n].peak >= lowest)
-      continue;
-    lowest = bm.nodes[n].peak;
-    order[nf++].node = n;
+  intptr_t nf = acBeamFront(&bm, order), ndrops = 0;
+  for (intptr_t i = 0; i < nf; ++i)
     for (intptr_t w = 0; w < bm.words; ++w)
-      ndrops += __builtin_popcountll(acBeamBits(&bm, n)[w]);
-  }
+      ndrops += __builtin_popcountll(acBeamBits(&bm, order[i].node)[w]);
   f = acCalloc(1, sizeof *f);
   if (!f)
     goto nomem;
@@ -339,8 +466,12 @@ nomem:
 cleanup:
   acPlanDestroy(plan);
   acDropCheckerDestroy(ck);
-  acFree(level);
-  acFree(next);
+  acTrajectoryDestroy(traj);
+  acFree(varIndex);
+  acFree(pick);
+  acFree(stones);
+  acFree(kids);
+  acFree(keys);
   acFree(order);
   acFree(child);
   acFree(bm.vars);
