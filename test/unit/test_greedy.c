@@ -1,10 +1,12 @@
 /* test_greedy.c - the greedy trajectory and acPlanRun: a hand-computed
- * trajectory, each step's choice against a brute-force evaluation with the
- * naive simulator, monotonicity over budget sweeps, feasibility above the
+ * trajectory, each step's choice (primary and plateau rule) against a
+ * brute-force evaluation with the naive simulator, monotonicity over budget sweeps, feasibility above the
  * lowest peak, never recomputing a banned op, and the knapsack baseline's
  * fraction mapping and choices. */
 #include "plan_testkit.h"
 #include "autoac/partition.h"
+
+#include "../../lib/plan/greedy_internal.h"
 
 static AcGraph *finish(AcGraphBuilder *b) {
   AcGraph *g = NULL;
@@ -208,6 +210,10 @@ static int droppableNaive(const AcGraph *g, const uint8_t *saved, AcId v) {
   return ok;
 }
 
+static AcProfileTop naiveTop(const TkNaive *nv) {
+  return acProfileTopOf(nv->live, nv->numSteps);
+}
+
 static void checkTrajectorySteps(const AcGraph *g, const AcTrajectory *t,
                                  int64_t staticB) {
   int32_t inst[8] = {0};
@@ -215,6 +221,7 @@ static void checkTrajectorySteps(const AcGraph *g, const AcTrajectory *t,
     if (g->sched[s].phase == AC_PHASE_BWD)
       inst[g->sched[s].func]++;
   AcPlan *cur = acPlanCreate(g), *trial = acPlanCreate(g);
+  double seconds = 0;
   for (intptr_t k = 0; k < t->numPlans; ++k) {
     CHECK(acTrajectoryPlan(g, t, k, cur, NULL) == AC_OK);
     TkNaive nv;
@@ -225,11 +232,16 @@ static void checkTrajectorySteps(const AcGraph *g, const AcTrajectory *t,
       if (cur->recompute[o])
         CHECK(g->ops[o].recomputable && !g->ops[o].mustSave);
     if (k > 0)
-      CHECK(t->peakBytes[k] < t->peakBytes[k - 1]);
-    /* The brute-force best next drop. */
-    AcId best = AC_NONE;
-    double bestExtra = 0;
-    int64_t bestFall = 0;
+      CHECK(t->peakBytes[k] <= t->peakBytes[k - 1]);
+    /* The brute-force best next drop: the best primary one (the peak
+       falls), else the best secondary one (the peak stays, fewer steps
+       reach it or the second level falls), by extra seconds per byte of
+       fall, then the larger fall, then the lower id. */
+    AcProfileTop top = naiveTop(&nv);
+    AcId best[3] = {AC_NONE, AC_NONE, AC_NONE};
+    double bestExtra[3] = {0, 0, 0};
+    int64_t bestFall[3] = {0, 0, 0};
+    double nextExtra = 0;
     for (AcId v = 0; v < g->numValues; ++v) {
       if (!droppableNaive(g, cur->saved, v))
         continue;
@@ -242,23 +254,33 @@ static void checkTrajectorySteps(const AcGraph *g, const AcTrajectory *t,
           extra += g->ops[o].seconds * inst[g->ops[o].func];
       TkNaive tv;
       CHECK(tkNaiveSimulate(g, trial, staticB, &tv));
-      int64_t fall = nv.peak - tv.peak;
-      if (fall <= 0)
+      int64_t fall;
+      int cls = acDropClassify(top, naiveTop(&tv), &fall);
+      if (cls == AC_DROP_NONE)
         continue;
-      double lhs = extra * (double)bestFall, rhs = bestExtra * (double)fall;
-      if (best == AC_NONE || lhs < rhs || (lhs == rhs && fall > bestFall)) {
-        best = v;
-        bestExtra = extra;
-        bestFall = fall;
+      if (best[cls] == AC_NONE ||
+          acDropBefore(extra, fall, v, bestExtra[cls], bestFall[cls], best[cls])) {
+        best[cls] = v;
+        bestExtra[cls] = extra;
+        bestFall[cls] = fall;
       }
     }
+    int cls = best[AC_DROP_PRIMARY] != AC_NONE ? AC_DROP_PRIMARY : AC_DROP_SECONDARY;
+    nextExtra = bestExtra[cls];
+    if (k == 0)
+      seconds = nv.recomputeSeconds;
     if (k + 1 < t->numPlans) {
-      if (t->dropped[k + 1] != best)
+      if (t->dropped[k + 1] != best[cls])
         printf("  step %d: greedy dropped %d, brute force %d\n", (int)k,
-               (int)t->dropped[k + 1], (int)best);
-      CHECK_EQ_I64(t->dropped[k + 1], best);
+               (int)t->dropped[k + 1], (int)best[cls]);
+      CHECK_EQ_I64(t->dropped[k + 1], best[cls]);
+      /* Recompute seconds accumulate the extra seconds of each drop. */
+      seconds += nextExtra;
+      CHECK(t->recomputeSeconds[k + 1] == seconds);
     } else {
-      CHECK_EQ_I64(best, AC_NONE); /* the end: no drop lowers the peak */
+      /* The end: no drop lowers the peak (plateau drops after the last
+         fall are trimmed). */
+      CHECK_EQ_I64(best[AC_DROP_PRIMARY], AC_NONE);
     }
   }
   acPlanDestroy(cur);
@@ -310,6 +332,42 @@ AC_TEST(randomTrajectories) {
   }
   printf("  %d trajectories, %d drops checked\n", n, steps);
   CHECK(n >= 200 && steps > 100);
+}
+
+/* Quantized sizes and costs make equal levels and ratio ties common: the
+ * plateau rule and the tie-breaks against the brute force. */
+AC_TEST(plateauTrajectories) {
+  int n = 0, plateau = 0;
+  for (uint64_t seed = 300; seed <= 460; ++seed) {
+    AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 3 == 0),
+                            1 + (int)(seed % 4 == 0), 24, 16);
+    if (!g)
+      continue;
+    uint64_t rs = seed * 7919 + 3;
+    int levels = 1 + (int)(acTestRand(&rs) % 3);
+    for (intptr_t v = 0; v < g->numValues; ++v)
+      if (g->values[v].bytes > 0)
+        g->values[v].bytes = 64 * (1 + (g->values[v].bytes / 4) % levels);
+    for (intptr_t o = 0; o < g->numOps; ++o)
+      if (g->ops[o].seconds > 0)
+        g->ops[o].seconds = 0.001 * (double)(1 + (int)(acTestRand(&rs) % 2));
+    int64_t staticB = acSimStaticBytes(g, 1.0, 0);
+    AcPlan *p = acPlanCreate(g);
+    acPlanSaveAll(g, p);
+    AcTrajectory *t = NULL;
+    CHECK(acGreedyTrajectoryFrom(g, p->saved, staticB, &t, NULL) == AC_OK);
+    if (t) {
+      checkTrajectorySteps(g, t, staticB);
+      for (intptr_t k = 1; k < t->numPlans; ++k)
+        plateau += t->peakBytes[k] == t->peakBytes[k - 1];
+      ++n;
+    }
+    acTrajectoryDestroy(t);
+    acPlanDestroy(p);
+    acGraphDestroy(g);
+  }
+  printf("  %d trajectories, %d plateau drops checked\n", n, plateau);
+  CHECK(n >= 150 && plateau >= 5);
 }
 
 /* acPlanRun over 50 budgets: the peak never rises as the budget falls, fits
@@ -401,6 +459,7 @@ int main(void) {
   RUN(knapsack);
   RUN(planRun);
   RUN(randomTrajectories);
+  RUN(plateauTrajectories);
   RUN(monotoneSweep);
   RUN(allocFailures);
   return acTestSummary("greedy");

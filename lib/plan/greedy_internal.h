@@ -1,0 +1,78 @@
+/* greedy_internal.h - what the reference greedy (greedy.c) and the
+ * incremental one (greedy_inc.c) share, so that they choose alike: the
+ * profile measures, the classification of a drop, the exact cost-per-byte
+ * order, and trajectory bookkeeping.  Not installed. */
+#ifndef AUTOAC_GREEDY_INTERNAL_H
+#define AUTOAC_GREEDY_INTERNAL_H
+
+#include "autoac/plan.h"
+
+/* The part of a live-memory profile (static part excluded) the greedy
+ * ranks plans by, lexicographically: the highest level, how many steps
+ * reach it, and the highest level below it (-1 when every step is at the
+ * top).  No steps: {0, 0, -1}. */
+typedef struct AcProfileTop {
+  int64_t top;
+  int64_t count;
+  int64_t second;
+} AcProfileTop;
+
+/* Summarizes live bytes per step. */
+AcProfileTop acProfileTopOf(const int64_t *live, intptr_t numSteps);
+
+enum { AC_DROP_NONE = 0, AC_DROP_PRIMARY = 1, AC_DROP_SECONDARY = 2 };
+
+/* How a drop that turns profile `cur` into `next` ranks (docs/planner.md):
+ *  - PRIMARY when the top falls; *fall = cur.top - next.top;
+ *  - SECONDARY when the top stays and fewer steps reach it
+ *    (*fall = top - max(next.second, 0)), or as many steps reach it and the
+ *    second level falls (*fall = cur.second - max(next.second, 0)); the
+ *    fall is the drop of the descending-sorted profile at its first
+ *    changed entry, and must be positive;
+ *  - NONE otherwise (the top rises, or nothing improves). */
+int acDropClassify(AcProfileTop cur, AcProfileTop next, int64_t *fall);
+
+/* Compares x1 * f1 with x2 * f2 exactly (x finite, >= 0; f > 0): -1, 0, 1. */
+int acCompareScaled(double x1, int64_t f1, double x2, int64_t f2);
+
+/* 1 when drop a (extra seconds ea, fall fa, value id va) ranks before drop b:
+ * less extra per byte of fall (compared exactly), then the larger fall,
+ * then the lower value id.  A strict total order, so the pick does not
+ * depend on the order candidates are looked at. */
+static inline int acDropBefore(double ea, int64_t fa, AcId va, double eb,
+                               int64_t fb, AcId vb) {
+  int c = acCompareScaled(ea, fb, eb, fa); /* ea/fa vs eb/fb */
+  if (c != 0)
+    return c < 0;
+  if (fa != fb)
+    return fa > fb;
+  return va < vb;
+}
+
+/* Appends a plan to a trajectory (arrays grown by doubling); 0 on NOMEM. */
+int acTrajectoryPush(AcTrajectory *t, intptr_t *cap, AcId dropped,
+                     int64_t peak, double seconds, int64_t saved);
+
+/* Drops the plans after the first one reaching the trajectory's last peak:
+ * plateau drops that never led to a lower peak are no use to any budget. */
+void acTrajectoryTrim(AcTrajectory *t);
+
+/* The reference trajectory (greedy.c), stopping as acGreedyTrajectoryUntil. */
+AcStatus acGreedyReferenceUntil(const AcGraph *g, const uint8_t *initialSaved,
+                                int64_t staticBytes, int64_t stopPeak,
+                                AcTrajectory **out, AcError *err);
+
+/* The incremental trajectory (greedy_inc.c), identical to the reference.
+ * With `check`, every accepted plan is re-simulated from scratch and its
+ * peak, step count at the peak and second level compared with the
+ * incremental state (AC_ERR_INTERNAL on a difference): for tests. */
+AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
+                                  int64_t staticBytes, int64_t stopPeak,
+                                  int check, AcTrajectory **out, AcError *err);
+
+/* Backward leaves (recompute group + op) with at least this many steps are
+ * indexed by the incremental greedy (greedy_inc.c); tests lower it to
+ * exercise the indexed path on small graphs. */
+extern int acGreedyLeafIndexMin;
+
+#endif

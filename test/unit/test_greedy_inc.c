@@ -1,0 +1,281 @@
+/* test_greedy_inc.c - the incremental greedy (greedy_inc.c) against the
+ * reference (greedy.c): identical trajectories (drops, peaks, recompute
+ * seconds bit for bit, saved bytes) on random graphs with several functions,
+ * microbatches and random schedules, from the min-cut set, from save-all
+ * and from random save sets; graphs with quantized sizes and costs, where
+ * plateaus (equal peaks at several steps) and exact ratio ties are common,
+ * so that the secondary rule and the tie-breaks are exercised; the
+ * incremental state re-checked against a fresh simulation after every
+ * drop; early stops giving prefixes; the exact ratio order; allocation
+ * failures. */
+#include "plan_testkit.h"
+#include "autoac/partition.h"
+
+#include "../../lib/plan/greedy_internal.h"
+#include "../../lib/plan/plan_internal.h"
+
+/* Quantizes sizes and costs so that levels and ratios tie often. */
+static void quantize(AcGraph *g, uint64_t seed) {
+  uint64_t rs = seed * 7919 + 3;
+  int levels = 1 + (int)(acTestRand(&rs) % 3);
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (g->values[v].bytes > 0)
+      g->values[v].bytes = 64 * (1 + (g->values[v].bytes / 4) % levels);
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    if (g->ops[o].seconds > 0)
+      g->ops[o].seconds = 0.001 * (double)(1 + (int)(acTestRand(&rs) % 2));
+}
+
+static int sameTrajectory(const AcTrajectory *a, const AcTrajectory *b) {
+  if (a->numPlans != b->numPlans)
+    return 0;
+  for (intptr_t k = 0; k < a->numPlans; ++k)
+    if (a->dropped[k] != b->dropped[k] || a->peakBytes[k] != b->peakBytes[k] ||
+        memcmp(&a->recomputeSeconds[k], &b->recomputeSeconds[k], sizeof(double)) ||
+        a->savedBytes[k] != b->savedBytes[k])
+      return 0;
+  return 1;
+}
+
+static void printTrajectories(const AcTrajectory *r, const AcTrajectory *t) {
+  intptr_t n = r->numPlans > t->numPlans ? r->numPlans : t->numPlans;
+  for (intptr_t k = 0; k < n; ++k)
+    printf("    %3ld  ref %5d %10lld %.17g   inc %5d %10lld %.17g\n", (long)k,
+           k < r->numPlans ? (int)r->dropped[k] : -9,
+           k < r->numPlans ? (long long)r->peakBytes[k] : -9LL,
+           k < r->numPlans ? r->recomputeSeconds[k] : -9.0,
+           k < t->numPlans ? (int)t->dropped[k] : -9,
+           k < t->numPlans ? (long long)t->peakBytes[k] : -9LL,
+           k < t->numPlans ? t->recomputeSeconds[k] : -9.0);
+}
+
+typedef struct Stats {
+  int trajectories, drops, plateauDrops, failures;
+} Stats;
+
+/* Compares both implementations from `s0`; checks the incremental state
+ * after every drop. */
+static void compareFrom(const AcGraph *g, const uint8_t *s0, int64_t staticB,
+                        const char *what, uint64_t seed, Stats *st) {
+  AcTrajectory *r = NULL, *t = NULL, *c = NULL;
+  AcError err;
+  AcStatus sr = acGreedyTrajectoryReference(g, s0, staticB, &r, &err);
+  if (sr != AC_OK) {
+    printf("  seed %d %s: reference: %s\n", (int)seed, what, err.message);
+    CHECK(sr == AC_OK);
+    return;
+  }
+  AcStatus si = acGreedyTrajectoryFrom(g, s0, staticB, &t, &err);
+  if (si != AC_OK)
+    printf("  seed %d %s: incremental: %s\n", (int)seed, what, err.message);
+  CHECK(si == AC_OK);
+  AcStatus sc = acGreedyIncrementalUntil(g, s0, staticB, -1, 1, &c, &err);
+  if (sc != AC_OK)
+    printf("  seed %d %s: checked: %s\n", (int)seed, what, err.message);
+  CHECK(sc == AC_OK);
+  if (t && !sameTrajectory(r, t)) {
+    printf("  seed %d %s: trajectories differ\n", (int)seed, what);
+    printTrajectories(r, t);
+    st->failures++;
+    CHECK(0);
+  }
+  if (t && c)
+    CHECK(sameTrajectory(t, c));
+  st->trajectories++;
+  st->drops += (int)r->numPlans - 1;
+  for (intptr_t k = 1; k < r->numPlans; ++k) {
+    CHECK(r->peakBytes[k] <= r->peakBytes[k - 1]);
+    st->plateauDrops += r->peakBytes[k] == r->peakBytes[k - 1];
+  }
+  /* Trimmed: the last plan is the first at the lowest peak. */
+  CHECK(r->numPlans < 2 || r->peakBytes[r->numPlans - 2] > r->peakBytes[r->numPlans - 1]);
+  acTrajectoryDestroy(r);
+  acTrajectoryDestroy(t);
+  acTrajectoryDestroy(c);
+}
+
+static void compareGraph(AcGraph *g, uint64_t seed, Stats *st) {
+  int64_t staticB = acSimStaticBytes(g, 1.0, (int64_t)(seed % 3) * 16);
+  uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+  AcPlan *p = acPlanCreate(g);
+  AcError err;
+  if (acMincutSaveSet(g, s0, &err) == AC_OK)
+    compareFrom(g, s0, staticB, "mincut", seed, st);
+  acPlanSaveAll(g, p);
+  compareFrom(g, p->saved, staticB, "save-all", seed, st);
+  uint64_t rs = seed ^ 0xabcdef;
+  if (tkRandomPlan(g, &rs, 60, p))
+    compareFrom(g, p->saved, staticB, "random", seed, st);
+  free(s0);
+  acPlanDestroy(p);
+}
+
+AC_TEST(randomGraphs) {
+  Stats st = {0, 0, 0, 0};
+  for (uint64_t seed = 1; seed <= 300 && st.failures < 3; ++seed) {
+    AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 3 == 0), 1 + (int)(seed % 4),
+                            12 + (int)(seed % 40), 8 + (int)(seed % 25));
+    if (!g)
+      continue;
+    compareGraph(g, seed, &st);
+    acGraphDestroy(g);
+  }
+  printf("  %d trajectories, %d drops (%d on plateaus)\n", st.trajectories,
+         st.drops, st.plateauDrops);
+  CHECK(st.trajectories >= 800 && st.drops >= 1000);
+}
+
+AC_TEST(quantizedGraphs) {
+  Stats st = {0, 0, 0, 0};
+  for (uint64_t seed = 1000; seed <= 1400 && st.failures < 3; ++seed) {
+    AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 3 == 0), 1 + (int)(seed % 3),
+                            10 + (int)(seed % 30), 6 + (int)(seed % 20));
+    if (!g)
+      continue;
+    quantize(g, seed);
+    compareGraph(g, seed, &st);
+    acGraphDestroy(g);
+  }
+  printf("  %d trajectories, %d drops (%d on plateaus)\n", st.trajectories,
+         st.drops, st.plateauDrops);
+  CHECK(st.trajectories >= 1000 && st.plateauDrops >= 30);
+}
+
+/* Early stops compute exactly a prefix of the full trajectory. */
+AC_TEST(prefixes) {
+  int n = 0;
+  for (uint64_t seed = 2000; seed < 2060; ++seed) {
+    AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 2), 1 + (int)(seed % 3), 25, 15);
+    if (!g)
+      continue;
+    if (seed % 2)
+      quantize(g, seed);
+    uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+    AcTrajectory *full = NULL;
+    if (acMincutSaveSet(g, s0, NULL) == AC_OK &&
+        acGreedyTrajectoryFrom(g, s0, 0, &full, NULL) == AC_OK) {
+      for (intptr_t k = 0; k < full->numPlans; ++k) {
+        AcTrajectory *pre = NULL, *ref = NULL;
+        int64_t stop = full->peakBytes[k];
+        CHECK(acGreedyTrajectoryUntil(g, s0, 0, stop, &pre, NULL) == AC_OK);
+        CHECK(acGreedyReferenceUntil(g, s0, 0, stop, &ref, NULL) == AC_OK);
+        if (pre && ref) {
+          CHECK(sameTrajectory(pre, ref));
+          CHECK(pre->numPlans <= full->numPlans);
+          for (intptr_t j = 0; j < pre->numPlans && j < full->numPlans; ++j)
+            CHECK(pre->dropped[j] == full->dropped[j] &&
+                  pre->peakBytes[j] == full->peakBytes[j]);
+          CHECK(pre->peakBytes[pre->numPlans - 1] <= stop);
+          ++n;
+        }
+        acTrajectoryDestroy(pre);
+        acTrajectoryDestroy(ref);
+      }
+    }
+    acTrajectoryDestroy(full);
+    free(s0);
+    acGraphDestroy(g);
+  }
+  CHECK(n > 100);
+}
+
+/* acCompareScaled against exact small-integer arithmetic and edge cases. */
+AC_TEST(exactOrder) {
+  uint64_t rs = 99;
+  for (int i = 0; i < 20000; ++i) {
+    int64_t a = (int64_t)(acTestRand(&rs) % 100000), b = (int64_t)(acTestRand(&rs) % 100000);
+    int64_t f1 = 1 + (int64_t)(acTestRand(&rs) % 1000000), f2 = 1 + (int64_t)(acTestRand(&rs) % 1000000);
+    int shift = (int)(acTestRand(&rs) % 40) - 20;
+    /* x = a * 2^shift, y = b * 2^shift: compare a*f1 with b*f2. */
+    double x = ldexp((double)a, shift), y = ldexp((double)b, shift);
+    __int128 l = (__int128)a * f1, r = (__int128)b * f2;
+    int want = l < r ? -1 : l > r;
+    CHECK_EQ_I64(acCompareScaled(x, f1, y, f2), want);
+  }
+  CHECK_EQ_I64(acCompareScaled(0.0, 5, 0.0, 7), 0);
+  CHECK_EQ_I64(acCompareScaled(0.0, 5, 1e-300, 1), -1);
+  CHECK_EQ_I64(acCompareScaled(0.1, 3, 0.3, 1), (0.1 * 3 < 0.3) ? -1 : 1); /* 0.1*3 != 0.3 */
+  CHECK_EQ_I64(acCompareScaled(1e300, INT64_MAX, 1e300, INT64_MAX - 1), 1);
+  CHECK_EQ_I64(acCompareScaled(0.75, (int64_t)1 << 62, 1.5, (int64_t)1 << 61), 0);
+  /* The order: ratio, then larger fall, then lower id. */
+  CHECK(acDropBefore(1.0, 10, 5, 2.0, 10, 1));
+  CHECK(acDropBefore(1.0, 20, 5, 0.5, 10, 1));
+  CHECK(!acDropBefore(0.5, 10, 1, 1.0, 20, 5));
+  CHECK(acDropBefore(0.5, 10, 1, 0.5, 10, 5));
+  CHECK(!acDropBefore(0.5, 10, 5, 0.5, 10, 1));
+}
+
+AC_TEST(classify) {
+  int64_t live[] = {5, 9, 9, 3, 7, 9};
+  AcProfileTop p = acProfileTopOf(live, 6);
+  CHECK(p.top == 9 && p.count == 3 && p.second == 7);
+  AcProfileTop e = acProfileTopOf(NULL, 0);
+  CHECK(e.top == 0 && e.count == 0 && e.second == -1);
+  int64_t one[] = {4, 4};
+  p = acProfileTopOf(one, 2);
+  CHECK(p.top == 4 && p.count == 2 && p.second == -1);
+  int64_t fall;
+  AcProfileTop cur = {9, 3, 7};
+  CHECK(acDropClassify(cur, (AcProfileTop){8, 1, 2}, &fall) == AC_DROP_PRIMARY && fall == 1);
+  CHECK(acDropClassify(cur, (AcProfileTop){10, 1, 2}, &fall) == AC_DROP_NONE);
+  CHECK(acDropClassify(cur, (AcProfileTop){9, 2, 8}, &fall) == AC_DROP_SECONDARY && fall == 1);
+  CHECK(acDropClassify(cur, (AcProfileTop){9, 3, 4}, &fall) == AC_DROP_SECONDARY && fall == 3);
+  CHECK(acDropClassify(cur, (AcProfileTop){9, 3, 7}, &fall) == AC_DROP_NONE);
+  CHECK(acDropClassify(cur, (AcProfileTop){9, 4, 1}, &fall) == AC_DROP_NONE);
+  CHECK(acDropClassify(cur, (AcProfileTop){9, 2, -1}, &fall) == AC_DROP_SECONDARY && fall == 9);
+}
+
+AC_TEST(allocFailures) {
+  AcGraph *g = tkGenGraph(77, 2, 2, 16, 10);
+  CHECK(g != NULL);
+  if (!g)
+    return;
+  AcPlan *p = acPlanCreate(g);
+  acPlanSaveAll(g, p);
+  AcTrajectory *want = NULL;
+  CHECK(acGreedyTrajectoryFrom(g, p->saved, 0, &want, NULL) == AC_OK);
+  int sawOk = 0, runs = 0;
+  for (int64_t n = 1; n < 20000 && !sawOk; ++n, ++runs) {
+    AcTrajectory *t = NULL;
+    AcError err;
+    acAllocFailAfter(n);
+    AcStatus st = acGreedyTrajectoryFrom(g, p->saved, 0, &t, &err);
+    acAllocFailAfter(0);
+    CHECK(st == AC_OK || st == AC_ERR_NOMEM);
+    if (st != AC_OK && st != AC_ERR_NOMEM)
+      printf("  n %d: %s\n", (int)n, err.message);
+    CHECK((st == AC_OK) == (t != NULL));
+    if (t && want)
+      CHECK(sameTrajectory(t, want));
+    sawOk = st == AC_OK;
+    acTrajectoryDestroy(t);
+  }
+  printf("  %d injection points\n", runs);
+  CHECK(sawOk);
+  acTrajectoryDestroy(want);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
+/* The same with every backward leaf indexed (greedy_inc.c indexes only
+ * big leaves, which small graphs do not have). */
+AC_TEST(randomGraphsIndexed) {
+  int saved = acGreedyLeafIndexMin;
+  acGreedyLeafIndexMin = 1;
+  randomGraphs();
+  quantizedGraphs();
+  prefixes();
+  allocFailures();
+  acGreedyLeafIndexMin = saved;
+}
+
+int main(void) {
+  RUN(exactOrder);
+  RUN(classify);
+  RUN(randomGraphs);
+  RUN(quantizedGraphs);
+  RUN(prefixes);
+  RUN(allocFailures);
+  RUN(randomGraphsIndexed);
+  return acTestSummary("greedy_inc");
+}
