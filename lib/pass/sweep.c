@@ -2,11 +2,13 @@
  *
  * Budgets are spaced evenly between the lowest peak greedy reaches (the end
  * of its trajectory) and the save-all peak.  Greedy is read off one
- * trajectory (acTrajectoryChoose), save-all and mincut do not depend on the
- * budget and are planned once, every other strategy is planned per budget.
- * The exact ILP is skipped on graphs above AC_SWEEP_ILP_MAX_OPS ops. */
+ * trajectory (acTrajectoryChoose) and beam off one search front
+ * (acBeamChoose); save-all and mincut do not depend on the budget and are
+ * planned once; knapsack and the ILP are planned per budget.  The exact ILP
+ * is skipped on graphs above AC_SWEEP_ILP_MAX_OPS ops. */
 #include "autoac/autoac.h"
 #include "autoac/import.h"
+#include "autoac/partition.h"
 #include "autoac/report.h"
 #include "autoac/simulate.h"
 
@@ -70,6 +72,8 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
   AcImport *imp = NULL;
   AcPlan *plan = NULL;
   AcTrajectory *traj = NULL;
+  AcBeamFront *front = NULL;
+  uint8_t *mincutSaved = NULL;
   AcError err;
   MlirLocation loc = mlirOperationGetLocation(module);
   AcStatus st;
@@ -95,6 +99,11 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
   }
   int64_t staticBytes = acSimStaticBytes(g, opts->optimizerFactor, opts->reserve);
   if ((st = acGreedyTrajectory(g, staticBytes, &traj, &err)) != AC_OK)
+    goto fail;
+  if (!(mincutSaved = acMalloc((size_t)g->numValues + 1)))
+    goto nomem;
+  if ((st = acMincutSaveSet(g, mincutSaved, &err)) != AC_OK ||
+      (st = acBeamSearch(g, mincutSaved, staticBytes, 0, &front, &err)) != AC_OK)
     goto fail;
   if ((st = acSweepPlan(g, AC_STRATEGY_SAVE_ALL, -1, staticBytes, plan,
                         &fixed[AC_STRATEGY_SAVE_ALL], &err)) != AC_OK ||
@@ -123,6 +132,14 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
         cell.peak = traj->peakBytes[k];
         cell.seconds = traj->recomputeSeconds[k];
         cell.savedBytes = traj->savedBytes[k];
+        cell.planned = 1;
+      } else if (s == AC_STRATEGY_BEAM) {
+        intptr_t k = acBeamChoose(front, budget);
+        if ((st = acBeamPlan(g, front, k, plan, &err)) != AC_OK)
+          goto fail;
+        cell.peak = front->peakBytes[k];
+        cell.seconds = front->recomputeSeconds[k];
+        cell.savedBytes = acPlanSavedBytes(g, plan);
         cell.planned = 1;
       } else if (!cell.planned) {
         if (!strcmp(name, "ilp") && g->numOps > AC_SWEEP_ILP_MAX_OPS) {
@@ -154,6 +171,8 @@ fail:
   mlirEmitError(loc, err.message);
 cleanup:
   acFree(csv.data);
+  acFree(mincutSaved);
+  acBeamFrontDestroy(front);
   acTrajectoryDestroy(traj);
   acPlanDestroy(plan);
   acImportDestroy(imp);
