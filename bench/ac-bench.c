@@ -13,7 +13,10 @@
  *    trajectory must be identical), the other strategies acPlanRun at the
  *    budget halfway between greedy's lowest peak and the save-all peak;
  *  - the ratio greedy / (parse + verify), taken within each run;
- *  - peak RSS of the process and the planner's own growth of it;
+ *  - peak RSS of the process, and the planner's peak heap: the most bytes
+ *    libautoac had allocated during greedy beyond what it held before (the
+ *    link wraps malloc/calloc/realloc/free of libautoac and this file, see
+ *    bench/CMakeLists.txt; MLIR's own allocations are not counted);
  *  - plan quality: peak and simulated recompute seconds of every strategy
  *    over --budgets budgets from greedy's lowest peak to the save-all peak.
  * Times are CPU time of the process (the machine may be shared); wall time
@@ -29,6 +32,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +43,49 @@
 #include <unistd.h>
 
 #define MAX_RUNS 64
+
+/* Heap accounting through -Wl,--wrap (libautoac's and this file's calls). */
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void __real_free(void *p);
+static int64_t heapLive, heapPeak;
+
+static void heapAdd(int64_t n) {
+  heapLive += n;
+  if (heapLive > heapPeak)
+    heapPeak = heapLive;
+}
+
+void *__wrap_malloc(size_t n) {
+  void *p = __real_malloc(n);
+  if (p)
+    heapAdd((int64_t)malloc_usable_size(p));
+  return p;
+}
+
+void *__wrap_calloc(size_t n, size_t size) {
+  void *p = __real_calloc(n, size);
+  if (p)
+    heapAdd((int64_t)malloc_usable_size(p));
+  return p;
+}
+
+void *__wrap_realloc(void *p, size_t n) {
+  int64_t old = p ? (int64_t)malloc_usable_size(p) : 0;
+  void *q = __real_realloc(p, n);
+  if (q)
+    heapAdd((int64_t)malloc_usable_size(q) - old);
+  else if (n == 0)
+    heapAdd(-old);
+  return q;
+}
+
+void __wrap_free(void *p) {
+  if (p)
+    heapAdd(-(int64_t)malloc_usable_size(p));
+  __real_free(p);
+}
 
 typedef struct Options {
   int runs;
@@ -56,6 +103,7 @@ typedef struct Summary {
   double parse, import, greedy, ratio, ref;
   int refEqual; /* 1 equal, 0 differs, -1 not run */
   long rssKb, planKb;
+  int64_t planHeap; /* bytes */
   intptr_t plans, plateau;
   int64_t mincutPeak, lowest, lowestNoPlateau;
   int ok;
@@ -246,6 +294,8 @@ static int benchGraph(const Options *o, const char *path, int fd) {
     long before = -1;
     if (run == o->runs - 1 && resetPeakRss())
       before = procStatus("VmRSS");
+    int64_t heapBefore = heapLive;
+    heapPeak = heapLive;
     double c3 = cpuNow(), w3 = wallNow();
     if (acGreedyTrajectory(g, staticBytes, &traj, &err) != AC_OK) {
       fprintf(stderr, "ac-bench: %s: greedy: %s\n", path, err.message);
@@ -254,6 +304,7 @@ static int benchGraph(const Options *o, const char *path, int fd) {
     double c4 = cpuNow(), w4 = wallNow();
     if (before >= 0)
       planKb = procStatus("VmHWM") - before;
+    sum.planHeap = heapPeak - heapBefore;
     tParse[run] = c1 - c0;
     wParse[run] = w1 - w0;
     tImport[run] = c2 - c1;
@@ -372,8 +423,9 @@ static int benchGraph(const Options *o, const char *path, int fd) {
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
     if (stratRan[s])
       printf(" %s %.2f", acStrategyName((AcStrategy)s), stratTime[s] * 1e3);
-  printf("\n   peak RSS %.1f MB, planner +%.1f MB\n", (double)sum.rssKb / 1024,
-         planKb >= 0 ? (double)planKb / 1024 : 0.0);
+  printf("\n   peak RSS %.1f MB (planner +%.1f MB); planner peak heap %.2f MB (%.0f B/op)\n",
+         (double)sum.rssKb / 1024, planKb >= 0 ? (double)planKb / 1024 : 0.0,
+         (double)sum.planHeap / 1e6, (double)sum.planHeap / (double)g->numOps);
   fmtBytes(sum.mincutPeak, b1, sizeof b1);
   fmtBytes(sum.lowest, b2, sizeof b2);
   fmtBytes(sum.lowestNoPlateau, b3, sizeof b3);
@@ -411,12 +463,12 @@ static int benchGraph(const Options *o, const char *path, int fd) {
   }
   fflush(stdout);
   fprintf(graphs,
-          "%s,%s,%ld,%ld,%zu,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%ld,%ld,%ld,%ld,%" PRId64
+          "%s,%s,%ld,%ld,%zu,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%ld,%ld,%" PRId64 ",%ld,%ld,%" PRId64
           ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
           sum.name, path, (long)g->numOps, (long)g->numValues, len, o->runs, sum.parse,
           sum.import, sum.greedy, sum.ratio, sum.ref,
           sum.refEqual < 0 ? "" : sum.refEqual ? "identical" : "differs",
-          sum.rssKb, planKb, (long)sum.plans, (long)sum.plateau, sum.mincutPeak,
+          sum.rssKb, planKb, sum.planHeap, (long)sum.plans, (long)sum.plateau, sum.mincutPeak,
           sum.lowest, sum.lowestNoPlateau, hi);
   fclose(timing);
   fclose(quality);
@@ -500,7 +552,7 @@ int main(int argc, char **argv) {
     return 1;
   fprintf(f, "graph,file,ops,values,file_bytes,runs,parse_verify_cpu_s,import_cpu_s,"
              "greedy_cpu_s,ratio_greedy_to_parse_verify,greedy_ref_cpu_s,"
-             "ref_trajectory,peak_rss_kb,planner_rss_kb,plans,plateau_drops,"
+             "ref_trajectory,peak_rss_kb,planner_rss_kb,planner_heap_bytes,plans,plateau_drops,"
              "mincut_peak,lowest_peak,lowest_peak_without_plateau_rule,save_all_peak\n");
   fclose(f);
   if (!(f = openCsv(&o, "timing.csv", "w")))
@@ -543,7 +595,7 @@ int main(int argc, char **argv) {
     }
   }
   printf("\n%-22s %7s %10s %9s %9s %7s %10s %7s %7s %6s %9s %9s %9s\n", "graph", "ops",
-         "parse+ver", "import", "greedy", "ratio", "greedy-ref", "RSS", "plan", "plans",
+         "parse+ver", "import", "greedy", "ratio", "greedy-ref", "RSS", "heap", "plans",
          "mincut", "lowest", "old rule");
   printf("%-22s %7s %10s %9s %9s %7s %10s %7s %7s %6s %9s %9s %9s\n", "", "", "ms", "ms",
          "ms", "", "ms", "MB", "MB", "", "GB", "GB", "GB");
@@ -560,13 +612,14 @@ int main(int argc, char **argv) {
       snprintf(ref, sizeof ref, "%.1f%s", x->ref * 1e3, x->refEqual ? "=" : "!");
     printf("%-22s %7ld %10.1f %9.1f %9.2f %7.3f %10s %7.0f %7.1f %6ld %9.4g %9.4g %9.4g\n",
            x->name, (long)x->ops, x->parse * 1e3, x->import * 1e3, x->greedy * 1e3,
-           x->ratio, ref, (double)x->rssKb / 1024,
-           x->planKb >= 0 ? (double)x->planKb / 1024 : -1.0, (long)x->plans,
+           x->ratio, ref, (double)x->rssKb / 1024, (double)x->planHeap / 1e6,
+           (long)x->plans,
            (double)x->mincutPeak / 1e9, (double)x->lowest / 1e9,
            (double)x->lowestNoPlateau / 1e9);
   }
   printf("(CPU time, medians; ratio = greedy / (parse + verify) per run; "
-         "greedy-ref: '=' identical trajectory, '!' differs; CSV in %s/)\n", o.out);
+         "greedy-ref: '=' identical trajectory, '!' differs; heap: the planner's "
+         "peak heap in greedy; CSV in %s/)\n", o.out);
   free(all);
   return failed;
 }

@@ -108,15 +108,18 @@ AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
 /*===-------------------------- greedy trajectory --------------------------===*/
 
 /// The whole greedy run from a starting save set, budget ignored: plan k is
-/// the starting set with dropped[1..k] unsaved, derived.  peakBytes strictly
-/// decreases along it; the last plan is the lowest peak greedy reaches.
-/// For a budget, greedy takes the first plan whose peak fits, else the last
-/// (acTrajectoryChoose), so its peak never rises as the budget falls.
+/// the starting set with dropped[1..k] unsaved, derived.  peakBytes never
+/// rises along it (plateau drops keep it, docs/planner.md); the last plan is
+/// the first reaching the lowest peak greedy reaches.  For a budget, greedy
+/// takes the first plan whose peak fits, else the last (acTrajectoryChoose),
+/// so its peak never rises as the budget falls.
 typedef struct AcTrajectory {
   intptr_t numPlans;          ///< plans on the trajectory (drops + 1) >= 1
   AcId *dropped;              ///< [numPlans] value dropped to reach plan k; [0] AC_NONE
   int64_t *peakBytes;         ///< [numPlans] simulated peak, static part included
-  double *recomputeSeconds;   ///< [numPlans] simulated recompute seconds
+  double *recomputeSeconds;   ///< [numPlans] plan 0's simulated recompute seconds
+                              ///< plus each drop's extra seconds (the simulated
+                              ///< value up to rounding)
   int64_t *savedBytes;        ///< [numPlans] acPlanSavedBytes of plan k
   uint8_t *initialSaved;      ///< [numValues] the starting save set
   intptr_t numValues;
@@ -130,8 +133,8 @@ AcStatus acGreedyTrajectoryFrom(const AcGraph *g, const uint8_t *initialSaved,
                                 int64_t staticBytes, AcTrajectory **out,
                                 AcError *err);
 /// The straightforward algorithm (re-derive and re-simulate every candidate
-/// at every step), kept as the reference a faster acGreedyTrajectoryFrom
-/// must agree with.
+/// at every step), kept as the reference the incremental
+/// acGreedyTrajectoryFrom (lib/plan/greedy_inc.c) agrees with bit for bit.
 AcStatus acGreedyTrajectoryReference(const AcGraph *g,
                                      const uint8_t *initialSaved,
                                      int64_t staticBytes, AcTrajectory **out,

@@ -1,6 +1,6 @@
 /* greedy_inc.c - the incremental greedy: the reference's trajectory
  * (greedy.c) without re-deriving and re-simulating every candidate at every
- * step.
+ * step.  docs/planner.md ("The incremental greedy") has the overview.
  *
  * The simulation is kept as explicit state and changed in place:
  *
@@ -22,29 +22,35 @@
  *    partial entries.  A segment tree over leaves (range add, summary
  *    combine) holds them; its root is the whole profile.
  *
- * A candidate drop v changes the plan locally (docs/planner.md, "The
- * incremental greedy"): v is no longer saved; the ops newly recomputed (C)
- * and recompute ops that move into an earlier group (M) all join the group
- * of b1, the first backward op whose needs reach v; groups after b1 only
- * lose M.  The storages whose interval may change are v's (forward and
- * backward copies), the results of C and M, and the operands of C and M.
- * Their new intervals give (a) range adds of bytes over leaves they newly
- * cover or stop covering, and (b) dirty leaves (an end inside, or a changed
- * group) whose summary is recomputed from their entries.  The new profile
+ * A candidate drop v changes the plan locally: v is no longer saved; the
+ * ops newly recomputed (C) and recompute ops that move into an earlier
+ * group (M) all join the group of b1, the first backward op whose needs
+ * reach v; groups after b1 only lose M.  The storages whose interval may
+ * change are v's (forward and backward copies), the results of C and M, and
+ * the operands of C and M.  Their new intervals give (a) range adds of
+ * bytes over leaves they newly cover or stop covering, and (b) dirty leaves
+ * (an end inside, or a changed group) whose summary is recomputed with the
+ * drop's entries and steps.  Big leaves keep an index (per-step partial
+ * bytes and a segment tree over their steps) so that this costs
+ * O(changes log steps) rather than a pass over the leaf.  The new profile
  * is then read off the tree piece by piece: O((slots + leaves) log n).
  *
  * Each candidate's description (extra seconds, range adds, dirty-leaf
- * summaries, new intervals) is cached.  It depends only on the state of a
- * few alias groups (ROOT items: saved flags, recompute flags and anchors of
- * their producers and readers) and of its dirty leaves (LEAF items); an
- * accepted drop marks the items it changes, and the candidates registered
- * on them are described again.  Falls are never cached (the profile moves
- * under every candidate), but each description bounds its fall by the
- * largest leaf-level reduction it causes, so candidates are visited in
- * order of extra / bound and the scan stops once no unvisited one can beat
- * the best exact one.  When no drop lowers the peak, every candidate is
- * evaluated exactly for the secondary rule.  The order between drops is
- * the exact one of acDropBefore, so the pick is the reference's. */
+ * summaries, new intervals) is cached.  The walk, the intervals and the
+ * range adds depend only on a few alias groups (ROOT items: saved flags,
+ * recompute flags and anchors of their producers and readers); an accepted
+ * drop marks the groups it changes and their candidates are described
+ * again.  A changed dirty leaf (LEAF item) only redoes that leaf's summary.
+ * Falls are never cached (the profile moves under every candidate), but
+ * each description bounds its fall by the largest leaf-level reduction it
+ * causes, so candidates are visited in order of extra / bound; each one
+ * visited is first bounded again by its new levels at the highest leaves
+ * of the current profile, and evaluated exactly only if it could still
+ * beat the best so far.  The scan stops once no unvisited one can.  When no
+ * drop lowers the peak, every candidate is evaluated exactly for the
+ * secondary rule.  The order between drops is the exact one of
+ * acDropBefore, and the extra seconds are summed as acPlanExtraSeconds
+ * does, so the pick and the numbers are the reference's bit for bit. */
 #include "greedy_internal.h"
 #include "plan_internal.h"
 #include "autoac/simulate.h"
@@ -225,6 +231,7 @@ typedef struct AcCand {
   uint32_t version;      /* of the description: dependencies carry it */
   uint32_t keyVersion;   /* of the key: heap entries carry it */
   intptr_t fresh;        /* step at which it was last described */
+  int32_t numDeps;       /* items the current description is registered on */
   uint8_t state;
   double extra;          /* recompute seconds the drop adds */
   int64_t bound;         /* largest leaf-level reduction: fall <= bound */
@@ -242,10 +249,34 @@ typedef struct AcCand {
   int32_t *ordA, *ordZ; int32_t capOrdA, capOrdZ; /* per leaf: records by start, by end key */
   AcOpMove *moved; int32_t numMoved, capMoved; /* M ops by (old anchor, op) */
   intptr_t leavesAt;     /* step at which the leaf summaries were computed */
-  /* per pick */
-  int cls;
-  int64_t fall;
+  int64_t fall;          /* of this pick's exact evaluation */
 } AcCand;
+
+#define AC_CAND_OF(s, v) ((s)->candArr[(s)->candOf[v]])
+
+/* Frees a candidate's description arrays (it is dead, or being torn down). */
+static void acCandRelease(AcCand *c) {
+  acFree(c->ops);
+  acFree(c->slots);
+  acFree(c->segs);
+  acFree(c->dirty);
+  acFree(c->recFirst);
+  acFree(c->rec);
+  acFree(c->recs);
+  acFree(c->ordA);
+  acFree(c->ordZ);
+  acFree(c->moved);
+  c->ops = NULL;
+  c->slots = NULL;
+  c->segs = NULL;
+  c->dirty = NULL;
+  c->recFirst = c->rec = c->ordA = c->ordZ = NULL;
+  c->recs = NULL;
+  c->moved = NULL;
+  c->numOps = c->numSlots = c->numSegs = c->numDirty = c->numMoved = 0;
+  c->capOps = c->capSlots = c->capSegs = c->capDirty = c->capRecFirst = 0;
+  c->capRec = c->capRecs = c->capOrdA = c->capOrdZ = c->capMoved = 0;
+}
 
 typedef struct AcHeapItem { double key; AcId cand; uint32_t version; } AcHeapItem;
 
@@ -288,7 +319,8 @@ typedef struct AcInc {
   AcSum *leafPart;           /* [numLeaves] summary of the partial entries */
   AcTree tree;
   /* candidates */
-  AcCand *cand;              /* [numValues] (only candidate values used) */
+  AcCand *candArr;           /* [numCand] */
+  int32_t *candOf;           /* [numValues] index into candArr, or -1 */
   AcId *candList; intptr_t numCand;
   AcHeapItem *heap; intptr_t heapLen, heapCap;
   /* dependencies: item (root value or numValues + leaf) -> candidates */
@@ -296,6 +328,7 @@ typedef struct AcInc {
   int32_t *depNext; AcId *depCand; uint32_t *depVer;
   intptr_t depLen, depCap;
   int32_t depFree;
+  intptr_t depFreeCount, depLive; /* nodes on the free list; of current descriptions */
   AcId *staleList; intptr_t numStale;
   uint8_t *staleMark;        /* [numValues] */
   AcId *leafStaleList; intptr_t numLeafStale;
@@ -306,12 +339,10 @@ typedef struct AcInc {
   uint32_t epoch;
   uint32_t *opStamp;         /* [numOps] */
   uint32_t *slotStamp;       /* [numSlots] */
-  int32_t *slotIdx;          /* [numSlots] index into the description's slots */
   uint32_t *itemStamp;       /* [numValues + numLeaves] */
   uint32_t *leafStamp;       /* [numLeaves] */
   int32_t *leafIdx;          /* [numLeaves] index of a dirty leaf in the description */
   AcId *stack;               /* [numOps + numOperands + 1] */
-  AcId *opsNew;              /* [numOps] scratch list */
   int32_t *items; intptr_t numItems; /* [numValues + numLeaves] deps of a description */
   int64_t *diff;             /* [numOps + 2] */
   AcId *grpScratch;          /* [numOps + 1] */
@@ -320,8 +351,6 @@ typedef struct AcInc {
   int32_t *entA, *entZ; int64_t *entB; intptr_t entCap; /* entry scratch */
   struct AcLeafIdx **lix;    /* [numLeaves] indexes of big leaves, or NULL */
   struct AcKv { int64_t key, amount; } *kv[5]; intptr_t kvCap[5];
-  int32_t *remIdx; intptr_t remCap;
-  int nomem;
   /* counters (printed with -DAC_GREEDY_STATS) */
   intptr_t statDescribeLeaves, statDescribe, statEval, statSecondary, statPop,
       statRoot, statLeaf;
@@ -728,11 +757,38 @@ static void acItemAdd(AcInc *s, int32_t item) {
   s->items[s->numItems++] = item;
 }
 
+/* Registrations of older descriptions pile up on items that never change:
+ * when most of the pool is such garbage, every list is swept. */
+static void acDepCollect(AcInc *s) {
+  intptr_t items = s->g->numValues + s->numLeaves;
+  for (intptr_t item = 0; item < items; ++item) {
+    int32_t *link = &s->depHead[item];
+    while (*link >= 0) {
+      int32_t nd = *link;
+      const AcCand *c = &AC_CAND_OF(s, s->depCand[nd]);
+      if (c->version == s->depVer[nd] && c->state != AC_CAND_DEAD) {
+        link = &s->depNext[nd];
+        continue;
+      }
+      *link = s->depNext[nd];
+      s->depNext[nd] = s->depFree;
+      s->depFree = nd;
+      s->depFreeCount++;
+    }
+  }
+}
+
 static int acDepRegister(AcInc *s, AcId c) {
+  if (s->depFree < 0 && s->depLen + s->numItems > s->depCap &&
+      s->depLen - s->depFreeCount > 2 * s->depLive + 4096)
+    acDepCollect(s);
+  AC_CAND_OF(s, c).numDeps = (int32_t)s->numItems;
+  s->depLive += s->numItems;
   for (intptr_t i = 0; i < s->numItems; ++i) {
     int32_t nd = s->depFree;
     if (nd >= 0) {
       s->depFree = s->depNext[nd];
+      s->depFreeCount--;
     } else {
       if (s->depLen == s->depCap) {
         intptr_t nc = s->depCap ? s->depCap * 2 : 1024;
@@ -753,7 +809,7 @@ static int acDepRegister(AcInc *s, AcId c) {
     }
     int32_t item = s->items[i];
     s->depCand[nd] = c;
-    s->depVer[nd] = s->cand[c].version;
+    s->depVer[nd] = AC_CAND_OF(s, c).version;
     s->depNext[nd] = s->depHead[item];
     s->depHead[item] = nd;
   }
@@ -776,7 +832,7 @@ static void acItemChanged(AcInc *s, int32_t item) {
   while (nd >= 0) {
     int32_t next = s->depNext[nd];
     AcId c = s->depCand[nd];
-    int valid = s->cand[c].version == s->depVer[nd] && s->cand[c].state == AC_CAND_VALID;
+    int valid = AC_CAND_OF(s, c).version == s->depVer[nd] && AC_CAND_OF(s, c).state == AC_CAND_VALID;
     if (valid && !leaf) {
       if (!s->staleMark[c])
         s->statRoot++;
@@ -794,6 +850,7 @@ static void acItemChanged(AcInc *s, int32_t item) {
     *link = next;
     s->depNext[nd] = s->depFree;
     s->depFree = nd;
+    s->depFreeCount++;
     nd = next;
   }
 }
@@ -851,7 +908,6 @@ static int acTouchSlot(AcInc *s, AcCand *d, int32_t e, AcId r) {
     return 1;
   s->slotStamp[sl] = s->epoch;
   AC_GROW(d->slots, d->numSlots, d->capSlots, d->numSlots + 1);
-  s->slotIdx[sl] = d->numSlots;
   d->slots[d->numSlots].slot = (int32_t)sl;
   d->slots[d->numSlots].a = -1;
   d->slots[d->numSlots].z = -1;
@@ -941,10 +997,11 @@ static int32_t acGroupAfter(AcInc *s, const AcCand *d, AcId b, AcId *out) {
 
 
 /* Sorts kv[0..n) by key (stable), keys in [-1, 2^32 - 1): insertion sort
- * for short arrays, else three passes of an 11-bit LSD radix sort through
- * tmp[n].  (qsort's indirect comparisons dominated big descriptions.) */
+ * for short arrays, else an LSD radix sort on 8-bit digits through tmp[n],
+ * as many passes as the largest key needs.  (qsort's indirect comparisons
+ * dominated big descriptions.) */
 static void acSortKv(struct AcKv *kv, intptr_t n, struct AcKv *tmp) {
-  if (n <= 48) {
+  if (n <= 32) {
     for (intptr_t i = 1; i < n; ++i) {
       struct AcKv x = kv[i];
       intptr_t j = i;
@@ -954,21 +1011,24 @@ static void acSortKv(struct AcKv *kv, intptr_t n, struct AcKv *tmp) {
     }
     return;
   }
-  uint32_t cnt[2048];
+  uint32_t maxKey = 0;
+  for (intptr_t i = 0; i < n; ++i)
+    if ((uint32_t)(kv[i].key + 1) > maxKey)
+      maxKey = (uint32_t)(kv[i].key + 1);
+  uint32_t cnt[256];
   struct AcKv *src = kv, *dst = tmp;
-  for (int pass = 0; pass < 3; ++pass) {
-    int shift = 11 * pass;
+  for (int shift = 0; shift < 32 && (maxKey >> shift) != 0; shift += 8) {
     memset(cnt, 0, sizeof cnt);
     for (intptr_t i = 0; i < n; ++i)
-      cnt[((uint32_t)(src[i].key + 1) >> shift) & 2047]++;
+      cnt[((uint32_t)(src[i].key + 1) >> shift) & 255]++;
     uint32_t sum = 0;
-    for (int k = 0; k < 2048; ++k) {
+    for (int k = 0; k < 256; ++k) {
       uint32_t c = cnt[k];
       cnt[k] = sum;
       sum += c;
     }
     for (intptr_t i = 0; i < n; ++i)
-      dst[cnt[((uint32_t)(src[i].key + 1) >> shift) & 2047]++] = src[i];
+      dst[cnt[((uint32_t)(src[i].key + 1) >> shift) & 255]++] = src[i];
     struct AcKv *t = src;
     src = dst;
     dst = t;
@@ -1084,15 +1144,19 @@ static int acDescribeLeaves(AcInc *s, AcCand *d, int all);
 static AcStatus acDescribe(AcInc *s, AcId v, AcError *err) {
   const AcGraph *g = s->g;
   s->statDescribe++;
-  AcCand *d = &s->cand[v];
+  AcCand *d = &AC_CAND_OF(s, v);
   const AcValue *val = &g->values[v];
   AcId p = val->producer;
   AcId f = val->func;
-  d->version++;
+  d->version++; /* older registrations and heap entries lapse */
+  s->depLive -= d->numDeps;
+  d->numDeps = 0;
   d->numOps = d->numSlots = d->numSegs = d->numDirty = 0;
   d->state = AC_CAND_DEAD;
-  if (!s->saved[v])
+  if (!s->saved[v]) {
+    acCandRelease(d);
     return AC_OK;
+  }
   acNextEpoch(s);
   s->numItems = 0;
   acItemAdd(s, v);
@@ -1153,7 +1217,7 @@ static AcStatus acDescribe(AcInc *s, AcId v, AcError *err) {
   }
   if (!ok) {
     /* Not droppable, now or later (the saved set only shrinks). */
-    d->numOps = 0;
+    acCandRelease(d);
     return AC_OK;
   }
   /* Ops stamped by the walk that did not join must not look like movers
@@ -1465,7 +1529,7 @@ nomem:
  * bound and key are redone (the walk, intervals and range adds depend on
  * alias groups alone). */
 static int acRefreshLeaves(AcInc *s, AcId v) {
-  AcCand *d = &s->cand[v];
+  AcCand *d = &AC_CAND_OF(s, v);
   acNextEpoch(s);
   for (int32_t i = 0; i < d->numSlots; ++i)
     s->slotStamp[d->slots[i].slot] = s->epoch;
@@ -1607,7 +1671,7 @@ static int acGroupsMove(AcInc *s, const AcCand *d) {
 
 static AcStatus acApply(AcInc *s, AcId v, AcError *err) {
   const AcGraph *g = s->g;
-  AcCand *d = &s->cand[v];
+  AcCand *d = &AC_CAND_OF(s, v);
   assert(d->state == AC_CAND_VALID);
   /* Items whose state changes: the root of v, and the alias groups every
      moving op reads or produces. */
@@ -1667,6 +1731,9 @@ static AcStatus acApply(AcInc *s, AcId v, AcError *err) {
     acTreeSet(&s->tree, leaf, acSumShift(part, full));
   }
   d->state = AC_CAND_DEAD;
+  s->depLive -= d->numDeps;
+  d->numDeps = 0;
+  acCandRelease(d);
   s->step++;
   return AC_OK;
 nomem:
@@ -1692,7 +1759,7 @@ static int acHeapPush(AcInc *s, AcId c) {
     s->heapCap = nc;
   }
   intptr_t i = s->heapLen++;
-  AcHeapItem it = {s->cand[c].key, c, s->cand[c].keyVersion};
+  AcHeapItem it = {AC_CAND_OF(s, c).key, c, AC_CAND_OF(s, c).keyVersion};
   while (i > 0) {
     intptr_t par = (i - 1) / 2;
     if (!acHeapLess(&it, &s->heap[par]))
@@ -1728,7 +1795,7 @@ static AcHeapItem acHeapPop(AcInc *s) {
 }
 
 static inline int acHeapLive(const AcInc *s, const AcHeapItem *it) {
-  const AcCand *c = &s->cand[it->cand];
+  const AcCand *c = &AC_CAND_OF(s, it->cand);
   return c->state == AC_CAND_VALID && c->keyVersion == it->version;
 }
 
@@ -1777,24 +1844,13 @@ static void acIncFree(AcInc *s) {
   acFree(s->lix);
   for (int k = 0; k < 5; ++k)
     acFree(s->kv[k]);
-  acFree(s->remIdx);
   acFree(s->tree.sum);
   acFree(s->tree.add);
-  if (s->cand)
-    for (intptr_t i = 0; i < s->numCand; ++i) {
-      AcCand *c = &s->cand[s->candList[i]];
-      acFree(c->ops);
-      acFree(c->slots);
-      acFree(c->segs);
-      acFree(c->dirty);
-      acFree(c->recFirst);
-      acFree(c->rec);
-      acFree(c->recs);
-      acFree(c->ordA);
-      acFree(c->ordZ);
-      acFree(c->moved);
-    }
-  acFree(s->cand);
+  if (s->candArr)
+    for (intptr_t i = 0; i < s->numCand; ++i)
+      acCandRelease(&s->candArr[i]);
+  acFree(s->candArr);
+  acFree(s->candOf);
   acFree(s->candList);
   acFree(s->heap);
   acFree(s->depHead);
@@ -1807,13 +1863,11 @@ static void acIncFree(AcInc *s) {
   acFree(s->leafStaleMark);
   acFree(s->opStamp);
   acFree(s->slotStamp);
-  acFree(s->slotIdx);
   acFree(s->itemStamp);
   acFree(s->leafStamp);
   acFree(s->leafIdx);
   acFree(s->leafChanged);
   acFree(s->stack);
-  acFree(s->opsNew);
   acFree(s->items);
   acFree(s->diff);
   acFree(s->grpScratch);
@@ -1855,9 +1909,9 @@ static AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
       !AC_ALLOC(s->anchor, nO) || !AC_ALLOC(s->grp, nO) ||
       !AC_ALLOC(s->grpLen, nO) || !AC_ALLOC(s->grpCap, nO) ||
       !AC_ALLOC(keys, nS) || !AC_ALLOC(s->opStamp, nO) ||
-      !AC_ALLOC(s->stack, nO + g->numOperands + 1) || !AC_ALLOC(s->opsNew, nO) ||
+      !AC_ALLOC(s->stack, nO + g->numOperands + 1) ||
       !AC_ALLOC(s->diff, nO + 2) || !AC_ALLOC(s->grpScratch, nO + 1) || !AC_ALLOC(s->stepOf, nO) ||
-      !AC_ALLOC(s->cand, nV) || !AC_ALLOC(s->candList, nV) ||
+      !AC_ALLOC(s->candOf, nV) || !AC_ALLOC(s->candList, nV) ||
       !AC_ALLOC(s->staleList, nV) || !AC_ALLOC(s->staleMark, nV) ||
       !AC_ALLOC(s->leafStaleList, nV) || !AC_ALLOC(s->leafStaleMark, nV))
     goto nomem;
@@ -1894,7 +1948,7 @@ static AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
       !AC_ALLOC(s->slotRoot, slots) || !AC_ALLOC(s->nodeNext, 2 * slots) ||
       !AC_ALLOC(s->nodePrev, 2 * slots) || !AC_ALLOC(s->nodeLeaf, 2 * slots) ||
       !AC_ALLOC(s->leafHead, leaves) || !AC_ALLOC(s->leafPart, leaves) ||
-      !AC_ALLOC(s->slotStamp, slots) || !AC_ALLOC(s->slotIdx, slots) ||
+      !AC_ALLOC(s->slotStamp, slots) ||
       !AC_ALLOC(s->itemStamp, nV + leaves) || !AC_ALLOC(s->items, nV + leaves) ||
       !AC_ALLOC(s->depHead, nV + leaves) || !AC_ALLOC(s->leafStamp, leaves) ||
       !AC_ALLOC(s->leafIdx, leaves) || !AC_ALLOC(s->lix, leaves) ||
@@ -2086,7 +2140,14 @@ static AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
     if (op->phase != AC_PHASE_FWD || acOpCannotRecompute(op))
       continue;
     s->candList[s->numCand++] = v;
-    s->cand[v].state = AC_CAND_STALE;
+  }
+  if (!AC_ALLOC(s->candArr, s->numCand))
+    goto nomem;
+  for (intptr_t i = 0; i < nV; ++i)
+    s->candOf[i] = -1;
+  for (intptr_t k = 0; k < s->numCand; ++k) {
+    s->candOf[s->candList[k]] = (int32_t)k;
+    s->candArr[k].state = AC_CAND_STALE;
   }
   goto cleanup;
 nomem:
@@ -2143,14 +2204,14 @@ static AcStatus acIncPick(AcInc *s, AcId *bestOut, AcError *err) {
     s->staleMark[c] = 0;
     if ((st = acDescribe(s, c, err)) != AC_OK)
       return st;
-    if (s->cand[c].state == AC_CAND_VALID && !acHeapPush(s, c))
+    if (AC_CAND_OF(s, c).state == AC_CAND_VALID && !acHeapPush(s, c))
       goto nomem;
   }
   s->numStale = 0;
   for (intptr_t i = 0; i < s->numLeafStale; ++i) {
     AcId c = s->leafStaleList[i];
     s->leafStaleMark[c] = 0;
-    if (s->cand[c].state != AC_CAND_VALID || s->cand[c].fresh == s->step)
+    if (AC_CAND_OF(s, c).state != AC_CAND_VALID || AC_CAND_OF(s, c).fresh == s->step)
       continue;
     s->statDescribeLeaves++;
     if (!acRefreshLeaves(s, c) || !acHeapPush(s, c))
@@ -2181,8 +2242,7 @@ static AcStatus acIncPick(AcInc *s, AcId *bestOut, AcError *err) {
       acHeapPop(s);
       s->statPop++;
       s->candList[s->numCand + numPopped++] = top.cand;
-      AcCand *d = &s->cand[top.cand];
-      d->cls = AC_DROP_NONE;
+      AcCand *d = &AC_CAND_OF(s, top.cand);
       /* fall <= top - (its new level at any of the highest leaves): no
          fall, or not enough to beat the best so far even at that fall,
          skip the exact evaluation. */
@@ -2197,19 +2257,18 @@ static AcStatus acIncPick(AcInc *s, AcId *bestOut, AcError *err) {
       }
       int64_t red = cur.top - lowest;
       if (red <= 0 || (best != AC_NONE &&
-                       !acDropBefore(d->extra, red, top.cand, s->cand[best].extra,
-                                     s->cand[best].fall, best)))
+                       !acDropBefore(d->extra, red, top.cand, AC_CAND_OF(s, best).extra,
+                                     AC_CAND_OF(s, best).fall, best)))
         continue;
       AcProfileTop next = acEvalProfile(s, d);
       int64_t fall;
       if (acDropClassify(cur, next, &fall) != AC_DROP_PRIMARY)
         continue;
       assert(fall <= d->bound);
-      d->cls = AC_DROP_PRIMARY;
       d->fall = fall;
       if (best == AC_NONE ||
-          acDropBefore(d->extra, fall, top.cand, s->cand[best].extra,
-                       s->cand[best].fall, best)) {
+          acDropBefore(d->extra, fall, top.cand, AC_CAND_OF(s, best).extra,
+                       AC_CAND_OF(s, best).fall, best)) {
         best = top.cand;
         bestRatio = d->extra / (double)fall;
       }
@@ -2226,7 +2285,7 @@ static AcStatus acIncPick(AcInc *s, AcId *bestOut, AcError *err) {
   s->statSecondary++;
   for (intptr_t i = 0; i < s->numCand; ++i) {
     AcId c = s->candList[i];
-    AcCand *d = &s->cand[c];
+    AcCand *d = &AC_CAND_OF(s, c);
     if (d->state != AC_CAND_VALID)
       continue;
     int64_t fall;
@@ -2234,7 +2293,7 @@ static AcStatus acIncPick(AcInc *s, AcId *bestOut, AcError *err) {
       continue;
     d->fall = fall;
     if (best == AC_NONE ||
-        acDropBefore(d->extra, fall, c, s->cand[best].extra, s->cand[best].fall,
+        acDropBefore(d->extra, fall, c, AC_CAND_OF(s, best).extra, AC_CAND_OF(s, best).fall,
                      best))
       best = c;
   }
@@ -2303,7 +2362,7 @@ AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
       goto cleanup;
     if (v == AC_NONE)
       break;
-    double extra = s.cand[v].extra;
+    double extra = AC_CAND_OF(&s, v).extra;
     if ((st = acApply(&s, v, err)) != AC_OK)
       goto cleanup;
     seconds += extra;
