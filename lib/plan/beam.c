@@ -6,7 +6,7 @@
  * looks at is simulated once and kept in an archive (a hash set of drop
  * sets); greedy's whole trajectory joins it at the start, simulated
  * already.  Then rounds: the candidates are the plans not yet expanded
- * whose recompute seconds are within AC_BEAM_SLACK of the archive's Pareto
+ * whose recompute seconds are within AC_BEAM_SLACK (2%) of the archive's Pareto
  * front at their peak (the cheapest plan with a peak at most theirs); up to
  * `width` of them, spread evenly along the peaks, are expanded, and so are
  * up to `width` stepping stones, the best children of the previous round
@@ -34,7 +34,7 @@
 enum { AC_BEAM_DEFAULT_WIDTH = 8 };
 /* Plans this much costlier than the front at their peak still get
    expanded. */
-#define AC_BEAM_SLACK 0.05
+#define AC_BEAM_SLACK 0.02
 
 typedef struct AcBeamNode {
   int64_t peak;
