@@ -43,7 +43,7 @@ struct AutoACPass
   Option<std::string> budget{*this, "budget", llvm::cl::desc("Peak memory limit (24GB, 1.5GiB, 3e9)")};
   Option<std::string> reserve{*this, "reserve", llvm::cl::desc("Memory the planner cannot see")};
   Option<std::string> optimizer{*this, "optimizer", llvm::cl::desc("none, sgd, momentum, adam")};
-  Option<std::string> strategy{*this, "strategy", llvm::cl::desc("greedy, save-all, mincut, knapsack")};
+  Option<std::string> strategy{*this, "strategy", llvm::cl::desc("greedy, save-all, mincut, knapsack, ilp, beam")};
   Option<std::string> mode{*this, "mode", llvm::cl::desc("split or annotate")};
   Option<std::string> device{*this, "device", llvm::cl::desc("Device profile (h100, a100, h200, cpu)")};
   Option<std::string> planOut{*this, "plan-out", llvm::cl::desc("Write the plan as JSON")};

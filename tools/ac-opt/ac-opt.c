@@ -24,7 +24,7 @@ static const char *acUsage =
     "  budget     peak memory limit: 24GB, 1.5GiB, 3e9 (default: none, min-cut)\n"
     "  reserve    memory the planner cannot see, taken off the budget\n"
     "  optimizer  none | sgd | momentum | adam (state per parameter byte)\n"
-    "  strategy   greedy | save-all | mincut | knapsack\n"
+    "  strategy   greedy | save-all | mincut | knapsack | ilp | beam\n"
     "  mode       split | annotate\n"
     "  device     h100 | a100 | h200 | cpu | ...\n"
     "  plan-out   write the plan (JSON)      plan-in  apply a saved plan\n"
