@@ -255,6 +255,7 @@ done:
 int main(int argc, char **argv) {
   int64_t stride = 1, from = 1, sample = 0;
   int first = 1;
+  setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows while it runs */
   while (first + 1 < argc && (!strcmp(argv[first], "--stride") ||
                               !strcmp(argv[first], "--sample") ||
                               !strcmp(argv[first], "--from"))) {
