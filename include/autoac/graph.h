@@ -83,6 +83,8 @@ typedef struct AcOp {
   double flops;           ///< floating-point operations
   double bytesMoved;      ///< bytes read + written
   double seconds;         ///< roofline time on the graph's device profile
+  AcId dpsInit;           ///< destination-style init result 0 is written into
+                          ///< (linalg `outs`), or AC_NONE
 } AcOp;
 
 /// One SSA value: a function argument or an op result.
@@ -198,6 +200,13 @@ int64_t acGraphParamBytes(const AcGraph *g);
 int64_t acGraphGradBytes(const AcGraph *g);
 /// Counts ops of function `f` in `phase`.
 intptr_t acGraphCountPhase(const AcGraph *g, AcId f, AcPhase phase);
+
+/// The storage root op `o` may write its result in place of: the root of its
+/// destination-style init (dpsInit) when o has one result, that result is
+/// its own storage root, and the init's root is an op result of the same
+/// bytes; AC_NONE otherwise.  Whether it does depends on liveness
+/// (simulate.h); this is the part that depends on the graph alone.
+AcId acGraphInPlaceRoot(const AcGraph *g, AcId o);
 
 #ifdef __cplusplus
 }

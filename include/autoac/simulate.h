@@ -12,6 +12,14 @@
  *  - recomputed values live from their recompute step to their last use in
  *    the backward (transients of a group die after their last use in it);
  *  - views allocate nothing and keep their storage root alive;
+ *  - a destination-style op (AcOp.dpsInit, acGraphInPlaceRoot) writes its
+ *    result in place of its init when the init's storage is an activation
+ *    of the same schedule entry (in the backward not a saved forward
+ *    storage) whose last use is that op (what one-shot bufferization does):
+ *    the init stops counting at that step.  Written into a gradient by a
+ *    backward op, a backward init is the gradient's storage and counts
+ *    nothing, and so on down its chain (tensor.empty, linalg.fill).  Each
+ *    decision looks at the liveness before any of them;
  *  - parameters, gradients (storage roots of AC_RET_GRAD values), optimizer
  *    state and reserve are the static part, added to every step.
  *  A step's live bytes count the values live while the op runs (its operands

@@ -151,6 +151,7 @@ AcId acGraphBuilderAddOp(AcGraphBuilder *b, const char *name,
   AcId id = (AcId)g->numOps;
   AcOp *op = &g->ops[id];
   memset(op, 0, sizeof *op);
+  op->dpsInit = AC_NONE;
   op->func = (AcId)(g->numFuncs - 1);
   op->firstOperand = (int32_t)g->numOperands;
   op->numOperands = numOperands;
@@ -468,6 +469,17 @@ int64_t acGraphGradBytes(const AcGraph *g) {
       sum += g->values[root].bytes;
   }
   return sum;
+}
+
+AcId acGraphInPlaceRoot(const AcGraph *g, AcId o) {
+  const AcOp *op = &g->ops[o];
+  if (op->dpsInit == AC_NONE || op->numResults != 1)
+    return AC_NONE;
+  AcId r = op->firstResult, root = g->values[op->dpsInit].aliasRoot;
+  if (g->values[r].aliasRoot != r || g->values[root].bytes != g->values[r].bytes ||
+      g->values[root].role != AC_ROLE_RESULT)
+    return AC_NONE;
+  return root;
 }
 
 intptr_t acGraphCountPhase(const AcGraph *g, AcId f, AcPhase phase) {

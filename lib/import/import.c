@@ -388,6 +388,18 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     gop->computeIntensive = cost.computeIntensive;
     gop->mustSave = !mlirAttributeIsNull(
         mlirOperationGetDiscardableAttributeByName(op, acStr("ac.save")));
+    /* A linalg op with one result writes it into its one `outs` operand
+       (the last direct operand); bufferization does so in place when that
+       init is not read afterwards, and the simulator counts it so. */
+    if (nres == 1 && numDirect > 0 && strncmp(opName, "linalg.", 7) == 0) {
+      MlirAttribute seg =
+          mlirOperationGetAttributeByName(op, acStr("operandSegmentSizes"));
+      if (!mlirAttributeIsNull(seg) && mlirAttributeIsADenseI32Array(seg) &&
+          mlirDenseArrayGetNumElements(seg) >= 2 &&
+          mlirDenseI32ArrayGetElement(seg, mlirDenseArrayGetNumElements(seg) - 1) == 1)
+        gop->dpsInit = acPtrMapGet(&c->valueIds,
+                                   mlirOperationGetOperand(op, numDirect - 1).ptr);
+    }
     gop->mustRecompute = !mlirAttributeIsNull(
         mlirOperationGetDiscardableAttributeByName(op, acStr("ac.recompute")));
     if (gop->mustSave && gop->mustRecompute)

@@ -301,6 +301,7 @@ typedef struct AcInc {
   int32_t *fwdMaxRank;       /* [numValues] per root: last forward reader's rank */
   uint8_t *retFwd;           /* [numValues] per root: returned forward output */
   uint8_t *retBwd;           /* [numValues] returned non-gradient backward value */
+  uint8_t *dps;              /* [numOps] may write in place of its init (acDpsOk) */
   intptr_t numSlots;
   /* plan state */
   uint8_t *saved;            /* [numValues] */
@@ -431,6 +432,21 @@ static inline int acBwdPos(const AcInc *s, int32_t e, AcId u, AcPos *pos) {
 
 static inline AcPos acMaxPos(AcPos a, AcPos b) { return a > b ? a : b; }
 
+/* The last step before position p as an end position.  A forward leaf has
+ * one step: the previous leaf's.  In a backward leaf the group changes with
+ * the plan, so the end is the key just below p's: "every step of the leaf
+ * up to op id k - 1" (AC_KEY_ANCHOR - 1: every group step).  Such an end
+ * need not be a step of the group; acEndIndex reads it so, and a step that
+ * joins the group below p is covered (acLeafIdxGet's `en`). */
+static inline AcPos acPosBefore(AcPos p, int fwd) {
+  int32_t leaf = acPosLeaf(p), key = acPosKey(p);
+  if (fwd)
+    return acPos(leaf - 1, AC_KEY_ANCHOR);
+  assert(key > 0); /* an op writing into an init has an earlier producer */
+  return acPos(leaf, key - 1);
+}
+
+
 /* The interval of slot (e, r) under the current plan, as the simulator
  * computes it; 0 when the slot is not allocated (or is untracked: static
  * or zero bytes). */
@@ -461,6 +477,15 @@ static int acSlotInterval(const AcInc *s, int32_t e, AcId r, AcPos *A, AcPos *Z)
       z = acMaxPos(z, acPos(s->leafBase[other] - 1, AC_KEY_ANCHOR));
     if (s->retFwd[r] && bwdLast >= 0)
       z = acMaxPos(z, acPos(bwdLast, AC_KEY_ANCHOR));
+    /* The last forward reader may write in place of r (simulate.c). */
+    AcPos zw = -1;
+    if (s->fwdMaxRank[r] >= 0) {
+      int32_t wl = s->leafBase[e] + s->fwdMaxRank[r];
+      AcId w = s->leafOp[wl];
+      if (s->dps[w] && g->values[g->ops[w].dpsInit].aliasRoot == r &&
+          !s->staticRoot[g->ops[w].firstResult])
+        zw = acPos(wl, AC_KEY_ANCHOR);
+    }
     for (int32_t i = s->aliasFirst[r]; i < s->aliasFirst[r + 1]; ++i) {
       AcId x = s->aliasList[i], ref = AC_NONE;
       if (acResolve(s, x, &ref) != AC_SIDE_FWD || ref != r)
@@ -474,7 +499,7 @@ static int acSlotInterval(const AcInc *s, int32_t e, AcId r, AcPos *A, AcPos *Z)
       if (s->retBwd[x] && bwdLast >= 0)
         z = acMaxPos(z, acPos(bwdLast, AC_KEY_ANCHOR));
     }
-    *Z = z;
+    *Z = z == zw ? acPosBefore(z, 1) : z;
     return 1;
   }
   int32_t last = s->leafBase[e + 1] - 1;
@@ -494,7 +519,8 @@ static int acSlotInterval(const AcInc *s, int32_t e, AcId r, AcPos *A, AcPos *Z)
     *A = acPos(s->leafBase[e] + s->rank[s->anchor[q]], q);
   else
     return 0;
-  AcPos z = *A;
+  AcPos z = *A, zw = -1;
+  AcId w = AC_NONE;
   for (int32_t i = s->aliasFirst[r]; i < s->aliasFirst[r + 1]; ++i) {
     AcId x = s->aliasList[i], ref = AC_NONE;
     if (acResolve(s, x, &ref) != AC_SIDE_BWD || ref != r)
@@ -502,11 +528,29 @@ static int acSlotInterval(const AcInc *s, int32_t e, AcId r, AcPos *A, AcPos *Z)
     const AcValue *xv = &g->values[x];
     for (int32_t k = 0; k < xv->numUses; ++k) {
       AcPos p;
-      if (acBwdPos(s, e, acValueUse(g, x, k), &p))
+      AcId u = acValueUse(g, x, k);
+      if (acBwdPos(s, e, u, &p)) {
         z = acMaxPos(z, p);
+        if (s->dps[u] && g->ops[u].dpsInit == x && p > zw) {
+          zw = p; /* the last writer: only it may be the last reader */
+          w = u;
+        }
+      }
     }
     if (s->retBwd[x])
       z = acMaxPos(z, acPos(last, AC_KEY_ANCHOR));
+  }
+  if (w != AC_NONE && z == zw) {
+    /* r's last reader writes in place of it (simulate.c's acSimInPlace). */
+    AcId res = g->ops[w].firstResult;
+    int chain = g->ops[w].phase == AC_PHASE_BWD && g->ops[q].phase == AC_PHASE_BWD;
+    AcPos ra, rz;
+    if (s->staticRoot[res] || !acSlotInterval(s, e, res, &ra, &rz)) {
+      if (chain)
+        return 0; /* r is the storage the chain ends in */
+    } else {
+      z = acPosBefore(z, 0);
+    }
   }
   *Z = z;
   return 1;
@@ -559,6 +603,31 @@ static inline int32_t acStepIndex(const int32_t *stepOf, int32_t n, int32_t k) {
   return stepOf[k];
 }
 
+/* First index of a sorted group with an op >= k. */
+static int32_t acLowerBound(const AcId *grp, int32_t n, int32_t k) {
+  int32_t lo = 0, hi = n;
+  while (lo < hi) {
+    int32_t mid = (lo + hi) / 2;
+    if (grp[mid] < k)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Index of the last step at or before end key z in a group (the anchor is
+ * index ng): a step's own index, or for an end before a step (acPosBefore)
+ * the last step below it; -1 when that is no step of this leaf. */
+static inline int32_t acEndIndex(const AcId *grp, const int32_t *stepOf,
+                                 int32_t ng, int32_t z, intptr_t numOps) {
+  if (z == AC_KEY_ANCHOR)
+    return ng;
+  if (z >= 0 && z < numOps && stepOf[z] >= 0 && stepOf[z] < ng && grp[stepOf[z]] == z)
+    return stepOf[z];
+  return acLowerBound(grp, ng, z + 1) - 1;
+}
+
 /* Summary of a leaf's partial entries over its steps (group then anchor). */
 static AcSum acPartialSum(AcInc *s, const AcId *grp, int32_t ng,
                           const int32_t *ea, const int32_t *ez,
@@ -568,10 +637,10 @@ static AcSum acPartialSum(AcInc *s, const AcId *grp, int32_t ng,
   for (int32_t k = 0; k < ng; ++k)
     s->stepOf[grp[k]] = k;
   for (intptr_t i = 0; i < n; ++i) {
-    int32_t a = acStepIndex(s->stepOf, ng, ea[i]), z = acStepIndex(s->stepOf, ng, ez[i]);
+    int32_t a = acStepIndex(s->stepOf, ng, ea[i]);
+    int32_t z = acEndIndex(grp, s->stepOf, ng, ez[i], s->g->numOps);
     assert(ea[i] == AC_KEY_FIRST || ea[i] == AC_KEY_ANCHOR || (a < ng && grp[a] == ea[i]));
-    assert(ez[i] == AC_KEY_ANCHOR || (z < ng && grp[z] == ez[i]));
-    assert(a <= z);
+    assert(a <= z + 1); /* z == a - 1: an end before the leaf's first step */
     diff[a] += eb[i];
     diff[z + 1] -= eb[i];
   }
@@ -652,6 +721,9 @@ int acGreedyLeafIndexMin = 48;
 typedef struct AcLeafIdx {
   int32_t n, size;  /* steps (group + anchor); tree leaves */
   int64_t *pl, *st;
+  int64_t *en;      /* bytes of entries ending just before step k (an end
+                       key of acPosBefore): they also cover ops joining the
+                       group at the cut before step k */
   AcSum *tree;
 } AcLeafIdx;
 
@@ -660,21 +732,9 @@ static void acLeafIdxFree(AcLeafIdx *x) {
     return;
   acFree(x->pl);
   acFree(x->st);
+  acFree(x->en);
   acFree(x->tree);
   acFree(x);
-}
-
-/* First index of a sorted group with an op >= k. */
-static int32_t acLowerBound(const AcId *grp, int32_t n, int32_t k) {
-  int32_t lo = 0, hi = n;
-  while (lo < hi) {
-    int32_t mid = (lo + hi) / 2;
-    if (grp[mid] < k)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 static AcLeafIdx *acLeafIdxGet(AcInc *s, int32_t leaf) {
@@ -692,8 +752,9 @@ static AcLeafIdx *acLeafIdxGet(AcInc *s, int32_t leaf) {
     x->size *= 2;
   x->pl = acCalloc((size_t)n + 1, sizeof *x->pl);
   x->st = acCalloc((size_t)n + 1, sizeof *x->st);
+  x->en = acCalloc((size_t)n + 1, sizeof *x->en);
   x->tree = acMalloc(2 * (size_t)x->size * sizeof *x->tree);
-  if (!x->pl || !x->st || !x->tree) {
+  if (!x->pl || !x->st || !x->en || !x->tree) {
     acLeafIdxFree(x);
     return NULL;
   }
@@ -703,11 +764,14 @@ static AcLeafIdx *acLeafIdxGet(AcInc *s, int32_t leaf) {
     int32_t sl = nd / 2, a, z;
     int64_t bytes = s->g->values[s->slotRoot[sl]].bytes;
     acClip(s->slotA[sl], s->slotZ[sl], leaf, &a, &z);
-    int32_t ia = acStepIndex(s->stepOf, ng, a), iz = acStepIndex(s->stepOf, ng, z);
+    int32_t ia = acStepIndex(s->stepOf, ng, a);
+    int32_t iz = acEndIndex(grp, s->stepOf, ng, z, s->g->numOps);
     x->pl[ia] += bytes;
     x->pl[iz + 1] -= bytes;
     if (a != AC_KEY_FIRST)
       x->st[ia] += bytes;
+    if (z != AC_KEY_ANCHOR && (iz < 0 || grp[iz] != z))
+      x->en[iz + 1] += bytes;
   }
   int64_t live = 0;
   for (int32_t k = 0; k < n; ++k) {
@@ -1062,7 +1126,9 @@ static int acLeafNewSummaryIdx(AcInc *s, int32_t leaf, const AcCand *d,
     int32_t a = rec[j].a, z = rec[j].z;
     span[j].key = a == AC_KEY_FIRST ? 0 : a == AC_KEY_ANCHOR ? ng : acLowerBound(grp, ng, a);
     span[j].amount = z == AC_KEY_ANCHOR ? ng + 1 : acLowerBound(grp, ng, z + 1);
-    assert(rec[j].amount > 0 || span[j].key < span[j].amount);
+    /* A removed entry covers an old step, or ends before the first one. */
+    assert(rec[j].amount > 0 || span[j].key < span[j].amount ||
+           (z != AC_KEY_ANCHOR && span[j].amount == 0));
   }
   /* Steps leaving (b is an old anchor of moving ops), by old index. */
   const AcOpMove *mv = NULL;
@@ -1129,7 +1195,7 @@ static int acLeafNewSummaryIdx(AcInc *s, int32_t leaf, const AcCand *d,
       for (; sz < nrec && rec[ordZ[sz]].z < q; ++sz)
         cover -= rec[ordZ[sz]].amount;
       int32_t k = acLowerBound(grp, ng, q);
-      int64_t v = x->pl[k] - x->st[k] + cover;
+      int64_t v = x->pl[k] - x->st[k] + x->en[k] + cover;
       r = acSumCombine(r, (AcSum){v, 1, AC_NOLEVEL});
     }
   }
@@ -1820,6 +1886,7 @@ static void acIncFree(AcInc *s) {
   acFree(s->fwdMaxRank);
   acFree(s->retFwd);
   acFree(s->retBwd);
+  acFree(s->dps);
   acFree(s->saved);
   acFree(s->savedCnt);
   acFree(s->recompute);
@@ -1904,7 +1971,7 @@ static AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
       !AC_ALLOC(s->staticRoot, nV) || !AC_ALLOC(s->parent, nV) ||
       !AC_ALLOC(s->aliasFirst, nV + 1) || !AC_ALLOC(s->aliasList, nV) ||
       !AC_ALLOC(s->fwdMaxRank, nV) || !AC_ALLOC(s->retFwd, nV) ||
-      !AC_ALLOC(s->retBwd, nV) || !AC_ALLOC(s->saved, nV) ||
+      !AC_ALLOC(s->retBwd, nV) || !AC_ALLOC(s->dps, nO) || !AC_ALLOC(s->saved, nV) ||
       !AC_ALLOC(s->savedCnt, nV) || !AC_ALLOC(s->recompute, nO) ||
       !AC_ALLOC(s->anchor, nO) || !AC_ALLOC(s->grp, nO) ||
       !AC_ALLOC(s->grpLen, nO) || !AC_ALLOC(s->grpCap, nO) ||
@@ -2035,6 +2102,8 @@ static AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
     s->aliasList[s->aliasFirst[r] + s->savedCnt[r]++] = (AcId)v;
   }
   memset(s->savedCnt, 0, (size_t)nV * sizeof *s->savedCnt);
+  for (intptr_t o = 0; o < nO; ++o)
+    s->dps[o] = acGraphInPlaceRoot(g, (AcId)o) != AC_NONE;
   for (intptr_t v = 0; v < nV; ++v) {
     const AcValue *val = &g->values[v];
     for (int32_t k = 0; k < val->numUses; ++k) {

@@ -801,6 +801,22 @@ static int acIlpStorage(AcIlpModel *m, AcIlpTerms *tm, AcIlpReach *rc,
   return 1;
 }
 
+/* The end of storage v's interval that ends at position `hi` (-1: none)
+ * under simulate.c's in-place rule: one step earlier when the op there,
+ * in positions [lo, last] of one entry, writes its result into v's storage
+ * and that result is not static (a write into a gradient changes nothing,
+ * or removes a backward chain: acIlpBuildMemory's `vanish`). */
+static intptr_t acIlpEnd(const AcGraph *g, const uint8_t *staticRoot,
+                         const AcId *posOp, intptr_t lo, intptr_t last, AcId v,
+                         intptr_t hi) {
+  if (hi <= lo || hi > last)
+    return hi;
+  AcId o = posOp[hi];
+  if (acGraphInPlaceRoot(g, o) != v)
+    return hi;
+  return staticRoot[g->ops[o].firstResult] ? hi : hi - 1;
+}
+
 /* Builds the memory part of the model (numPos, constDelta, events, aux). */
 static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
   const AcGraph *g = m->g;
@@ -814,6 +830,8 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
   intptr_t numCand = 0, capCand = 0;
   AcIlpTerms terms = {NULL, 0, NULL, NULL, 0};
   AcIlpReach rc;
+  uint8_t *vanish = NULL; /* [nv] storages an in-place chain removes */
+  AcId *posOp = NULL;     /* [numPos] the op at each position */
   memset(&rc, 0, sizeof rc);
   rc.info = acCalloc((size_t)m->numVars + 1, sizeof *rc.info);
   intptr_t *posBegin = acMalloc(((size_t)ns + 1) * sizeof *posBegin);
@@ -832,8 +850,9 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
   s.pinned = acCalloc((size_t)nv + 1, 1);
   s.stamp = acCalloc((size_t)nv + 1, sizeof *s.stamp);
   s.stack = acMalloc(((size_t)nv + 1) * sizeof *s.stack);
+  vanish = acCalloc((size_t)nv + 1, 1);
   if (!ok || !s.retFwd || !s.staticRoot || !s.pinned || !s.stamp ||
-      !s.stack || !rc.info)
+      !s.stack || !rc.info || !vanish)
     goto nomem;
 
   /* Positions: each entry's ops of its phase, in schedule order. */
@@ -845,7 +864,8 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
   posBegin[ns] = pos;
   m->numPos = pos;
   m->constDelta = acCalloc((size_t)pos + 2, sizeof *m->constDelta);
-  if (!m->constDelta)
+  posOp = acCalloc((size_t)pos + 1, sizeof *posOp);
+  if (!m->constDelta || !posOp)
     goto nomem;
   /* Partners: the backward entry of each forward one (the builder checked
      there is exactly one, after it). */
@@ -949,6 +969,54 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
         acIlpRead(m, &s, v, bL);
       }
     }
+    /* In-place writes (simulate.c's acSimInPlace).  A backward chain into
+       a gradient allocates nothing: its storages are skipped.  Any other
+       write ends its init one step early (acIlpEnd), exact for the
+       intervals below; for a forward storage read by a backward writer
+       the init's bytes come off the writer's step when it may be a
+       recomputed copy (never saved, or dropped: d_v), which keeps the rows
+       a lower bound. */
+    t = bL;
+    for (AcId o = fn->firstOp + fn->numOps - 1; o >= fn->firstOp; --o) {
+      if (g->ops[o].phase != AC_PHASE_BWD)
+        continue;
+      AcId root = acGraphInPlaceRoot(g, o), res = g->ops[o].firstResult;
+      if (root != AC_NONE && !s.staticRoot[root] &&
+          g->ops[g->values[root].producer].phase == AC_PHASE_BWD &&
+          s.allocB[root] >= 0 && s.lastB[root] == t &&
+          (s.staticRoot[res] || vanish[res]))
+        vanish[root] = 1;
+      --t;
+    }
+    t = fB;
+    intptr_t tb = bB;
+    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+      int fwd = g->ops[o].phase == AC_PHASE_FWD;
+      intptr_t at = fwd ? t++ : tb++;
+      posOp[at] = o;
+      AcId root = acGraphInPlaceRoot(g, o);
+      /* Forward-produced storages read in the backward (copies, saves) are
+         the relaxation's; the others' ends are exact (acIlpEnd). */
+      if (fwd || root == AC_NONE || s.staticRoot[root] ||
+          g->ops[g->values[root].producer].phase != AC_PHASE_FWD)
+        continue;
+      /* A saved init is read from the forward storage: never in place; a
+         copy only when this is its last backward-op read. */
+      AcId r = AC_NONE;
+      int kind = acIlpResolve(m, &s, g->ops[o].dpsInit, &r);
+      int32_t col = -1;
+      if (r == root && kind == AC_RES_FIXED)
+        continue;
+      if (r == root && kind == AC_RES_DROP) {
+        if (s.lastDD[root] != at)
+          continue;
+        col = m->varOf[root];
+      } else if (r == root && kind == AC_RES_COPY && s.lastBC[root] != at) {
+        continue;
+      }
+      if (!acIlpAdd(m, at, at, col, -g->values[root].bytes))
+        goto nomem;
+    }
     /* Intervals. */
     for (AcId v = v0; v < v1; ++v) {
       const AcValue *val = &g->values[v];
@@ -961,20 +1029,25 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
       } else if (val->role == AC_ROLE_TANGENT) {
         okAdd = acIlpAdd(m, bB, bL, -1, bytes);
       } else if (s.allocB[v] >= 0) {
-        okAdd = acIlpAdd(m, s.allocB[v], s.lastB[v], -1, bytes);
+        if (!vanish[v])
+          okAdd = acIlpAdd(m, s.allocB[v], acIlpEnd(g, s.staticRoot, posOp, bB, bL, v, s.lastB[v]),
+                           -1, bytes);
       } else if (s.allocF[v] >= 0) {
         intptr_t hi = s.lastF[v];
         if (s.retFwd[v])
           hi = acIlpMax(hi, bL);
         if (s.pinned[v])
           hi = acIlpMax(hi, acIlpMax(bB - 1, s.lastBF[v]));
+        intptr_t fL = posBegin[e + 1] - 1, hiKept = hi;
+        hi = acIlpEnd(g, s.staticRoot, posOp, fB, fL, v, hi);
         int32_t var = m->varOf[v];
         if (var < 0) {
           okAdd = acIlpAdd(m, s.allocF[v], hi, -1, bytes);
         } else {
           /* Saved (d = 0): until the backward starts and its last read.
              Dropped (d = 1): the forward interval.  (Copies below.) */
-          intptr_t hi0 = acIlpMax(hi, acIlpMax(bB - 1, s.lastDD[v]));
+          intptr_t hi0 = acIlpEnd(g, s.staticRoot, posOp, fB, fL, v,
+                                  acIlpMax(hiKept, acIlpMax(bB - 1, s.lastDD[v])));
           okAdd = acIlpAdd(m, s.allocF[v], hi0, -1, bytes) &&
                   acIlpAdd(m, s.allocF[v], hi0, var, -bytes) &&
                   acIlpAdd(m, s.allocF[v], hi, var, bytes);
@@ -1160,6 +1233,8 @@ cleanup:
   acFree(s.pinned);
   acFree(s.stamp);
   acFree(s.stack);
+  acFree(vanish);
+  acFree(posOp);
   acFree(late);
   acFree(cand);
   acFree(terms.cuts);

@@ -81,6 +81,12 @@ typedef struct AcSim {
   int64_t *delta;         /* [numSteps + 1] */
   AcRecomputeGroups *groups;
   intptr_t numSlots, numSteps;
+  /* In-place writes: the init slot, the result slot (-1: static), the step
+     and a flag (see acNoteInPlace) of each destination-style op whose init
+     may be written in place. */
+  intptr_t *inPlace;      /* [4 * numInPlace] */
+  intptr_t numInPlace, capInPlace;
+  int failed;             /* out of memory recording them */
 } AcSim;
 
 static void acSimFree(AcSim *s) {
@@ -97,6 +103,7 @@ static void acSimFree(AcSim *s) {
   acFree(s->lastAt);
   acFree(s->delta);
   acRecomputeGroupsDestroy(s->groups);
+  acFree(s->inPlace);
 }
 
 static intptr_t acSlot(const AcSim *s, intptr_t entry, AcId v) {
@@ -155,6 +162,75 @@ static void acProduce(AcSim *s, intptr_t entry, AcId op, intptr_t step) {
     if (g->values[v].aliasRoot == v && !s->staticRoot[v])
       acAlloc(s, acSlot(s, entry, v), step);
   }
+}
+
+
+/* Records that op `o`, run at `step` of entry `entry`, may write its result
+ * into the storage of its destination-style init: the init's storage is an
+ * activation of this entry (not a parameter, argument, tangent or, in the
+ * backward, a saved forward storage) of the result's size.  Whether it
+ * does is decided once liveness is complete (acSimInPlace): when nothing
+ * reads that storage after `step`, bufferization writes in place. */
+static void acNoteInPlace(AcSim *s, intptr_t entry, int inBwd, AcId o,
+                          intptr_t step) {
+  const AcGraph *g = s->g;
+  const AcOp *op = &g->ops[o];
+  if (acGraphInPlaceRoot(g, o) == AC_NONE)
+    return;
+  AcId u = op->dpsInit, r = op->firstResult;
+  AcId root = inBwd ? s->bwdRef[u] : g->values[u].aliasRoot;
+  int side = inBwd ? s->bwdSide[u]
+                   : (s->staticRoot[root] ? AC_SIDE_STATIC : AC_SIDE_FWD);
+  if (side != (inBwd ? AC_SIDE_BWD : AC_SIDE_FWD))
+    return;
+  assert(root == g->values[u].aliasRoot);
+  if (s->numInPlace == s->capInPlace) {
+    intptr_t n = s->capInPlace ? 2 * s->capInPlace : 64;
+    intptr_t *p = acRealloc(s->inPlace, (size_t)n * 4 * sizeof *p);
+    if (!p) {
+      s->failed = 1;
+      return;
+    }
+    s->inPlace = p;
+    s->capInPlace = n;
+  }
+  intptr_t *e = s->inPlace + 4 * s->numInPlace++;
+  e[0] = acSlot(s, entry, root);
+  e[1] = s->staticRoot[r] ? -1 : acSlot(s, entry, r);
+  e[2] = step;
+  /* Only a chain of backward ops may vanish into a static storage. */
+  e[3] = inBwd && op->phase == AC_PHASE_BWD &&
+         g->ops[g->values[root].producer].phase == AC_PHASE_BWD;
+}
+
+/* Applies the in-place writes.  A write counts when the init's last use
+ * (before any of these rules) is the op writing into it:
+ *  - into an allocated result: the init stops one step early (the result
+ *    takes its storage over at that step);
+ *  - into a static storage (a gradient), or into a result that itself
+ *    vanished so, along a chain of backward ops: the init is that storage
+ *    and allocates nothing (tensor.empty -> linalg.fill -> matmul into a
+ *    gradient).  Other writes into static storage change nothing.
+ * Decisions are made latest first against the original last uses, so a
+ * chain resolves from its end and one write never enables another. */
+static void acSimInPlace(AcSim *s) {
+  for (intptr_t k = s->numInPlace - 1; k >= 0; --k) {
+    intptr_t *e = s->inPlace + 4 * k;
+    intptr_t init = e[0], res = e[1], step = e[2];
+    int chain = (int)e[3];
+    e[3] = 0; /* now: 1 when the init stops early */
+    if (s->allocAt[init] < 0 || s->lastAt[init] != step)
+      continue; /* read later: bufferization writes a copy */
+    if (res < 0 || s->allocAt[res] < 0) {
+      if (chain)
+        s->allocAt[init] = -1;
+    } else {
+      e[3] = 1;
+    }
+  }
+  for (intptr_t k = 0; k < s->numInPlace; ++k)
+    if (s->inPlace[4 * k + 3])
+      s->lastAt[s->inPlace[4 * k]] = s->inPlace[4 * k + 2] - 1;
 }
 
 static AcStatus acSimPrepare(AcSim *s, const AcPlan *plan, AcError *err) {
@@ -329,6 +405,7 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
         for (int32_t i = 0; i < op->numOperands; ++i)
           if ((st = acRead(s, e, 0, acOpOperand(g, o, i), step, o, err)) != AC_OK)
             return st;
+        acNoteInPlace(s, e, 0, o, step);
         if (wantTimeline) {
           out->steps[step].op = o;
           out->steps[step].kind = AC_STEP_FWD;
@@ -370,6 +447,7 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
               if ((st = acRead(s, e, 1, acOpOperand(g, q, i), step, q, err)) !=
                   AC_OK)
                 return st;
+            acNoteInPlace(s, e, 1, q, step);
             out->recomputeFlops += qop->flops;
             out->recomputeSeconds += qop->seconds;
             if (wantTimeline) {
@@ -384,6 +462,7 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
         for (int32_t i = 0; i < op->numOperands; ++i)
           if ((st = acRead(s, e, 1, acOpOperand(g, o, i), step, o, err)) != AC_OK)
             return st;
+        acNoteInPlace(s, e, 1, o, step);
         if (wantTimeline) {
           out->steps[step].op = o;
           out->steps[step].kind = AC_STEP_BWD;
@@ -432,6 +511,12 @@ AcStatus acSimulate(const AcGraph *g, const AcPlan *plan, int64_t staticBytes,
   }
   if ((st = acSimRun(&s, out, wantTimeline, err)) != AC_OK)
     goto cleanup;
+  if (s.failed) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while simulating");
+    goto cleanup;
+  }
+  acSimInPlace(&s);
 
   /* Slots to intervals, intervals to live bytes. */
   for (intptr_t e = 0; e < g->numSched; ++e) {

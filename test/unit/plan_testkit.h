@@ -42,6 +42,32 @@ static inline AcId tkAdd(AcGraphBuilder *b, const char *name, const AcId *ops,
   return o;
 }
 
+/* Percent of ops generated destination-style (linalg `outs`): written into
+ * an init chain (an "empty", sometimes a "fill" of it) they read last.
+ * 0 (the default) leaves the generator's stream as it was. */
+static int tkDpsPercent = 0;
+
+/* A fresh init of `bytes` for a destination-style op: "empty", sometimes
+ * written by a "fill".  Sometimes the init is also offered to the pool
+ * (`pool`/`npool`, may be NULL) so that later ops read it too. */
+static inline AcId tkInit(AcGraphBuilder *b, uint64_t *rs, int64_t bytes,
+                          AcId *pool, int *npool, uint8_t *isRes) {
+  AcId e = acGraphBuilderAddOp(b, "empty", NULL, 0, 1, &bytes);
+  tkOp(b, e, AC_KIND_ELEMENTWISE, 1, 0.0001);
+  AcId init = tkRes(b, e);
+  if (tkRand(rs, 2)) {
+    AcId f = acGraphBuilderAddOp(b, "fill", &init, 1, 1, &bytes);
+    tkOp(b, f, AC_KIND_ELEMENTWISE, 1, 0.0002);
+    acGraphBuilderOp(b, f)->dpsInit = init;
+    init = tkRes(b, f);
+  }
+  if (pool && *npool < 200 && tkRand(rs, 6) == 0) {
+    isRes[*npool] = 1;
+    pool[(*npool)++] = init;
+  }
+  return init;
+}
+
 /* One random joint function appended to `b` (see the rules in the body). */
 static inline void tkGenFunc(AcGraphBuilder *b, uint64_t *rs, const char *name,
                       int maxFwd, int maxBwd) {
@@ -56,10 +82,12 @@ static inline void tkGenFunc(AcGraphBuilder *b, uint64_t *rs, const char *name,
     pool[npool++] = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 8 * (1 + tkRand(rs, 50)));
   pool[npool++] = acGraphBuilderAddArg(b, AC_ROLE_PARAM, 8 * (1 + tkRand(rs, 50)));
   AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 4);
+  AcId fwdInit = AC_NONE; /* the last forward init, for a backward reader */
+  int64_t fwdInitBytes = 0;
   int nFwd = 2 + tkRand(rs, maxFwd - 1);
   for (int k = 0; k < nFwd; ++k) {
     int r = tkRand(rs, 100);
-    AcId ops[3];
+    AcId ops[4];
     int nops = 1 + tkRand(rs, 3);
     for (int i = 0; i < nops; ++i) {
       /* Mostly recent values, as in a network's layers. */
@@ -83,6 +111,17 @@ static inline void tkGenFunc(AcGraphBuilder *b, uint64_t *rs, const char *name,
     int64_t bytes[2] = {4 * tkRand(rs, 40), 4 * tkRand(rs, 40)};
     if (tkRand(rs, 10) == 0)
       bytes[0] = 0; /* a non-tensor result */
+    AcId dpsInit = AC_NONE;
+    if (tkDpsPercent > 0 && tkRand(rs, 100) < tkDpsPercent) {
+      nout = 1;
+      bytes[0] = 4 * (1 + tkRand(rs, 40));
+      /* Mostly an init of the result's size; sometimes not (no in-place). */
+      dpsInit = tkInit(b, rs, tkRand(rs, 8) ? bytes[0] : bytes[0] + 4, pool,
+                       &npool, isRes);
+      ops[nops++] = dpsInit;
+      fwdInit = dpsInit;
+      fwdInitBytes = bytes[0];
+    }
     AcId o = acGraphBuilderAddOp(b, "op", ops, nops, nout, bytes);
     AcOpKind kind = AC_KIND_ELEMENTWISE;
     int recomp = 1;
@@ -94,6 +133,7 @@ static inline void tkGenFunc(AcGraphBuilder *b, uint64_t *rs, const char *name,
     }
     tkOp(b, o, kind, recomp, 0.001 * (1 + tkRand(rs, 100)));
     AcOp *op = acGraphBuilderOp(b, o);
+    op->dpsInit = dpsInit;
     op->computeIntensive = kind == AC_KIND_MATMUL;
     if (recomp && tkRand(rs, 20) == 0)
       op->mustSave = 1;
@@ -122,7 +162,7 @@ static inline void tkGenFunc(AcGraphBuilder *b, uint64_t *rs, const char *name,
   int nBwd = 2 + tkRand(rs, maxBwd - 1);
   AcId prev = dy;
   for (int k = 0; k < nBwd; ++k) {
-    AcId ops[3];
+    AcId ops[4];
     int nops = 0;
     if (tkRand(rs, 6) == 0) {
       int64_t zero = 0;
@@ -135,8 +175,20 @@ static inline void tkGenFunc(AcGraphBuilder *b, uint64_t *rs, const char *name,
     ops[nops++] = nbwd > 0 && tkRand(rs, 3) ? bwd[tkRand(rs, nbwd)] : prev;
     while (nops < 3 && tkRand(rs, 3))
       ops[nops++] = pool[tkRand(rs, npool)];
-    AcId o = tkAdd(b, "grad", ops, nops, 4 * (1 + tkRand(rs, 80)),
-                   AC_KIND_ELEMENTWISE, 1, 0.001);
+    int64_t gbytes = 4 * (1 + tkRand(rs, 80));
+    AcId dpsInit = AC_NONE;
+    if (tkDpsPercent > 0 && tkRand(rs, 100) < tkDpsPercent) {
+      /* A backward init; a forward one sometimes (recomputed, or saved). */
+      if (fwdInit != AC_NONE && tkRand(rs, 4) == 0) {
+        dpsInit = fwdInit; /* recomputed, or saved: no in-place then */
+        gbytes = fwdInitBytes;
+      } else {
+        dpsInit = tkInit(b, rs, gbytes, NULL, NULL, NULL);
+      }
+      ops[nops++] = dpsInit;
+    }
+    AcId o = tkAdd(b, "grad", ops, nops, gbytes, AC_KIND_ELEMENTWISE, 1, 0.001);
+    acGraphBuilderOp(b, o)->dpsInit = dpsInit;
     prev = tkRes(b, o);
     bwd[nbwd++] = prev;
   }

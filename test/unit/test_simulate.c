@@ -34,6 +34,15 @@ static void addChain(AcGraphBuilder *b, const char *name) {
   acGraphBuilderAddRet(b, tkRes(b, op5), AC_RET_GRAD);
 }
 
+static AcGraph *finish(AcGraphBuilder *b);
+
+/* Marks op `o` destination-style into `init` (AC_NONE: not) and returns its
+ * result. */
+static AcId dpsOp(AcGraphBuilder *b, AcId o, AcId init) {
+  acGraphBuilderOp(b, o)->dpsInit = init;
+  return tkRes(b, o);
+}
+
 static AcGraph *finish(AcGraphBuilder *b) {
   AcGraph *g = NULL;
   AcError err;
@@ -353,6 +362,105 @@ AC_TEST(underived) {
 
 /* The cross-check: acSimulate against the naive liveness on random graphs,
  * random save sets and random schedules (several functions, microbatches). */
+/* Destination-style ops (linalg `outs`): the chain with an init per op.
+ *   args: x primal 400, w param 1000, dy tangent 4
+ *   op0 e1 = empty                  fwd 400
+ *   op1 h1 = mm(x, w) outs(e1)      fwd 400
+ *   op2 e2 = empty                  fwd 400
+ *   op3 h2 = tanh(h1) outs(e2)      fwd 400
+ *   op4 loss = sum(h2)              fwd 4     output
+ *   op5 e3 = empty                  bwd 400
+ *   op6 g2 = bcast(dy) outs(e3)     bwd 400
+ *   op7 e4 = empty                  bwd 400
+ *   op8 g1 = tanh_bwd(g2, h2) outs(e4)  bwd 400
+ *   op9 e5 = empty                  bwd 1000
+ *   op10 f5 = fill outs(e5)         bwd 1000
+ *   op11 gw = mm_bwd(g1, x) outs(f5) bwd 1000  grad (static)
+ * Static part 2000. */
+static AcGraph *inPlaceGraph(int dps) {
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "f");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 400);
+  AcId w = acGraphBuilderAddArg(b, AC_ROLE_PARAM, 1000);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 4);
+#define AC_INIT(bytes) tkRes(b, tkAdd(b, "empty", NULL, 0, bytes, AC_KIND_ELEMENTWISE, 1, 0.01))
+#define AC_DPS(name, ops, n, init, bytes, kind, secs)                          \
+  dpsOp(b, tkAdd(b, name, ops, n, bytes, kind, 1, secs), dps ? init : AC_NONE)
+  AcId e1 = AC_INIT(400);
+  AcId h1 = AC_DPS("mm", ((AcId[]){x, w, e1}), 3, e1, 400, AC_KIND_MATMUL, 1.0);
+  AcId e2 = AC_INIT(400);
+  AcId h2 = AC_DPS("tanh", ((AcId[]){h1, e2}), 2, e2, 400, AC_KIND_ELEMENTWISE, 2.0);
+  AcId loss = tkRes(b, tkAdd(b, "sum", &h2, 1, 4, AC_KIND_REDUCTION, 1, 0.5));
+  acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
+  AcId e3 = AC_INIT(400);
+  AcId g2 = AC_DPS("bcast", ((AcId[]){dy, e3}), 2, e3, 400, AC_KIND_DATA_MOVEMENT, 0.1);
+  AcId e4 = AC_INIT(400);
+  AcId g1 = AC_DPS("tanh_bwd", ((AcId[]){g2, h2, e4}), 3, e4, 400,
+                   AC_KIND_ELEMENTWISE, 0.1);
+  AcId e5 = AC_INIT(1000);
+  AcId f5 = AC_DPS("fill", &e5, 1, e5, 1000, AC_KIND_ELEMENTWISE, 0.01);
+  AcId gw = AC_DPS("mm_bwd", ((AcId[]){g1, x, f5}), 3, f5, 1000, AC_KIND_MATMUL, 0.1);
+  acGraphBuilderAddRet(b, gw, AC_RET_GRAD);
+#undef AC_INIT
+#undef AC_DPS
+  return finish(b);
+}
+
+AC_TEST(inPlace) {
+  for (int dps = 0; dps < 2; ++dps) {
+    AcGraph *g = inPlaceGraph(dps);
+    CHECK(g != NULL);
+    if (!g)
+      return;
+    AcPlan *p = acPlanCreate(g);
+    AcSimResult r;
+    acPlanSaveAll(g, p);
+    CHECK(acPlanDerive(g, p, NULL) == AC_OK);
+    CHECK(acSimulate(g, p, 2000, 1, &r, NULL) == AC_OK);
+    CHECK_EQ_I64(r.numSteps, 12);
+    /* Without in-place writes, each init lives until its writer runs:
+         s0 x 400 + e1 400 = 800; s1 + h1 = 1200; s2 x + h1 + e2 = 1200;
+         s3 + h2 = 1600; s4 x + h2 + loss 4 = 804; s5 + dy 4 + e3 = 1208;
+         s6 + g2 = 1608; s7 x + h2 + loss + dy + g2 + e4 = 1608 (the
+         tangent lives through the backward); s8 + g1 = 2008;
+         s9 x + loss + dy + g1 + e5 1000 = 1808; s10 + f5 1000 = 2808;
+         s11 x + loss + dy + g1 + f5 = 1808 (gw static).
+       With them, an init stops the step before its writer (its result takes
+       the storage over): s1 800, s3 1200, s6 1208, s8 1608; f5 is written
+       into the static gw and e5 into f5, so both are gw's storage:
+       s9..s11 x + loss + dy + g1 = 808. */
+    int64_t without[12] = {800, 1200, 1200, 1600, 804, 1208, 1608, 1608, 2008, 1808, 2808, 1808};
+    int64_t with[12] = {800, 800, 1200, 1200, 804, 1208, 1208, 1608, 1608, 808, 808, 808};
+    for (int t = 0; t < 12; ++t)
+      CHECK_EQ_I64(r.live[t], dps ? with[t] : without[t]);
+    CHECK_EQ_I64(r.peakBytes, dps ? 1608 + 2000 : 2808 + 2000);
+    acSimResultClear(&r);
+
+    /* Recompute everything: the backward reruns op0..op3 before op8, and
+       the recomputed inits are written in place too:
+         s5 e3: x + loss + dy + e3 = 808; s6 g2 808;
+         s7 e4: x + loss + dy + g2 + e4 = 1208; s8 e1': + e1' = 1608;
+         s9 h1' (in e1') 1608; s10 e2': + e2' = 2008;
+         s11 h2' (in e2') 2008, e4 still live (its writer is op8);
+         s12 g1 (in e4): x + loss + dy + g2 + h2' + g1 = 1608; s13..s15 808. */
+    AcPlan *q = acPlanCreate(g);
+    CHECK(acPlanDerive(g, q, NULL) == AC_OK);
+    CHECK(acSimulate(g, q, 2000, 1, &r, NULL) == AC_OK);
+    if (dps) {
+      int64_t want[16] = {800, 800, 1200, 1200, 804, 808, 808, 1208,
+                          1608, 1608, 2008, 2008, 1608, 808, 808, 808};
+      CHECK_EQ_I64(r.numSteps, 16);
+      for (int t = 0; t < 16 && t < r.numSteps; ++t)
+        CHECK_EQ_I64(r.live[t], want[t]);
+      CHECK_EQ_I64(r.peakBytes, 2008 + 2000);
+    }
+    acSimResultClear(&r);
+    acPlanDestroy(q);
+    acPlanDestroy(p);
+    acGraphDestroy(g);
+  }
+}
+
 AC_TEST(randomCrossCheck) {
   int graphs = 0, plans = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
@@ -490,6 +598,7 @@ int main(void) {
   RUN(views);
   RUN(unusedSave);
   RUN(underived);
+  RUN(inPlace);
   RUN(randomCrossCheck);
   RUN(scale);
   RUN(allocFailures);
