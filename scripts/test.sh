@@ -23,9 +23,9 @@ if [ "${AUTOAC_SKIP_ASAN:-0}" != 1 ]; then
 fi
 
 # Fuzzing, bounded: every libFuzzer target (fuzz/) for AUTOAC_FUZZ_SECONDS
-# (15) from its seed corpus, in build-fuzz (clang, coverage, ASan + UBSan);
+# (60) from its seed corpus, in build-fuzz (clang, coverage, ASan + UBSan);
 # any crash, leak, UB or failed check fails the run (docs/reliability.md).
 if [ "${AUTOAC_SKIP_FUZZ:-0}" != 1 ]; then
-  scripts/fuzz.sh all "${AUTOAC_FUZZ_SECONDS:-15}"
+  scripts/fuzz.sh all "${AUTOAC_FUZZ_SECONDS:-60}"
 fi
 echo "autoac: all test suites passed"

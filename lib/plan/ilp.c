@@ -1212,7 +1212,7 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
       for (intptr_t k = lo; k < lo + nl; ++k)
         end = acIlpMax(end, late[k].last);
       if (!acIlpStorage(m, &terms, &rc, val->bytes, from, end, st, nst,
-                        lastRead, late + lo, nl, cand))
+                        lastRead, nl ? late + lo : NULL, nl, cand))
         goto nomem;
     }
   }
