@@ -50,6 +50,9 @@ void acPlanSaveAll(const AcGraph *g, AcPlan *plan);
 
 /// Bytes of saved activations (each storage once; arguments excluded).
 int64_t acPlanSavedBytes(const AcGraph *g, const AcPlan *plan);
+/// How many values of `saved` ([numValues]) may be dropped from it: the
+/// decisions greedy, beam and the ILP choose among.  -1 when out of memory.
+intptr_t acPlanDroppableCount(const AcGraph *g, const uint8_t *saved);
 /// FLOPs and roofline seconds of the ops recompute[] marks.
 void acPlanRecomputeCost(const AcGraph *g, const AcPlan *plan, double *flops,
                          double *seconds);

@@ -5,7 +5,8 @@
  * trajectory (acTrajectoryChoose) and beam off one search front
  * (acBeamChoose); save-all and mincut do not depend on the budget and are
  * planned once; knapsack and the ILP are planned per budget.  The exact ILP
- * is skipped on graphs above AC_SWEEP_ILP_MAX_OPS ops. */
+ * is skipped when the min-cut set has more than AC_SWEEP_ILP_MAX_DROPPABLE
+ * droppable values (its binaries; each solve also stops at 10 s). */
 #include "autoac/autoac.h"
 #include "autoac/import.h"
 #include "autoac/partition.h"
@@ -18,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define AC_SWEEP_ILP_MAX_OPS 600
+#define AC_SWEEP_ILP_MAX_DROPPABLE 64
 
 typedef struct AcSweepCell {
   int64_t peak, savedBytes;
@@ -105,6 +106,9 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
   if ((st = acMincutSaveSet(g, mincutSaved, &err)) != AC_OK ||
       (st = acBeamSearch(g, mincutSaved, staticBytes, 0, &front, &err)) != AC_OK)
     goto fail;
+  intptr_t droppable = acPlanDroppableCount(g, mincutSaved);
+  if (droppable < 0)
+    goto nomem;
   if ((st = acSweepPlan(g, AC_STRATEGY_SAVE_ALL, -1, staticBytes, plan,
                         &fixed[AC_STRATEGY_SAVE_ALL], &err)) != AC_OK ||
       (st = acSweepPlan(g, AC_STRATEGY_MINCUT, -1, staticBytes, plan,
@@ -142,7 +146,7 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
         cell.savedBytes = acPlanSavedBytes(g, plan);
         cell.planned = 1;
       } else if (!cell.planned) {
-        if (!strcmp(name, "ilp") && g->numOps > AC_SWEEP_ILP_MAX_OPS) {
+        if (!strcmp(name, "ilp") && droppable > AC_SWEEP_ILP_MAX_DROPPABLE) {
           printf(" | %-9s %14s %11s", "skipped", "-", "-");
           continue;
         }

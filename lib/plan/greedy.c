@@ -30,6 +30,17 @@
 
 /*===-------------------------- shared pieces -----------------------------===*/
 
+intptr_t acPlanDroppableCount(const AcGraph *g, const uint8_t *saved) {
+  AcDropChecker *ck = acDropCheckerCreate(g);
+  if (!ck)
+    return -1;
+  intptr_t n = 0;
+  for (AcId v = 0; v < (AcId)g->numValues; ++v)
+    n += saved[v] && acDropCheckerOk(ck, saved, v);
+  acDropCheckerDestroy(ck);
+  return n;
+}
+
 AcProfileTop acProfileTopOf(const int64_t *live, intptr_t numSteps) {
   AcProfileTop p = {0, 0, -1};
   for (intptr_t t = 0; t < numSteps; ++t) {
