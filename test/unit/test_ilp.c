@@ -90,6 +90,8 @@ static void modelBounds(int dps) {
     AcPlan *p = acPlanCreate(g);
     CHECK(startSet(g, seed, s0));
     int n = droppableList(g, s0, vars, 64);
+    /* The library's count is the naive one's. */
+    CHECK(n > 64 || acPlanDroppableCount(g, s0) == n);
     uint64_t rs = seed;
     for (int trial = 0; trial < 12 && n <= 64; ++trial) {
       uint64_t mask = trial == 0 ? 0
