@@ -446,7 +446,8 @@ static int benchGraph(const Options *o, const char *path, int fd) {
       if (s != AC_STRATEGY_GREEDY && !stratRan[s])
         continue;
       if (s == AC_STRATEGY_GREEDY) {
-        if (acTrajectoryPlan(g, traj, acTrajectoryChoose(traj, budget), plan, &err) != AC_OK ||
+        if (acGreedyPlanForBudget(g, traj->initialSaved, staticBytes, budget, plan, NULL,
+                                  &err) != AC_OK ||
             acSimulate(g, plan, staticBytes, 0, &r, &err) != AC_OK)
           return 1;
       } else if (!planAndSimulate(g, (AcStrategy)s, budget, staticBytes, plan, &r)) {

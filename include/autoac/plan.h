@@ -113,9 +113,13 @@ AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
 /// The whole greedy run from a starting save set, budget ignored: plan k is
 /// the starting set with dropped[1..k] unsaved, derived.  peakBytes never
 /// rises along it (plateau drops keep it, docs/planner.md); the last plan is
-/// the first reaching the lowest peak greedy reaches.  For a budget, greedy
-/// takes the first plan whose peak fits, else the last (acTrajectoryChoose),
-/// so its peak never rises as the budget falls.
+/// the first reaching the lowest peak greedy reaches.  For a budget, the
+/// trajectory's plan is the first whose peak fits, else the last
+/// (acTrajectoryChoose); greedy's plan for the budget
+/// (acGreedyPlanForBudget) may replace that plan's last drop by a cheaper
+/// one from the same predecessor whose peak lies between the trajectory
+/// plan's and the budget.  Either way the peak never rises as the budget
+/// falls.
 typedef struct AcTrajectory {
   intptr_t numPlans;          ///< plans on the trajectory (drops + 1) >= 1
   AcId *dropped;              ///< [numPlans] value dropped to reach plan k; [0] AC_NONE
@@ -126,6 +130,13 @@ typedef struct AcTrajectory {
   int64_t *savedBytes;        ///< [numPlans] acPlanSavedBytes of plan k
   uint8_t *initialSaved;      ///< [numValues] the starting save set
   intptr_t numValues;
+  /// A run stopped at a budget (acGreedyPlanForBudget): the drop that
+  /// replaces dropped[numPlans - 1] in greedy's plan for that budget, with
+  /// the plan's peak and recompute seconds; AC_NONE when the last plan
+  /// stands (no budget, none fits, or no cheaper last drop).
+  AcId refinedDrop;
+  int64_t refinedPeakBytes;
+  double refinedRecomputeSeconds;
 } AcTrajectory;
 
 /// Greedy trajectory from the min-cut save set (acMincutSaveSet).
@@ -150,6 +161,19 @@ intptr_t acTrajectoryChoose(const AcTrajectory *t, int64_t budget);
 /// Materializes plan `step` of the trajectory into `plan` (derived).
 AcStatus acTrajectoryPlan(const AcGraph *g, const AcTrajectory *t,
                           intptr_t step, AcPlan *plan, AcError *err);
+/// Greedy's plan for `budget` from `initialSaved` into `plan` (derived): the
+/// trajectory is run until a plan fits (plan K), then among the drops from
+/// plan K-1 whose plan has a peak in [peak of plan K, budget] and costs no
+/// more than plan K, the one with the least recompute seconds (then the
+/// lower peak, then the lower value id) makes the plan; plan K is one of
+/// them.  When no plan fits, the trajectory's last (lowest-peak) plan; with
+/// no budget (< 0), the starting plan.  The peak never rises as the budget
+/// falls (docs/planner.md has the argument).  With `out`, the trajectory
+/// run (and its refinedDrop) is returned too; free it with
+/// acTrajectoryDestroy.
+AcStatus acGreedyPlanForBudget(const AcGraph *g, const uint8_t *initialSaved,
+                               int64_t staticBytes, int64_t budget,
+                               AcPlan *plan, AcTrajectory **out, AcError *err);
 
 /*===-------------------------- knapsack baseline --------------------------===*/
 

@@ -1,8 +1,8 @@
 /* sweep.c - the Pareto sweep: N budgets x every strategy, as a table and CSV.
  *
  * Budgets are spaced evenly between the lowest peak greedy reaches (the end
- * of its trajectory) and the save-all peak.  Greedy is read off one
- * trajectory (acTrajectoryChoose) and beam off one search front
+ * of its trajectory) and the save-all peak.  Greedy is planned per budget
+ * as the pass plans it (acGreedyPlanForBudget) and beam read off one search front
  * (acBeamChoose); save-all and mincut do not depend on the budget and are
  * planned once; knapsack and the ILP are planned per budget.  The exact ILP
  * is skipped when the min-cut set has more than AC_SWEEP_ILP_MAX_DROPPABLE
@@ -132,11 +132,19 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
       AcSweepCell cell = fixed[s];
       const char *name = acStrategyName((AcStrategy)s);
       if (s == AC_STRATEGY_GREEDY) {
-        intptr_t k = acTrajectoryChoose(traj, budget);
-        cell.peak = traj->peakBytes[k];
-        cell.seconds = traj->recomputeSeconds[k];
-        cell.savedBytes = traj->savedBytes[k];
+        /* The product's plan: the trajectory until a plan fits, and the
+           budget's last drop (acGreedyPlanForBudget). */
+        AcTrajectory *bt = NULL;
+        if ((st = acGreedyPlanForBudget(g, mincutSaved, staticBytes, budget, plan,
+                                        &bt, &err)) != AC_OK)
+          goto fail;
+        intptr_t k = acTrajectoryChoose(bt, budget);
+        int refined = bt->refinedDrop != AC_NONE;
+        cell.peak = refined ? bt->refinedPeakBytes : bt->peakBytes[k];
+        cell.seconds = refined ? bt->refinedRecomputeSeconds : bt->recomputeSeconds[k];
+        cell.savedBytes = acPlanSavedBytes(g, plan);
         cell.planned = 1;
+        acTrajectoryDestroy(bt);
       } else if (s == AC_STRATEGY_BEAM) {
         intptr_t k = acBeamChoose(front, budget);
         if ((st = acBeamPlan(g, front, k, plan, &err)) != AC_OK)

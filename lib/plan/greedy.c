@@ -251,6 +251,47 @@ cleanup:
   return st;
 }
 
+/* The budget's last drop from `cur` (acGreedyPlanForBudget): every
+ * droppable value, re-derived and re-simulated; those costing at most
+ * `pickExtra` whose peak lies in [pickPeak, budget], the least by
+ * acRefineBefore (the pick itself is one of them). */
+static AcStatus acGreedyRefine(const AcGraph *g, const AcPlan *cur,
+                               int64_t staticBytes, AcPlan *trial,
+                               AcDropChecker *ck, const int32_t *inst,
+                               double pickExtra, int64_t pickPeak,
+                               int64_t budget, AcTrajectory *t, AcError *err) {
+  AcStatus st = AC_OK;
+  AcSimResult sim;
+  memset(&sim, 0, sizeof sim);
+  for (intptr_t i = 0; i < g->numValues; ++i) {
+    AcId v = (AcId)i;
+    if (!cur->saved[v] || !acDropCheckerOk(ck, cur->saved, v))
+      continue;
+    memcpy(trial->saved, cur->saved, (size_t)g->numValues);
+    trial->saved[v] = 0;
+    if ((st = acPlanDerive(g, trial, err)) != AC_OK)
+      break;
+    double extra = acPlanExtraSeconds(g, cur, trial, inst);
+    if (extra > pickExtra)
+      continue;
+    acSimResultClear(&sim);
+    if ((st = acSimulate(g, trial, staticBytes, 0, &sim, err)) != AC_OK)
+      break;
+    int64_t peak = sim.peakBytes;
+    if (peak < pickPeak || peak > budget)
+      continue;
+    if (t->refinedDrop == AC_NONE ||
+        acRefineBefore(extra, peak, v, t->refinedRecomputeSeconds, t->refinedPeakBytes,
+                       t->refinedDrop)) {
+      t->refinedDrop = v;
+      t->refinedPeakBytes = peak;
+      t->refinedRecomputeSeconds = extra; /* made absolute by the caller */
+    }
+  }
+  acSimResultClear(&sim);
+  return st;
+}
+
 AcStatus acGreedyReferenceUntil(const AcGraph *g, const uint8_t *initialSaved,
                                 int64_t staticBytes, int64_t stopPeak,
                                 AcTrajectory **out, AcError *err) {
@@ -268,6 +309,7 @@ AcStatus acGreedyReferenceUntil(const AcGraph *g, const uint8_t *initialSaved,
     goto nomem;
   }
   t->numValues = g->numValues;
+  t->refinedDrop = AC_NONE;
   t->initialSaved = acMalloc((size_t)g->numValues + 1);
   if (!t->initialSaved) {
     st = AC_ERR_NOMEM;
@@ -301,6 +343,20 @@ AcStatus acGreedyReferenceUntil(const AcGraph *g, const uint8_t *initialSaved,
       break;
     }
     assert(next.peakBytes <= t->peakBytes[t->numPlans - 1]);
+    if (stopPeak >= 0 && next.peakBytes <= stopPeak) {
+      /* The last drop: the budget may take a cheaper one. */
+      if ((st = acGreedyRefine(g, cur, staticBytes, trial, ck, inst, extra,
+                               next.peakBytes, stopPeak, t, err)) != AC_OK) {
+        acSimResultClear(&next);
+        goto cleanup;
+      }
+      assert(t->refinedDrop != AC_NONE);
+      if (t->refinedDrop == v) {
+        t->refinedDrop = AC_NONE;
+      } else {
+        t->refinedRecomputeSeconds += seconds;
+      }
+    }
     top = acProfileTopOf(next.live, next.numSteps);
     seconds += extra;
     cur->saved[v] = 0;
@@ -374,6 +430,34 @@ intptr_t acTrajectoryChoose(const AcTrajectory *t, int64_t budget) {
     if (t->peakBytes[k] <= budget)
       return k;
   return t->numPlans - 1;
+}
+
+AcStatus acGreedyPlanForBudget(const AcGraph *g, const uint8_t *initialSaved,
+                               int64_t staticBytes, int64_t budget,
+                               AcPlan *plan, AcTrajectory **out, AcError *err) {
+  AcTrajectory *t = NULL;
+  AcStatus st;
+  if (out)
+    *out = NULL;
+  if (budget < 0) {
+    st = acPlanFromSaved(g, initialSaved, plan, err);
+  } else if ((st = acGreedyTrajectoryUntil(g, initialSaved, staticBytes, budget,
+                                           &t, err)) == AC_OK) {
+    intptr_t k = acTrajectoryChoose(t, budget);
+    st = acTrajectoryPlan(g, t, k, plan, err);
+    if (st == AC_OK && t->refinedDrop != AC_NONE) {
+      /* Plan k - 1 with the budget's last drop instead of dropped[k]. */
+      assert(k == t->numPlans - 1 && k > 0 && t->peakBytes[k] <= budget);
+      plan->saved[t->refinedDrop] = 0;
+      plan->saved[t->dropped[k]] = 1;
+      st = acPlanDerive(g, plan, err);
+    }
+  }
+  if (out && st == AC_OK)
+    *out = t;
+  else
+    acTrajectoryDestroy(t);
+  return st;
 }
 
 AcStatus acTrajectoryPlan(const AcGraph *g, const AcTrajectory *t,

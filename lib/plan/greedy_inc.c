@@ -2373,6 +2373,34 @@ nomem:
                     "out of memory in the greedy planner");
 }
 
+/* The budget's last drop from the current plan (acGreedyPlanForBudget,
+ * greedy.c's acGreedyRefine): every valid candidate costing at most the
+ * pick whose exact peak lies in [pickPeak, budget], the least by
+ * acRefineBefore.  A candidate's peak is at least the current top less its
+ * bound, which skips most without an exact evaluation. */
+static void acIncRefine(AcInc *s, AcId pick, int64_t pickPeak, int64_t budget,
+                        AcTrajectory *t) {
+  double pickExtra = AC_CAND_OF(s, pick).extra;
+  AcProfileTop cur = acCurrentProfile(s);
+  for (intptr_t i = 0; i < s->numCand; ++i) {
+    AcId c = s->candList[i];
+    AcCand *d = &AC_CAND_OF(s, c);
+    if (d->state != AC_CAND_VALID || d->extra > pickExtra ||
+        cur.top - d->bound + s->staticBytes > budget)
+      continue;
+    int64_t peak = acEvalProfile(s, d).top + s->staticBytes;
+    if (peak < pickPeak || peak > budget)
+      continue;
+    if (t->refinedDrop == AC_NONE ||
+        acRefineBefore(d->extra, peak, c, t->refinedRecomputeSeconds,
+                       t->refinedPeakBytes, t->refinedDrop)) {
+      t->refinedDrop = c;
+      t->refinedPeakBytes = peak;
+      t->refinedRecomputeSeconds = d->extra; /* made absolute by the caller */
+    }
+  }
+}
+
 AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
                                   int64_t staticBytes, int64_t stopPeak,
                                   int check, AcTrajectory **out, AcError *err) {
@@ -2390,6 +2418,7 @@ AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
   if (!plan || !t)
     goto nomem;
   t->numValues = g->numValues;
+  t->refinedDrop = AC_NONE;
   t->initialSaved = acMalloc((size_t)g->numValues + 1);
   if (!t->initialSaved)
     goto nomem;
@@ -2432,6 +2461,18 @@ AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
     if (v == AC_NONE)
       break;
     double extra = AC_CAND_OF(&s, v).extra;
+    if (stopPeak >= 0 && s.numLeaves > 0) {
+      int64_t pickPeak = acEvalProfile(&s, &AC_CAND_OF(&s, v)).top + staticBytes;
+      if (pickPeak <= stopPeak) {
+        /* The last drop: the budget may take a cheaper one. */
+        acIncRefine(&s, v, pickPeak, stopPeak, t);
+        assert(t->refinedDrop != AC_NONE);
+        if (t->refinedDrop == v)
+          t->refinedDrop = AC_NONE;
+        else
+          t->refinedRecomputeSeconds += seconds;
+      }
+    }
     if ((st = acApply(&s, v, err)) != AC_OK)
       goto cleanup;
     seconds += extra;

@@ -57,12 +57,26 @@ int acTrajectoryPush(AcTrajectory *t, intptr_t *cap, AcId dropped,
  * plateau drops that never led to a lower peak are no use to any budget. */
 void acTrajectoryTrim(AcTrajectory *t);
 
-/* The reference trajectory (greedy.c), stopping as acGreedyTrajectoryUntil. */
+/* The order of last drops for a budget (acGreedyPlanForBudget): fewer
+ * extra seconds, then the lower peak, then the lower value id. */
+static inline int acRefineBefore(double extra, int64_t peak, AcId v,
+                                 double extra2, int64_t peak2, AcId v2) {
+  if (extra != extra2)
+    return extra < extra2;
+  if (peak != peak2)
+    return peak < peak2;
+  return v < v2;
+}
+
+/* The reference trajectory (greedy.c), stopping as acGreedyTrajectoryUntil.
+ * When it stops because a plan fits stopPeak (>= 0), the budget's last
+ * drop (acGreedyPlanForBudget) is in t->refinedDrop. */
 AcStatus acGreedyReferenceUntil(const AcGraph *g, const uint8_t *initialSaved,
                                 int64_t staticBytes, int64_t stopPeak,
                                 AcTrajectory **out, AcError *err);
 
-/* The incremental trajectory (greedy_inc.c), identical to the reference.
+/* The incremental trajectory (greedy_inc.c), identical to the reference
+ * (refinedDrop included).
  * With `check`, every accepted plan is re-simulated from scratch and its
  * peak, step count at the peak and second level compared with the
  * incremental state (AC_ERR_INTERNAL on a difference): for tests. */

@@ -1581,7 +1581,6 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
   AcIlpStats *S = stats ? stats : &local;
   AcStatus st = AC_OK;
   AcIlpModel m;
-  AcTrajectory *traj = NULL;
   AcPlan *best = acPlanCreate(g), *trial = acPlanCreate(g);
   AcSimResult sim, bestSim;
   glp_prob *lp = NULL;
@@ -1616,11 +1615,8 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
 
   /* The incumbent: greedy's plan for the budget; its lowest-peak plan when
      none of its plans fits (the fallback). */
-  if ((st = acGreedyTrajectoryUntil(g, initialSaved, staticBytes, budget,
-                                    &traj, err)) != AC_OK)
-    goto cleanup;
-  if ((st = acTrajectoryPlan(g, traj, acTrajectoryChoose(traj, budget), best,
-                             err)) != AC_OK)
+  if ((st = acGreedyPlanForBudget(g, initialSaved, staticBytes, budget, best,
+                                  NULL, err)) != AC_OK)
     goto cleanup;
   acSimResultClear(&bestSim);
   if ((st = acSimulate(g, best, staticBytes, 0, &bestSim, err)) != AC_OK)
@@ -1771,7 +1767,6 @@ cleanup:
   acFree(d);
   acSimResultClear(&sim);
   acSimResultClear(&bestSim);
-  acTrajectoryDestroy(traj);
   acPlanDestroy(best);
   acPlanDestroy(trial);
   acIlpModelFree(&m);

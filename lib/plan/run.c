@@ -8,7 +8,6 @@ AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
                    AcError *err) {
   AcStatus st = AC_OK;
   uint8_t *saved = NULL;
-  AcTrajectory *traj = NULL;
   AcBeamFront *beam = NULL;
   if (opts->strategy == AC_STRATEGY_SAVE_ALL) {
     acPlanSaveAll(g, plan);
@@ -31,13 +30,9 @@ AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
       st = acPlanFromSaved(g, saved, plan, err);
       break;
     }
-    /* Stopping at the first plan that fits gives the same plan as running
-       the whole trajectory and choosing (acTrajectoryChoose). */
-    st = acGreedyTrajectoryUntil(g, saved, opts->staticBytes, opts->budget,
-                                 &traj, err);
-    if (st == AC_OK)
-      st = acTrajectoryPlan(g, traj, acTrajectoryChoose(traj, opts->budget),
-                            plan, err);
+    /* The trajectory until a plan fits, and the budget's last drop. */
+    st = acGreedyPlanForBudget(g, saved, opts->staticBytes, opts->budget, plan,
+                               NULL, err);
     break;
   case AC_STRATEGY_ILP:
     st = acIlpFrom(g, saved, opts->staticBytes, opts->budget, NULL, plan, NULL,
@@ -61,7 +56,6 @@ AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
     break;
   }
 cleanup:
-  acTrajectoryDestroy(traj);
   acBeamFrontDestroy(beam);
   acFree(saved);
   return st;

@@ -259,9 +259,12 @@ AC_TEST(allocFailures) {
 
 /* The same with every backward leaf indexed (greedy_inc.c indexes only
  * big leaves, which small graphs do not have). */
+static void budgetLastDrop(void);
+
 AC_TEST(randomGraphsIndexed) {
   int saved = acGreedyLeafIndexMin;
   acGreedyLeafIndexMin = 1;
+  budgetLastDrop();
   randomGraphs();
   quantizedGraphs();
   prefixes();
@@ -337,6 +340,95 @@ AC_TEST(inPlaceGraphs) {
   acGreedyLeafIndexMin = saved;
 }
 
+/* The budget's last drop (acGreedyPlanForBudget): the reference and the
+ * incremental choose the same one at budgets between consecutive peaks of
+ * the trajectory (bit-equal seconds), its peak is the simulated one and
+ * lies between the trajectory plan's and the budget, and the plan's peak
+ * never rises as the budget falls. */
+AC_TEST(budgetLastDrop) {
+  int budgets = 0, refined = 0, failures = 0;
+  for (int dps = 0; dps < 2; ++dps) {
+    tkDpsPercent = dps ? 40 : 0;
+    for (uint64_t seed = 9000; seed < 9800 && failures < 3; ++seed) {
+      AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 3 == 0), 1 + (int)(seed % 3),
+                              16 + (int)(seed % 24), 8 + (int)(seed % 16));
+      if (!g)
+        continue;
+      if (seed % 2)
+        quantize(g, seed);
+      int64_t staticB = acSimStaticBytes(g, 1.0, 0);
+      uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+      AcPlan *p = acPlanCreate(g);
+      AcTrajectory *full = NULL;
+      if (acMincutSaveSet(g, s0, NULL) != AC_OK ||
+          acGreedyTrajectoryFrom(g, s0, staticB, &full, NULL) != AC_OK) {
+        CHECK(0);
+        ++failures;
+      }
+      int64_t prevPeak = INT64_MAX;
+      for (intptr_t k = 1; full && k < full->numPlans; ++k) {
+        int64_t hi = full->peakBytes[k - 1], lo = full->peakBytes[k];
+        if (hi == lo)
+          continue;
+        int64_t bs[3] = {hi - 1, lo + (hi - lo) / 2, lo};
+        for (int j = 0; j < 3; ++j) {
+          int64_t b = bs[j];
+          AcTrajectory *r = NULL, *c = NULL;
+          CHECK(acGreedyReferenceUntil(g, s0, staticB, b, &r, NULL) == AC_OK);
+          CHECK(acGreedyIncrementalUntil(g, s0, staticB, b, 0, &c, NULL) == AC_OK);
+          if (!r || !c) {
+            ++failures;
+            acTrajectoryDestroy(r);
+            acTrajectoryDestroy(c);
+            continue;
+          }
+          ++budgets;
+          int same = r->refinedDrop == c->refinedDrop &&
+                     (r->refinedDrop == AC_NONE ||
+                      (r->refinedPeakBytes == c->refinedPeakBytes &&
+                       r->refinedRecomputeSeconds == c->refinedRecomputeSeconds));
+          CHECK(same);
+          if (!same) {
+            printf("  seed %d budget %ld: reference drop %d peak %ld, incremental %d peak %ld\n",
+                   (int)seed, (long)b, (int)r->refinedDrop, (long)r->refinedPeakBytes,
+                   (int)c->refinedDrop, (long)c->refinedPeakBytes);
+            ++failures;
+          }
+          /* The plan for the budget, simulated. */
+          CHECK(acGreedyPlanForBudget(g, s0, staticB, b, p, NULL, NULL) == AC_OK);
+          AcSimResult sim;
+          CHECK(acSimulate(g, p, staticB, 0, &sim, NULL) == AC_OK);
+          intptr_t kk = acTrajectoryChoose(c, b);
+          CHECK(sim.peakBytes <= b);
+          CHECK(sim.peakBytes <= prevPeak);
+          prevPeak = sim.peakBytes;
+          if (c->refinedDrop != AC_NONE) {
+            ++refined;
+            CHECK_EQ_I64(sim.peakBytes, c->refinedPeakBytes);
+            CHECK(sim.peakBytes >= c->peakBytes[kk]);
+            CHECK(c->refinedRecomputeSeconds < c->recomputeSeconds[kk]);
+            CHECK(fabs(sim.recomputeSeconds - c->refinedRecomputeSeconds) <=
+                  1e-9 * fabs(sim.recomputeSeconds) + 1e-12);
+          } else {
+            CHECK_EQ_I64(sim.peakBytes, c->peakBytes[kk]);
+          }
+          acSimResultClear(&sim);
+          acTrajectoryDestroy(r);
+          acTrajectoryDestroy(c);
+        }
+      }
+      acTrajectoryDestroy(full);
+      acPlanDestroy(p);
+      free(s0);
+      acGraphDestroy(g);
+    }
+  }
+  tkDpsPercent = 0;
+  printf("  %d budgets, %d take a cheaper last drop\n", budgets, refined);
+  CHECK(failures == 0);
+  CHECK(budgets >= 3000 && refined >= 80);
+}
+
 int main(void) {
   RUN(exactOrder);
   RUN(classify);
@@ -346,5 +438,6 @@ int main(void) {
   RUN(allocFailures);
   RUN(randomGraphsIndexed);
   RUN(inPlaceGraphs);
+  RUN(budgetLastDrop);
   return acTestSummary("greedy_inc");
 }

@@ -209,7 +209,19 @@ static int run(const char *path, int nb, double tlim, int width, int brute,
   for (int i = 0; i < nb; ++i) {
     /* From just below S0's peak down to 2% of the span below the lowest. */
     int64_t budget = hi - 1 - (int64_t)((double)(span * 102 / 100) * i / (nb - 1));
-    intptr_t gk = acTrajectoryChoose(t, budget);
+    /* Greedy as the pass plans: the trajectory until a plan fits, and the
+       budget's last drop (acGreedyPlanForBudget). */
+    AcTrajectory *bt = NULL;
+    if (acGreedyPlanForBudget(g, s0, staticB, budget, p, &bt, &err) != AC_OK) {
+      fprintf(stderr, "optgap: greedy: %s\n", err.message);
+      rc = 1;
+      goto done;
+    }
+    intptr_t gk0 = acTrajectoryChoose(bt, budget);
+    int64_t gPeak = bt->refinedDrop != AC_NONE ? bt->refinedPeakBytes : bt->peakBytes[gk0];
+    double gSec = bt->refinedDrop != AC_NONE ? bt->refinedRecomputeSeconds
+                                             : bt->recomputeSeconds[gk0];
+    acTrajectoryDestroy(bt);
     intptr_t bk = acBeamChoose(bf, budget);
     AcIlpStats s;
     if (acIlpFrom(g, s0, staticB, budget, &io, p, &s, &err) != AC_OK) {
@@ -218,12 +230,12 @@ static int run(const char *path, int nb, double tlim, int width, int brute,
       goto done;
     }
     ++nrun;
-    int gfit = t->peakBytes[gk] <= budget, bfit = bf->peakBytes[bk] <= budget;
+    int gfit = gPeak <= budget, bfit = bf->peakBytes[bk] <= budget;
     double gg = NAN, bg = NAN;
     if (s.optimal)
       ++nopt;
     if (s.optimal && s.feasible && gfit) {
-      gg = gapOf(t->recomputeSeconds[gk], s.recomputeSeconds);
+      gg = gapOf(gSec, s.recomputeSeconds);
       sumGap += gg;
       ++ngap;
       if (gg > maxGap)
@@ -236,8 +248,8 @@ static int run(const char *path, int nb, double tlim, int width, int brute,
     }
     printf("| %.3f | %.3f%s | %.4g | %.3f%s | %.4g | %.3f%s | %.4g | %s | %ld | "
            "%ld | %.3f | %s%.2f%% | %s%.2f%% |",
-           budget / 1048576.0, t->peakBytes[gk] / 1048576.0, gfit ? "" : " (over)",
-           t->recomputeSeconds[gk], bf->peakBytes[bk] / 1048576.0,
+           budget / 1048576.0, gPeak / 1048576.0, gfit ? "" : " (over)",
+           gSec, bf->peakBytes[bk] / 1048576.0,
            bfit ? "" : " (over)", bf->recomputeSeconds[bk],
            s.peakBytes / 1048576.0, s.feasible ? "" : " (over)",
            s.recomputeSeconds,
