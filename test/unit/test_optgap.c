@@ -111,19 +111,28 @@ static void gapTable(int fromSaveAll, int maxFwd, int maxBwd, int seeds) {
         ++unproven;
         continue;
       }
-      intptr_t gk = acTrajectoryChoose(t, budget);
+      /* Greedy as the pass plans it (the budget's last drop included). */
+      AcTrajectory *bt = NULL;
+      CHECK(acGreedyPlanForBudget(g, s0, staticB, budget, p, &bt, NULL) == AC_OK);
+      if (!bt)
+        continue;
+      intptr_t gk = acTrajectoryChoose(bt, budget);
+      int64_t gPeak = bt->refinedDrop != AC_NONE ? bt->refinedPeakBytes : bt->peakBytes[gk];
+      double gSec = bt->refinedDrop != AC_NONE ? bt->refinedRecomputeSeconds
+                                               : bt->recomputeSeconds[gk];
+      acTrajectoryDestroy(bt);
       intptr_t bk = acBeamChoose(bf, budget);
-      int gfit = t->peakBytes[gk] <= budget, bfit = bf->peakBytes[bk] <= budget;
+      int gfit = gPeak <= budget, bfit = bf->peakBytes[bk] <= budget;
       /* The ILP fits wherever they do and is never costlier. */
       if (gfit || bfit)
         CHECK(s.feasible);
       if (!s.feasible)
         continue;
       if (gfit)
-        CHECK(s.recomputeSeconds <= t->recomputeSeconds[gk] * (1 + 1e-9));
+        CHECK(s.recomputeSeconds <= gSec * (1 + 1e-9));
       if (bfit)
         CHECK(s.recomputeSeconds <= bf->recomputeSeconds[bk] * (1 + 1e-9));
-      gapAdd(&greedy, gfit, t->recomputeSeconds[gk], s.recomputeSeconds);
+      gapAdd(&greedy, gfit, gSec, s.recomputeSeconds);
       gapAdd(&beam, bfit, bf->recomputeSeconds[bk], s.recomputeSeconds);
     }
     free(budgets);
