@@ -9,7 +9,9 @@
  * of torch ops (mm, relu, add.Tensor, mul.Tensor, view, t, detach,
  * bernoulli_.float, sum, native_layer_norm with three results,
  * native_dropout, constants and list constructs), unknown ops, ops with a
- * region capturing values, and ops without results.  Shapes are small and
+ * region capturing values, ops without results, and destination-style
+ * linalg ops (jgDps: `linalg.add` into a `tensor.empty`, sometimes through
+ * a `linalg.fill`, or into a shared init) for the simulator's in-place rule.  Shapes are small and
  * mostly consistent (mm contracts matching dims when it can find them); a few
  * bytes turn on rarer things: zero and huge dimensions, dynamic dimensions,
  * odd dtypes, non-tensor types, builtin tensor types, ac.save / ac.recompute
@@ -322,6 +324,89 @@ static void jgMarks(JgGen *g, int phase) {
   jgPrintf(g->out, "}");
 }
 
+/* A destination-style op (linalg's `outs`, written in place of its init
+ * when nothing reads the init later): `linalg.add` of `a` (made a builtin
+ * f32 tensor first when it is a torch one) with itself, into a fresh
+ * `tensor.empty`, sometimes written by a `linalg.fill` first, or into an
+ * existing builtin tensor of its type (a shared init).  0 when `a` has no
+ * static f32 shape. */
+static int jgDps(JgGen *g, const JgValue *a, int phase) {
+  JgType bt = a->type;
+  if (!jgIsTensor(&bt) || bt.rank < 1 || (bt.dtype && strcmp(bt.dtype, "f32") != 0))
+    return 0;
+  for (int i = 0; i < bt.rank; ++i)
+    if (bt.dims[i] < 0 || bt.dims[i] > 64)
+      return 0;
+  bt.kind = JG_TENSOR;
+  bt.dtype = "f32";
+  int id = g->nextId++;
+  char name[24];
+  const JgValue *b = a;
+  if (a->type.kind != JG_TENSOR) {
+    snprintf(name, sizeof name, "%%b%d", id);
+    jgPrintf(g->out, "    %s = \"torch_c.to_builtin_tensor\"(%s) : (", name, a->name);
+    jgPrintType(g->out, &a->type);
+    jgPrintf(g->out, ") -> ");
+    jgPrintType(g->out, &bt);
+    jgPrintf(g->out, "\n");
+    if (!(b = jgNewValue(g, name, bt, phase)))
+      return 0;
+  }
+  /* The init: an existing builtin tensor of this type (shared), or fresh. */
+  const JgValue *init = NULL;
+  if (jgChance(g->in, 48))
+    for (int i = g->numVals - 1; i >= 0 && !init; --i) {
+      const JgValue *v = &g->vals[i];
+      if (v != b && v->phase <= phase && v->type.kind == JG_TENSOR &&
+          v->type.rank == bt.rank &&
+          memcmp(v->type.dims, bt.dims, sizeof bt.dims[0] * (size_t)bt.rank) == 0)
+        init = v;
+    }
+  if (!init) {
+    snprintf(name, sizeof name, "%%e%d", id);
+    jgPrintf(g->out, "    %s = \"tensor.empty\"() : () -> ", name);
+    jgPrintType(g->out, &bt);
+    jgPrintf(g->out, "\n");
+    if (!(init = jgNewValue(g, name, bt, phase)))
+      return 0;
+    if (jgChance(g->in, 100)) {
+      snprintf(name, sizeof name, "%%z%d", id);
+      jgPrintf(g->out,
+               "    %%k%d = \"arith.constant\"() <{value = 0.000000e+00 : f32}> : () -> f32\n"
+               "    %s = \"linalg.fill\"(%%k%d, %s) <{operandSegmentSizes = array<i32: 1, 1>}> ({\n"
+               "    ^bb0(%%fi%d: f32, %%fo%d: f32):\n"
+               "      \"linalg.yield\"(%%fi%d) : (f32) -> ()\n"
+               "    }) : (f32, ",
+               id, name, id, init->name, id, id, id);
+      jgPrintType(g->out, &bt);
+      jgPrintf(g->out, ") -> ");
+      jgPrintType(g->out, &bt);
+      jgPrintf(g->out, "\n");
+      if (!(init = jgNewValue(g, name, bt, phase)))
+        return 0;
+    }
+  }
+  snprintf(name, sizeof name, "%%d%d", id);
+  jgPrintf(g->out,
+           "    %s = \"linalg.add\"(%s, %s, %s) <{operandSegmentSizes = array<i32: 2, 1>}> ({\n"
+           "    ^bb0(%%x%d: f32, %%y%d: f32, %%o%d: f32):\n"
+           "      %%s%d = \"arith.addf\"(%%x%d, %%y%d) : (f32, f32) -> f32\n"
+           "      \"linalg.yield\"(%%s%d) : (f32) -> ()\n"
+           "    })",
+           name, b->name, b->name, init->name, id, id, id, id, id, id, id);
+  jgMarks(g, phase);
+  jgPrintf(g->out, " : (");
+  jgPrintType(g->out, &bt);
+  jgPrintf(g->out, ", ");
+  jgPrintType(g->out, &bt);
+  jgPrintf(g->out, ", ");
+  jgPrintType(g->out, &bt);
+  jgPrintf(g->out, ") -> ");
+  jgPrintType(g->out, &bt);
+  jgPrintf(g->out, "\n");
+  return jgNewValue(g, name, bt, phase) != NULL;
+}
+
 /* Emits one op of `phase`.  Returns 0 when no operand could be found. */
 static int jgOp(JgGen *g, int phase) {
   const JgValue *ops[6];
@@ -334,7 +419,9 @@ static int jgOp(JgGen *g, int phase) {
     return 0;
   JgType ta = a->type;
   res[0] = ta;
-  unsigned which = jgTake(g->in, 22);
+  unsigned which = jgTake(g->in, 24);
+  if (which >= 22 && jgDps(g, a, phase))
+    return 1;
   switch (which) {
   case 0: case 1: case 2: { /* mm */
     int64_t k = ta.rank == 2 ? ta.dims[1] : 4;
