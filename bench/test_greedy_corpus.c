@@ -2,7 +2,9 @@
  * real graphs: every file given (the corpus, generated graphs) is imported
  * and both trajectories from the min-cut set are compared (drops, peaks,
  * recompute seconds bit for bit, saved bytes); the incremental state is
- * also re-checked against a fresh simulation after every drop.  Exit status
+ * also re-checked against a fresh simulation after every drop, and at a
+ * budget between each two peaks both choose the same last drop
+ * (acGreedyPlanForBudget).  Exit status
  * 0 when all are identical.
  *
  *   test_greedy_corpus FILE.mlir...      (ctest: examples/corpus/\*.mlir) */
@@ -73,12 +75,41 @@ static int compare(const char *path, const char *what, const AcGraph *g,
              k < t->numPlans ? t->recomputeSeconds[k] : -9.0);
     bad = 1;
   } else {
-    intptr_t plateau = 0;
+    intptr_t plateau = 0, budgets = 0, refined = 0;
     for (intptr_t k = 1; k < r->numPlans; ++k)
       plateau += r->peakBytes[k] == r->peakBytes[k - 1];
-    printf("ok   %s (%s): %ld ops, %ld plans (%ld plateau drops), peak %lld -> %lld\n",
-           path, what, (long)g->numOps, (long)r->numPlans, (long)plateau,
-           (long long)r->peakBytes[0], (long long)r->peakBytes[r->numPlans - 1]);
+    /* A budget between two peaks (at most 10 pairs, spread over the
+       trajectory): the same last drop both ways. */
+    intptr_t stride = (r->numPlans + 9) / 10;
+    for (intptr_t k = 1; k < r->numPlans && !bad; k += stride) {
+      if (r->peakBytes[k] == r->peakBytes[k - 1])
+        continue;
+      int64_t b = r->peakBytes[k] + (r->peakBytes[k - 1] - r->peakBytes[k]) / 2;
+      AcTrajectory *rb = NULL, *cb = NULL;
+      if (acGreedyReferenceUntil(g, s0, staticBytes, b, &rb, &err) != AC_OK ||
+          acGreedyIncrementalUntil(g, s0, staticBytes, b, 0, &cb, &err) != AC_OK) {
+        printf("FAIL %s (%s): budget %lld: %s\n", path, what, (long long)b, err.message);
+        bad = 1;
+      } else if (rb->refinedDrop != cb->refinedDrop ||
+                 (rb->refinedDrop != AC_NONE &&
+                  (rb->refinedPeakBytes != cb->refinedPeakBytes ||
+                   memcmp(&rb->refinedRecomputeSeconds, &cb->refinedRecomputeSeconds,
+                          sizeof(double))))) {
+        printf("FAIL %s (%s): budget %lld: last drop %d (ref) vs %d (inc)\n", path, what,
+               (long long)b, (int)rb->refinedDrop, (int)cb->refinedDrop);
+        bad = 1;
+      }
+      ++budgets;
+      refined += rb && rb->refinedDrop != AC_NONE;
+      acTrajectoryDestroy(rb);
+      acTrajectoryDestroy(cb);
+    }
+    if (!bad)
+      printf("ok   %s (%s): %ld ops, %ld plans (%ld plateau drops), peak %lld -> %lld; "
+             "%ld budgets, %ld take a cheaper last drop\n",
+             path, what, (long)g->numOps, (long)r->numPlans, (long)plateau,
+             (long long)r->peakBytes[0], (long long)r->peakBytes[r->numPlans - 1],
+             (long)budgets, (long)refined);
   }
   acTrajectoryDestroy(r);
   acTrajectoryDestroy(t);
