@@ -807,10 +807,13 @@ typedef struct JgOptions {
 } JgOptions;
 
 static void jgOptions(JgBytes *in, JgOptions *o) {
-  static const char *const strategies[] = {"greedy", "mincut", "knapsack", "save-all"};
+  /* Greedy most often; beam and the ILP (GLPK, a time limit) now and then. */
+  static const char *const strategies[16] = {
+      "greedy", "greedy", "greedy", "greedy", "greedy", "mincut", "mincut", "mincut",
+      "knapsack", "knapsack", "knapsack", "save-all", "save-all", "beam", "beam", "ilp"};
   memset(o, 0, sizeof *o);
   o->names[o->num] = "strategy";
-  o->values[o->num++] = strategies[jgTake(in, 4)];
+  o->values[o->num++] = strategies[jgTake(in, 16)];
   o->names[o->num] = "mode";
   o->values[o->num++] = jgChance(in, 64) ? "annotate" : "split";
   unsigned b = jgTake(in, 8);
