@@ -14,6 +14,7 @@
 #include "autoac/simulate.h"
 
 #include "../lib/plan/greedy_internal.h"
+#include "../lib/plan/plan_internal.h"
 
 #include "mlir-c/RegisterEverything.h"
 
@@ -145,6 +146,31 @@ int main(int argc, char **argv) {
         failed = 1;
       } else {
         failed |= compare(argv[i], "min-cut", g, s0, staticBytes);
+        /* The knapsack's per-drop seconds (a walk) against derivations. */
+        AcPlan *base = acPlanCreate(g), *trial = acPlanCreate(g);
+        AcDropChecker *ck = acDropCheckerCreate(g);
+        int32_t *inst = calloc((size_t)g->numFuncs + 1, sizeof *inst);
+        acPlanBwdInstances(g, inst);
+        memcpy(base->saved, s0, (size_t)g->numValues);
+        int drops = 0, differ = 0;
+        if (acPlanDerive(g, base, &err) == AC_OK)
+          for (AcId v = 0; v < g->numValues; ++v) {
+            if (!acDropCheckerOk(ck, base->saved, v))
+              continue;
+            memcpy(trial->saved, base->saved, (size_t)g->numValues);
+            trial->saved[v] = 0;
+            ++drops;
+            differ += acPlanDerive(g, trial, &err) != AC_OK ||
+                      acPlanExtraSeconds(g, base, trial, inst) !=
+                          acDropCheckerExtraSeconds(ck, base, v, inst);
+          }
+        printf("%s %s: %d drops' extra seconds, walk == derivation: %s\n",
+               differ ? "FAIL" : "ok  ", argv[i], drops, differ ? "no" : "yes");
+        failed |= differ != 0;
+        free(inst);
+        acDropCheckerDestroy(ck);
+        acPlanDestroy(base);
+        acPlanDestroy(trial);
       }
       /* From save-all too: longer trajectories. */
       acPlanSaveAll(g, p);

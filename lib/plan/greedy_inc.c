@@ -814,6 +814,17 @@ static int acKvReserve(AcInc *s, int which, intptr_t n) {
 
 /*===-------------------------- dependencies ------------------------------===*/
 
+/* The dependency item of value x: its alias group (storage root), except
+ * for a view of a static storage (a parameter's transpose): no slot, no
+ * interval, so what a description reads there is only the state of the op
+ * making x, and x itself is the item.  (A parameter's alias group is read
+ * by every layer using it: as one item, any drop touching one layer's view
+ * would re-describe every candidate of every layer sharing the weight.) */
+static inline int32_t acItemOf(const AcInc *s, AcId x) {
+  AcId r = s->g->values[x].aliasRoot;
+  return s->staticRoot[r] ? x : r;
+}
+
 static void acItemAdd(AcInc *s, int32_t item) {
   if (s->itemStamp[item] == s->epoch)
     return;
@@ -1250,7 +1261,7 @@ static AcStatus acDescribe(AcInc *s, AcId v, AcError *err) {
     if (s->opStamp[q] == s->epoch)
       continue;
     s->opStamp[q] = s->epoch;
-    acItemAdd(s, g->values[g->ops[q].firstResult].aliasRoot);
+    acItemAdd(s, acItemOf(s, g->ops[q].firstResult));
     const AcOp *op = &g->ops[q];
     int join;
     if (!s->recompute[q]) {
@@ -1275,7 +1286,7 @@ static AcStatus acDescribe(AcInc *s, AcId v, AcError *err) {
       const AcValue *xv = &g->values[x];
       if (xv->role != AC_ROLE_RESULT)
         continue;
-      acItemAdd(s, xv->aliasRoot);
+      acItemAdd(s, acItemOf(s, x));
       if (s->saved[x])
         continue;
       s->stack[sp++] = xv->producer;
@@ -1745,10 +1756,10 @@ static AcStatus acApply(AcInc *s, AcId v, AcError *err) {
   for (int32_t i = 0; i < d->numOps; ++i) {
     const AcOp *op = &g->ops[d->ops[i].op];
     for (int32_t r = 0; r < op->numResults; ++r)
-      acItemChanged(s, g->values[op->firstResult + r].aliasRoot);
+      acItemChanged(s, acItemOf(s, op->firstResult + r));
     for (int32_t o = 0; o < op->numOperands; ++o) {
       AcId x = acOpOperand(g, d->ops[i].op, o);
-      acItemChanged(s, g->values[x].aliasRoot);
+      acItemChanged(s, acItemOf(s, x));
     }
   }
   for (int32_t i = 0; i < d->numDirty; ++i)
@@ -2264,8 +2275,9 @@ cleanup:
 
 /*===-------------------------- the pick ----------------------------------===*/
 
-/* The best drop under the reference's rule, or AC_NONE. */
-static AcStatus acIncPick(AcInc *s, AcId *bestOut, AcError *err) {
+/* The best drop under the reference's rule, or AC_NONE; *primary says
+ * whether it lowers the peak (its fall is then the peak's). */
+static AcStatus acIncPick(AcInc *s, AcId *bestOut, int *primary, AcError *err) {
   AcStatus st = AC_OK;
   /* Describe what changed. */
   for (intptr_t i = 0; i < s->numStale; ++i) {
@@ -2346,6 +2358,7 @@ static AcStatus acIncPick(AcInc *s, AcId *bestOut, AcError *err) {
   for (intptr_t i = 0; i < numPopped; ++i)
     if (!acHeapPush(s, s->candList[s->numCand + i]))
       goto nomem;
+  *primary = best != AC_NONE;
   if (best != AC_NONE) {
     *bestOut = best;
     return AC_OK;
@@ -2456,13 +2469,16 @@ AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
     acMarkStale(&s, s.candList[i]);
   while (stopPeak < 0 || t->peakBytes[t->numPlans - 1] > stopPeak) {
     AcId v = AC_NONE;
-    if ((st = acIncPick(&s, &v, err)) != AC_OK)
+    int primary = 0;
+    if ((st = acIncPick(&s, &v, &primary, err)) != AC_OK)
       goto cleanup;
     if (v == AC_NONE)
       break;
     double extra = AC_CAND_OF(&s, v).extra;
-    if (stopPeak >= 0 && s.numLeaves > 0) {
-      int64_t pickPeak = acEvalProfile(&s, &AC_CAND_OF(&s, v)).top + staticBytes;
+    if (stopPeak >= 0 && s.numLeaves > 0 && primary) {
+      /* A secondary drop keeps the peak, which is above stopPeak. */
+      int64_t pickPeak = peak - AC_CAND_OF(&s, v).fall;
+      assert(pickPeak == acEvalProfile(&s, &AC_CAND_OF(&s, v)).top + staticBytes);
       if (pickPeak <= stopPeak) {
         /* The last drop: the budget may take a cheaper one. */
         acIncRefine(&s, v, pickPeak, stopPeak, t);

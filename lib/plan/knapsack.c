@@ -15,7 +15,8 @@
  *
  * Candidates are the min-cut saves that can be dropped (plan_internal.h);
  * the others count as kept.  Each candidate's weight is its bytes and its
- * value the recompute seconds dropping it alone would add.  A 0/1 knapsack
+ * value the recompute seconds dropping it alone would add
+ * (acDropCheckerExtraSeconds).  A 0/1 knapsack
  * keeps the set of candidates avoiding the most recompute time with kept
  * bytes <= fraction * mincutSaved; the rest are dropped and the plan is
  * derived.  The DP quantizes bytes into buckets of
@@ -84,18 +85,11 @@ AcStatus acKnapsackFrom(const AcGraph *g, const uint8_t *initialSaved,
     AcId v = (AcId)i;
     if (!base->saved[v] || !acDropCheckerOk(ck, base->saved, v))
       continue;
-    memcpy(trial->saved, base->saved, (size_t)g->numValues);
-    trial->saved[v] = 0;
-    if ((st = acPlanDerive(g, trial, err)) != AC_OK) {
-      /* A droppable value keeps the plan derivable (plan_internal.h). */
-      if (st != AC_ERR_NOMEM)
-        st = acErrorSet(err, AC_ERR_INTERNAL, g->values[v].producer, v,
-                        "knapsack: dropping value %d broke the plan", (int)v);
-      goto cleanup;
-    }
     cand[n] = v;
     bytes[n] = g->values[v].bytes;
-    runtime[n] = acPlanExtraSeconds(g, base, trial, inst);
+    /* What a derivation without v would add, from a walk (no derivation
+       per candidate: linear in what each drop reruns). */
+    runtime[n] = acDropCheckerExtraSeconds(ck, base, v, inst);
     candBytes += bytes[n];
     ++n;
   }

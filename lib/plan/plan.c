@@ -373,6 +373,7 @@ struct AcDropChecker {
   uint32_t *stamp;   /* [numOps] epoch at which the op was last visited */
   uint32_t epoch;
   AcId *stack;       /* [numOperands + 1] */
+  AcId *ops;         /* [numOps] ops a drop newly recomputes */
 };
 
 AcDropChecker *acDropCheckerCreate(const AcGraph *g) {
@@ -382,7 +383,8 @@ AcDropChecker *acDropCheckerCreate(const AcGraph *g) {
   ck->g = g;
   ck->stamp = acCalloc((size_t)g->numOps + 1, sizeof *ck->stamp);
   ck->stack = acMalloc(((size_t)g->numOperands + 1) * sizeof *ck->stack);
-  if (!ck->stamp || !ck->stack) {
+  ck->ops = acMalloc(((size_t)g->numOps + 1) * sizeof *ck->ops);
+  if (!ck->stamp || !ck->stack || !ck->ops) {
     acDropCheckerDestroy(ck);
     return NULL;
   }
@@ -394,7 +396,53 @@ void acDropCheckerDestroy(AcDropChecker *ck) {
     return;
   acFree(ck->stamp);
   acFree(ck->stack);
+  acFree(ck->ops);
   acFree(ck);
+}
+
+double acDropCheckerExtraSeconds(AcDropChecker *ck, const AcPlan *base, AcId v,
+                                 const int32_t *inst) {
+  const AcGraph *g = ck->g;
+  const AcValue *val = &g->values[v];
+  /* Derivation reruns v's producer only when something in the backward
+     reads v: a backward op, or an op it reruns already. */
+  int needed = 0;
+  for (int32_t k = 0; k < val->numUses && !needed; ++k) {
+    AcId u = acValueUse(g, v, k);
+    needed = g->ops[u].phase == AC_PHASE_BWD || base->recompute[u];
+  }
+  if (!needed)
+    return 0;
+  if (++ck->epoch == 0) {
+    memset(ck->stamp, 0, (size_t)g->numOps * sizeof *ck->stamp);
+    ck->epoch = 1;
+  }
+  /* The producer, then what it needs through values not saved (v is not),
+     stopping at ops rerun already (their needs are met). */
+  intptr_t sp = 0, n = 0;
+  ck->stack[sp++] = val->producer;
+  while (sp > 0) {
+    AcId q = ck->stack[--sp];
+    if (ck->stamp[q] == ck->epoch)
+      continue;
+    ck->stamp[q] = ck->epoch;
+    if (base->recompute[q])
+      continue;
+    ck->ops[n++] = q;
+    for (int32_t i = 0; i < g->ops[q].numOperands; ++i) {
+      AcId x = acOpOperand(g, q, i);
+      const AcValue *xv = &g->values[x];
+      if (xv->role == AC_ROLE_RESULT && (x == v || !base->saved[x]) &&
+          ck->stamp[xv->producer] != ck->epoch)
+        ck->stack[sp++] = xv->producer;
+    }
+  }
+  /* Summed in op order, as acPlanExtraSeconds does. */
+  qsort(ck->ops, (size_t)n, sizeof *ck->ops, acCompareIds);
+  double sec = 0;
+  for (intptr_t i = 0; i < n; ++i)
+    sec += g->ops[ck->ops[i]].seconds * inst[g->ops[ck->ops[i]].func];
+  return sec;
 }
 
 int acDropCheckerOk(AcDropChecker *ck, const uint8_t *saved, AcId v) {

@@ -21,6 +21,11 @@ typedef struct AcDropChecker AcDropChecker;
 AcDropChecker *acDropCheckerCreate(const AcGraph *g);
 void acDropCheckerDestroy(AcDropChecker *ck);
 int acDropCheckerOk(AcDropChecker *ck, const uint8_t *saved, AcId v);
+/* The recompute seconds dropping droppable value v from the derived plan
+ * `base` adds: acPlanExtraSeconds(base, base without v derived), the same
+ * double, from a walk over what v's producer needs (no derivation). */
+double acDropCheckerExtraSeconds(AcDropChecker *ck, const AcPlan *base, AcId v,
+                                 const int32_t *inst);
 
 /* Number of backward schedule entries (microbatches) of each function:
  * `inst` has g->numFuncs entries. */

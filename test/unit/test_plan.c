@@ -3,6 +3,7 @@
  * recompute cost, copying, strategy names, and derivation invariants on
  * random graphs. */
 #include "plan_testkit.h"
+#include "../../lib/plan/plan_internal.h"
 
 static AcGraph *finish(AcGraphBuilder *b) {
   AcGraph *g = NULL;
@@ -381,6 +382,60 @@ AC_TEST(randomInvariants) {
   CHECK(checked >= 600 && infeasible > 0);
 }
 
+/* The drop checker's extra seconds (a walk) equal a derivation's
+ * (acPlanExtraSeconds), bit for bit, for every droppable value of random
+ * plans of random graphs (views, multi-result ops, in-place inits, several
+ * functions and microbatches). */
+AC_TEST(dropExtraSeconds) {
+  int checked = 0, nonzero = 0;
+  for (int dps = 0; dps < 2; ++dps) {
+    tkDpsPercent = dps ? 40 : 0;
+    for (uint64_t seed = 1; seed <= 150; ++seed) {
+      AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 3 == 0), 1 + (int)(seed % 2),
+                              10 + (int)(seed % 30), 6 + (int)(seed % 20));
+      if (!g)
+        continue;
+      AcPlan *base = acPlanCreate(g), *trial = acPlanCreate(g);
+      AcDropChecker *ck = acDropCheckerCreate(g);
+      int32_t *inst = calloc((size_t)g->numFuncs + 1, sizeof *inst);
+      acPlanBwdInstances(g, inst);
+      uint64_t rs = seed * 77 + (uint64_t)dps;
+      for (int trial_ = 0; trial_ < 4; ++trial_) {
+        if (trial_ == 0) {
+          acPlanSaveAll(g, base);
+        } else if (!tkRandomPlan(g, &rs, 30 * trial_, base)) {
+          continue;
+        }
+        if (acPlanDerive(g, base, NULL) != AC_OK)
+          continue;
+        for (AcId v = 0; v < g->numValues; ++v) {
+          if (!acDropCheckerOk(ck, base->saved, v))
+            continue;
+          memcpy(trial->saved, base->saved, (size_t)g->numValues);
+          trial->saved[v] = 0;
+          CHECK(acPlanDerive(g, trial, NULL) == AC_OK);
+          double want = acPlanExtraSeconds(g, base, trial, inst);
+          double have = acDropCheckerExtraSeconds(ck, base, v, inst);
+          if (want != have)
+            printf("  seed %d value %d: walk %.17g derive %.17g\n", (int)seed, (int)v,
+                   have, want);
+          CHECK(want == have);
+          ++checked;
+          nonzero += want != 0;
+        }
+      }
+      free(inst);
+      acDropCheckerDestroy(ck);
+      acPlanDestroy(base);
+      acPlanDestroy(trial);
+      acGraphDestroy(g);
+    }
+  }
+  tkDpsPercent = 0;
+  printf("  %d drops checked (%d add recompute time)\n", checked, nonzero);
+  CHECK(checked >= 2000 && nonzero >= 1000);
+}
+
 AC_TEST(planRunBaselines) {
   AcGraph *g = diamond(0);
   AcPlan *p = acPlanCreate(g);
@@ -431,6 +486,7 @@ int main(void) {
   RUN(saveAllViews);
   RUN(strategyNames);
   RUN(randomInvariants);
+  RUN(dropExtraSeconds);
   RUN(planRunBaselines);
   RUN(allocFailures);
   return acTestSummary("plan");
