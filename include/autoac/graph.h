@@ -119,6 +119,8 @@ typedef struct AcSchedEntry {
   AcId func;
   uint8_t phase;          ///< AcPhase
   int32_t microbatch;     ///< 0 unless given as "A.fwd@k"
+  int32_t partner;        ///< the entry of the other phase of the same
+                          ///< (func, microbatch); set by acGraphBuilderFinish
 } AcSchedEntry;
 
 /// The whole graph.  Owns every array.

@@ -290,11 +290,11 @@ static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
   return AC_OK;
 }
 
-static AcStatus acCheckSchedule(const AcGraph *g, AcError *err) {
-  /* Every (func, microbatch) needs exactly one fwd then one bwd; every
-     function appears. */
+static AcStatus acCheckSchedule(AcGraph *g, AcError *err) {
+  /* Every (func, microbatch) needs exactly one fwd then one bwd, each the
+     other's partner; every function appears. */
   for (intptr_t i = 0; i < g->numSched; ++i) {
-    const AcSchedEntry *e = &g->sched[i];
+    AcSchedEntry *e = &g->sched[i];
     intptr_t fwdAt = -1, bwdAt = -1;
     for (intptr_t j = 0; j < g->numSched; ++j) {
       const AcSchedEntry *o = &g->sched[j];
@@ -318,6 +318,7 @@ static AcStatus acCheckSchedule(const AcGraph *g, AcError *err) {
       return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                         "ac.schedule runs \"%s.bwd\" before \"%s.fwd\"",
                         g->funcs[e->func].name, g->funcs[e->func].name);
+    e->partner = (int32_t)(e->phase == AC_PHASE_FWD ? bwdAt : fwdAt);
   }
   for (intptr_t f = 0; f < g->numFuncs; ++f) {
     int seen = 0;

@@ -292,7 +292,6 @@ typedef struct AcInc {
   intptr_t numLeaves;
   intptr_t *slotBase;        /* [numSched + 1] */
   AcId *valueBase;           /* [numFuncs + 1] */
-  int32_t *partner;          /* [numSched] */
   int32_t *entFirst, *entList; /* entries of each function, CSR [numFuncs + 1] */
   uint8_t *staticRoot;       /* [numValues] */
   AcId *parent;              /* [numValues] view parent (AC_NONE if not a view) */
@@ -457,7 +456,7 @@ static int acSlotInterval(const AcInc *s, int32_t e, AcId r, AcPos *A, AcPos *Z)
     return 0;
   const AcSchedEntry *se = &g->sched[e];
   if (se->phase == AC_PHASE_FWD) {
-    int32_t other = s->partner[e];
+    int32_t other = g->sched[e].partner;
     int32_t bwdLast = s->leafBase[other + 1] - 1;
     if (val->role == AC_ROLE_PRIMAL) {
       if (s->leafBase[e] > bwdLast)
@@ -1353,7 +1352,7 @@ static AcStatus acDescribe(AcInc *s, AcId v, AcError *err) {
         int side = acResolve(s, acOpOperand(g, q, o), &ref);
         int ok2 = 1;
         if (side == AC_SIDE_FWD)
-          ok2 = acTouchSlot(s, d, s->partner[e], ref);
+          ok2 = acTouchSlot(s, d, g->sched[e].partner, ref);
         else if (side == AC_SIDE_BWD)
           ok2 = acTouchSlot(s, d, e, ref);
         if (!ok2)
@@ -1887,7 +1886,6 @@ static void acIncFree(AcInc *s) {
   acFree(s->leafEntry);
   acFree(s->slotBase);
   acFree(s->valueBase);
-  acFree(s->partner);
   acFree(s->entFirst);
   acFree(s->entList);
   acFree(s->staticRoot);
@@ -1956,28 +1954,16 @@ static void acIncFree(AcInc *s) {
   acFree(s->entB);
 }
 
-typedef struct AcSchedKeyInc { AcId func; int32_t microbatch, phase, index; } AcSchedKeyInc;
-
-static int acCompareSchedKeysInc(const void *a, const void *b) {
-  const AcSchedKeyInc *x = a, *y = b;
-  if (x->func != y->func)
-    return x->func < y->func ? -1 : 1;
-  if (x->microbatch != y->microbatch)
-    return x->microbatch < y->microbatch ? -1 : 1;
-  return (x->phase > y->phase) - (x->phase < y->phase);
-}
-
 /* Builds the graph tables and the state of plan `plan` (derived). */
 static AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
   const AcGraph *g = s->g;
   AcStatus st = AC_OK;
   AcRecomputeGroups *groups = NULL;
-  AcSchedKeyInc *keys = NULL;
   intptr_t nV = g->numValues, nO = g->numOps, nF = g->numFuncs, nS = g->numSched;
 #define AC_ALLOC(p, n) (((p) = acCalloc((size_t)(n) + 1, sizeof *(p))) != NULL)
   if (!AC_ALLOC(s->inst, nF) || !AC_ALLOC(s->rank, nO) ||
       !AC_ALLOC(s->leafBase, nS + 1) || !AC_ALLOC(s->slotBase, nS + 1) ||
-      !AC_ALLOC(s->valueBase, nF + 1) || !AC_ALLOC(s->partner, nS) ||
+      !AC_ALLOC(s->valueBase, nF + 1) ||
       !AC_ALLOC(s->entFirst, nF + 1) || !AC_ALLOC(s->entList, nS) ||
       !AC_ALLOC(s->staticRoot, nV) || !AC_ALLOC(s->parent, nV) ||
       !AC_ALLOC(s->aliasFirst, nV + 1) || !AC_ALLOC(s->aliasList, nV) ||
@@ -1986,7 +1972,7 @@ static AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
       !AC_ALLOC(s->savedCnt, nV) || !AC_ALLOC(s->recompute, nO) ||
       !AC_ALLOC(s->anchor, nO) || !AC_ALLOC(s->grp, nO) ||
       !AC_ALLOC(s->grpLen, nO) || !AC_ALLOC(s->grpCap, nO) ||
-      !AC_ALLOC(keys, nS) || !AC_ALLOC(s->opStamp, nO) ||
+      !AC_ALLOC(s->opStamp, nO) ||
       !AC_ALLOC(s->stack, nO + g->numOperands + 1) ||
       !AC_ALLOC(s->diff, nO + 2) || !AC_ALLOC(s->grpScratch, nO + 1) || !AC_ALLOC(s->stepOf, nO) ||
       !AC_ALLOC(s->candOf, nV) || !AC_ALLOC(s->candList, nV) ||
@@ -2046,26 +2032,7 @@ static AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
     for (AcId v = s->valueBase[f]; v < s->valueBase[f + 1]; ++v)
       s->slotRoot[s->slotBase[e] + (v - s->valueBase[f])] = v;
   }
-  /* Partners and the entries of each function. */
-  for (intptr_t e = 0; e < nS; ++e) {
-    keys[e].func = g->sched[e].func;
-    keys[e].microbatch = g->sched[e].microbatch;
-    keys[e].phase = g->sched[e].phase;
-    keys[e].index = (int32_t)e;
-  }
-  qsort(keys, (size_t)nS, sizeof *keys, acCompareSchedKeysInc);
-  for (intptr_t i = 0; i < nS; i += 2) {
-    if (i + 1 >= nS || keys[i].phase != AC_PHASE_FWD ||
-        keys[i + 1].phase != AC_PHASE_BWD || keys[i].func != keys[i + 1].func ||
-        keys[i].microbatch != keys[i + 1].microbatch) {
-      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "the schedule does not pair every forward with one "
-                      "backward of the same microbatch");
-      goto cleanup;
-    }
-    s->partner[keys[i].index] = keys[i + 1].index;
-    s->partner[keys[i + 1].index] = keys[i].index;
-  }
+  /* The entries of each function. */
   for (intptr_t e = 0; e < nS; ++e)
     s->entFirst[g->sched[e].func + 1]++;
   for (intptr_t f = 0; f < nF; ++f)
@@ -2236,7 +2203,6 @@ nomem:
 cleanup:
 #undef AC_ALLOC
   acRecomputeGroupsDestroy(groups);
-  acFree(keys);
   return st;
 }
 

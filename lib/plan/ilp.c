@@ -835,12 +835,11 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
   memset(&rc, 0, sizeof rc);
   rc.info = acCalloc((size_t)m->numVars + 1, sizeof *rc.info);
   intptr_t *posBegin = acMalloc(((size_t)ns + 1) * sizeof *posBegin);
-  intptr_t *partner = acMalloc(((size_t)ns + 1) * sizeof *partner);
   intptr_t **arrays[] = {&s.allocF, &s.lastF,  &s.lastBF, &s.firstBC,
                          &s.lastBC, &s.firstDD, &s.lastDD, &s.allocB,
                          &s.lastB,  &s.firstRead, &s.early};
   enum { NARR = sizeof arrays / sizeof arrays[0] };
-  int ok = posBegin && partner;
+  int ok = posBegin != NULL;
   for (int i = 0; i < NARR; ++i) {
     *arrays[i] = acMalloc(((size_t)nv + 1) * sizeof **arrays[i]);
     ok = ok && *arrays[i];
@@ -867,25 +866,6 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
   posOp = acCalloc((size_t)pos + 1, sizeof *posOp);
   if (!m->constDelta || !posOp)
     goto nomem;
-  /* Partners: the backward entry of each forward one (the builder checked
-     there is exactly one, after it). */
-  for (intptr_t e = 0; e < ns; ++e) {
-    partner[e] = -1;
-    if (g->sched[e].phase != AC_PHASE_FWD)
-      continue;
-    for (intptr_t j = e + 1; j < ns && partner[e] < 0; ++j)
-      if (g->sched[j].phase == AC_PHASE_BWD &&
-          g->sched[j].func == g->sched[e].func &&
-          g->sched[j].microbatch == g->sched[e].microbatch)
-        partner[e] = j;
-    if (partner[e] < 0) {
-      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "the schedule does not pair every forward with one "
-                      "backward of the same microbatch");
-      goto cleanup;
-    }
-  }
-
   /* Static storage (as simulate.c) and storages every plan keeps saved. */
   for (intptr_t v = 0; v < nv; ++v)
     if (g->values[v].role == AC_ROLE_PARAM)
@@ -904,7 +884,7 @@ static AcStatus acIlpBuildMemory(AcIlpModel *m, AcError *err) {
   for (intptr_t e = 0; e < ns; ++e) {
     if (g->sched[e].phase != AC_PHASE_FWD)
       continue;
-    intptr_t e2 = partner[e];
+    intptr_t e2 = g->sched[e].partner;
     AcId f = g->sched[e].func;
     const AcFunc *fn = &g->funcs[f];
     AcId v0 = fn->firstArg;
@@ -1225,7 +1205,6 @@ nomem:
                   "out of memory in the ILP planner");
 cleanup:
   acFree(posBegin);
-  acFree(partner);
   for (int i = 0; i < NARR; ++i)
     acFree(*arrays[i]);
   acFree(s.retFwd);

@@ -37,22 +37,6 @@ void acSimResultClear(AcSimResult *r) {
   memset(r, 0, sizeof *r);
 }
 
-typedef struct AcSchedKey {
-  AcId func;
-  int32_t microbatch;
-  int32_t phase;
-  int32_t index;
-} AcSchedKey;
-
-static int acCompareSchedKeys(const void *a, const void *b) {
-  const AcSchedKey *x = a, *y = b;
-  if (x->func != y->func)
-    return x->func < y->func ? -1 : 1;
-  if (x->microbatch != y->microbatch)
-    return x->microbatch < y->microbatch ? -1 : 1;
-  return (x->phase > y->phase) - (x->phase < y->phase);
-}
-
 /* The operand of v's producer that shares v's storage root (v a view). */
 static AcId acViewParent(const AcGraph *g, AcId v) {
   const AcValue *val = &g->values[v];
@@ -70,7 +54,6 @@ typedef struct AcSim {
   AcId *valueBase;        /* [numFuncs + 1] first value of each function */
   intptr_t *entryBegin;   /* [numSched + 1] first step of each entry */
   intptr_t *slotBase;     /* [numSched] first slot of each entry */
-  intptr_t *partner;      /* [numSched] the other phase of the same instance */
   int32_t *anchorGroup;   /* [numOps] group anchored at a backward op, or -1 */
   uint8_t *staticRoot;    /* [numValues] storage excluded from the timeline */
   uint8_t *savedRoot;     /* [numValues] storage kept for the backward */
@@ -93,7 +76,6 @@ static void acSimFree(AcSim *s) {
   acFree(s->valueBase);
   acFree(s->entryBegin);
   acFree(s->slotBase);
-  acFree(s->partner);
   acFree(s->anchorGroup);
   acFree(s->staticRoot);
   acFree(s->savedRoot);
@@ -143,7 +125,7 @@ static AcStatus acRead(AcSim *s, intptr_t entry, int inBwd, AcId v,
                       "the plan is not derived: backward op '%s' reads value "
                       "%d, which is neither saved nor recomputed",
                       g->ops[reader].name, (int)v);
-  intptr_t e = side == AC_SIDE_BWD || !inBwd ? entry : s->partner[entry];
+  intptr_t e = side == AC_SIDE_BWD || !inBwd ? entry : g->sched[entry].partner;
   intptr_t slot = acSlot(s, e, root);
   if (s->allocAt[slot] < 0)
     return acErrorSet(err, AC_ERR_INTERNAL, reader, v,
@@ -235,22 +217,19 @@ static void acSimInPlace(AcSim *s) {
 
 static AcStatus acSimPrepare(AcSim *s, const AcPlan *plan, AcError *err) {
   const AcGraph *g = s->g;
-  AcSchedKey *keys = NULL;
   AcStatus st = AC_OK;
   intptr_t nf = g->numFuncs, ns = g->numSched;
   s->valueBase = acMalloc(((size_t)nf + 1) * sizeof *s->valueBase);
   s->entryBegin = acMalloc(((size_t)ns + 1) * sizeof *s->entryBegin);
   s->slotBase = acMalloc(((size_t)ns + 1) * sizeof *s->slotBase);
-  s->partner = acMalloc(((size_t)ns + 1) * sizeof *s->partner);
   s->anchorGroup = acMalloc(((size_t)g->numOps + 1) * sizeof *s->anchorGroup);
   s->staticRoot = acCalloc((size_t)g->numValues + 1, 1);
   s->savedRoot = acCalloc((size_t)g->numValues + 1, 1);
   s->bwdSide = acCalloc((size_t)g->numValues + 1, 1);
   s->bwdRef = acMalloc(((size_t)g->numValues + 1) * sizeof *s->bwdRef);
-  keys = acMalloc(((size_t)ns + 1) * sizeof *keys);
-  if (!s->valueBase || !s->entryBegin || !s->slotBase || !s->partner ||
+  if (!s->valueBase || !s->entryBegin || !s->slotBase ||
       !s->anchorGroup || !s->staticRoot || !s->savedRoot || !s->bwdSide ||
-      !s->bwdRef || !keys) {
+      !s->bwdRef) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                     "out of memory while simulating");
     goto cleanup;
@@ -282,27 +261,6 @@ static AcStatus acSimPrepare(AcSim *s, const AcPlan *plan, AcError *err) {
   s->entryBegin[ns] = step;
   s->numSteps = step;
   s->numSlots = slot;
-
-  /* Pair each entry with the other phase of its (function, microbatch). */
-  for (intptr_t e = 0; e < ns; ++e) {
-    keys[e].func = g->sched[e].func;
-    keys[e].microbatch = g->sched[e].microbatch;
-    keys[e].phase = g->sched[e].phase;
-    keys[e].index = (int32_t)e;
-  }
-  qsort(keys, (size_t)ns, sizeof *keys, acCompareSchedKeys);
-  for (intptr_t i = 0; i < ns; i += 2) {
-    if (i + 1 >= ns || keys[i].phase != AC_PHASE_FWD ||
-        keys[i + 1].phase != AC_PHASE_BWD || keys[i].func != keys[i + 1].func ||
-        keys[i].microbatch != keys[i + 1].microbatch) {
-      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "the schedule does not pair every forward with one "
-                      "backward of the same microbatch");
-      goto cleanup;
-    }
-    s->partner[keys[i].index] = keys[i + 1].index;
-    s->partner[keys[i + 1].index] = keys[i].index;
-  }
 
   /* Static storage: parameters and gradients. */
   for (intptr_t v = 0; v < g->numValues; ++v)
@@ -366,7 +324,6 @@ static AcStatus acSimPrepare(AcSim *s, const AcPlan *plan, AcError *err) {
   for (intptr_t i = 0; i < s->numSlots; ++i)
     s->allocAt[i] = -1;
 cleanup:
-  acFree(keys);
   return st;
 }
 
@@ -385,7 +342,7 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
     const AcSchedEntry *se = &g->sched[e];
     const AcFunc *fn = &g->funcs[se->func];
     AcId v0 = s->valueBase[se->func], v1 = s->valueBase[se->func + 1];
-    intptr_t other = s->partner[e];
+    intptr_t other = g->sched[e].partner;
     assert(step == s->entryBegin[e]);
     if (se->phase == AC_PHASE_FWD) {
       intptr_t bwdBegin = s->entryBegin[other];

@@ -155,6 +155,9 @@ AC_TEST(schedules) {
     CHECK(gr->sched[1].func == 1 && gr->sched[1].phase == AC_PHASE_FWD);
     CHECK(gr->sched[2].func == 1 && gr->sched[2].phase == AC_PHASE_BWD);
     CHECK(gr->sched[3].func == 0 && gr->sched[3].phase == AC_PHASE_BWD);
+    /* Each entry knows the other phase of its (function, microbatch). */
+    CHECK(gr->sched[0].partner == 3 && gr->sched[3].partner == 0);
+    CHECK(gr->sched[1].partner == 2 && gr->sched[2].partner == 1);
     acGraphDestroy(gr);
   }
   /* 1F1B with microbatches is accepted. */
@@ -167,6 +170,11 @@ AC_TEST(schedules) {
   acGraphBuilderAddSched(b, 0, AC_PHASE_BWD, 1);
   CHECK(acGraphBuilderFinish(b, &gr, &err) == AC_OK);
   acGraphBuilderDestroy(b);
+  if (gr) {
+    static const int32_t partner[6] = {2, 5, 0, 4, 3, 1};
+    for (int e = 0; e < 6; ++e)
+      CHECK_EQ_I64(gr->sched[e].partner, partner[e]);
+  }
   acGraphDestroy(gr);
   /* Errors: a repeat, a missing backward, backward before forward, a
      function left out. */
