@@ -206,17 +206,6 @@ static void graphName(const char *path, char *out, size_t n) {
 
 static void fmtBytes(int64_t b, char *buf, size_t n) { acFormatBytes(b, buf, n); }
 
-static int sameTrajectory(const AcTrajectory *a, const AcTrajectory *b) {
-  if (a->numPlans != b->numPlans)
-    return 0;
-  for (intptr_t k = 0; k < a->numPlans; ++k)
-    if (a->dropped[k] != b->dropped[k] || a->peakBytes[k] != b->peakBytes[k] ||
-        memcmp(&a->recomputeSeconds[k], &b->recomputeSeconds[k], sizeof(double)) ||
-        a->savedBytes[k] != b->savedBytes[k])
-      return 0;
-  return 1;
-}
-
 static FILE *openCsv(const Options *o, const char *name, const char *mode) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s", o->out, name);
@@ -363,7 +352,7 @@ static int benchGraph(const Options *o, const char *path, int fd) {
       }
       t[run] = cpuNow() - c0;
       w[run] = wallNow() - w0;
-      if (!sameTrajectory(r, traj))
+      if (!acTrajectoryEqual(r, traj))
         sum.refEqual = 0;
       acTrajectoryDestroy(r);
     }

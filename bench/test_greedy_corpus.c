@@ -42,17 +42,6 @@ static char *readFile(const char *path, size_t *len) {
   return data;
 }
 
-static int same(const AcTrajectory *a, const AcTrajectory *b) {
-  if (a->numPlans != b->numPlans)
-    return 0;
-  for (intptr_t k = 0; k < a->numPlans; ++k)
-    if (a->dropped[k] != b->dropped[k] || a->peakBytes[k] != b->peakBytes[k] ||
-        memcmp(&a->recomputeSeconds[k], &b->recomputeSeconds[k], sizeof(double)) ||
-        a->savedBytes[k] != b->savedBytes[k])
-      return 0;
-  return 1;
-}
-
 /* Compares from `s0`; returns 0 when identical. */
 static int compare(const char *path, const char *what, const AcGraph *g,
                    const uint8_t *s0, int64_t staticBytes) {
@@ -64,7 +53,7 @@ static int compare(const char *path, const char *what, const AcGraph *g,
       acGreedyIncrementalUntil(g, s0, staticBytes, -1, 1, &c, &err) != AC_OK) {
     printf("FAIL %s (%s): %s\n", path, what, err.message);
     bad = 1;
-  } else if (!same(r, t) || !same(r, c)) {
+  } else if (!acTrajectoryEqual(r, t) || !acTrajectoryEqual(r, c)) {
     printf("FAIL %s (%s): trajectories differ\n", path, what);
     for (intptr_t k = 0; k < r->numPlans || k < t->numPlans; ++k)
       printf("  %3ld ref %6d %14lld %.17g | inc %6d %14lld %.17g\n", (long)k,

@@ -155,6 +155,10 @@ AcStatus acGreedyTrajectoryReference(const AcGraph *g,
                                      AcError *err);
 /// Frees a trajectory; NULL is accepted.
 void acTrajectoryDestroy(AcTrajectory *t);
+/// 1 when two trajectories have the same drops, peaks, recompute seconds
+/// (bit for bit), saved bytes and budget's last drop (refinedDrop and its
+/// numbers); 0 otherwise.
+int acTrajectoryEqual(const AcTrajectory *a, const AcTrajectory *b);
 /// Index of the plan greedy picks for `budget`: the first with peak <=
 /// budget, else the last; 0 when budget < 0 (no budget).
 intptr_t acTrajectoryChoose(const AcTrajectory *t, int64_t budget);

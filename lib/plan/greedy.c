@@ -146,6 +146,21 @@ void acTrajectoryDestroy(AcTrajectory *t) {
   acFree(t);
 }
 
+int acTrajectoryEqual(const AcTrajectory *a, const AcTrajectory *b) {
+  if (a->numPlans != b->numPlans || a->refinedDrop != b->refinedDrop)
+    return 0;
+  if (a->refinedDrop != AC_NONE &&
+      (a->refinedPeakBytes != b->refinedPeakBytes ||
+       memcmp(&a->refinedRecomputeSeconds, &b->refinedRecomputeSeconds, sizeof(double))))
+    return 0;
+  for (intptr_t k = 0; k < a->numPlans; ++k)
+    if (a->dropped[k] != b->dropped[k] || a->peakBytes[k] != b->peakBytes[k] ||
+        memcmp(&a->recomputeSeconds[k], &b->recomputeSeconds[k], sizeof(double)) ||
+        a->savedBytes[k] != b->savedBytes[k])
+      return 0;
+  return 1;
+}
+
 int acTrajectoryPush(AcTrajectory *t, intptr_t *cap, AcId dropped,
                      int64_t peak, double seconds, int64_t saved) {
   if (t->numPlans == *cap) {

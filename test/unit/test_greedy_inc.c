@@ -26,17 +26,6 @@ static void quantize(AcGraph *g, uint64_t seed) {
       g->ops[o].seconds = 0.001 * (double)(1 + (int)(acTestRand(&rs) % 2));
 }
 
-static int sameTrajectory(const AcTrajectory *a, const AcTrajectory *b) {
-  if (a->numPlans != b->numPlans)
-    return 0;
-  for (intptr_t k = 0; k < a->numPlans; ++k)
-    if (a->dropped[k] != b->dropped[k] || a->peakBytes[k] != b->peakBytes[k] ||
-        memcmp(&a->recomputeSeconds[k], &b->recomputeSeconds[k], sizeof(double)) ||
-        a->savedBytes[k] != b->savedBytes[k])
-      return 0;
-  return 1;
-}
-
 static void printTrajectories(const AcTrajectory *r, const AcTrajectory *t) {
   intptr_t n = r->numPlans > t->numPlans ? r->numPlans : t->numPlans;
   for (intptr_t k = 0; k < n; ++k)
@@ -73,14 +62,14 @@ static void compareFrom(const AcGraph *g, const uint8_t *s0, int64_t staticB,
   if (sc != AC_OK)
     printf("  seed %d %s: checked: %s\n", (int)seed, what, err.message);
   CHECK(sc == AC_OK);
-  if (t && !sameTrajectory(r, t)) {
+  if (t && !acTrajectoryEqual(r, t)) {
     printf("  seed %d %s: trajectories differ\n", (int)seed, what);
     printTrajectories(r, t);
     st->failures++;
     CHECK(0);
   }
   if (t && c)
-    CHECK(sameTrajectory(t, c));
+    CHECK(acTrajectoryEqual(t, c));
   st->trajectories++;
   st->drops += (int)r->numPlans - 1;
   for (intptr_t k = 1; k < r->numPlans; ++k) {
@@ -160,7 +149,7 @@ AC_TEST(prefixes) {
         CHECK(acGreedyTrajectoryUntil(g, s0, 0, stop, &pre, NULL) == AC_OK);
         CHECK(acGreedyReferenceUntil(g, s0, 0, stop, &ref, NULL) == AC_OK);
         if (pre && ref) {
-          CHECK(sameTrajectory(pre, ref));
+          CHECK(acTrajectoryEqual(pre, ref));
           CHECK(pre->numPlans <= full->numPlans);
           for (intptr_t j = 0; j < pre->numPlans && j < full->numPlans; ++j)
             CHECK(pre->dropped[j] == full->dropped[j] &&
@@ -246,7 +235,7 @@ AC_TEST(allocFailures) {
       printf("  n %d: %s\n", (int)n, err.message);
     CHECK((st == AC_OK) == (t != NULL));
     if (t && want)
-      CHECK(sameTrajectory(t, want));
+      CHECK(acTrajectoryEqual(t, want));
     sawOk = st == AC_OK;
     acTrajectoryDestroy(t);
   }
@@ -259,6 +248,50 @@ AC_TEST(allocFailures) {
 
 /* The same with every backward leaf indexed (greedy_inc.c indexes only
  * big leaves, which small graphs do not have). */
+/* acTrajectoryEqual sees each field: a copy is equal; a change to any one
+ * of them is not. */
+AC_TEST(trajectoryEqual) {
+  AcGraph *g = NULL;
+  AcTrajectory *a = NULL, *b = NULL;
+  for (uint64_t seed = 31; seed < 60 && !(a && a->numPlans > 1); ++seed) {
+    acTrajectoryDestroy(a);
+    acTrajectoryDestroy(b);
+    acGraphDestroy(g);
+    a = b = NULL;
+    g = tkGenGraph(seed, 1, 1, 20, 10);
+    CHECK(g && acGreedyTrajectory(g, 0, &a, NULL) == AC_OK &&
+          acGreedyTrajectory(g, 0, &b, NULL) == AC_OK);
+  }
+  if (a && b && a->numPlans > 1) {
+    intptr_t k = a->numPlans - 1;
+    CHECK(acTrajectoryEqual(a, b));
+    b->recomputeSeconds[k] = nextafter(b->recomputeSeconds[k], INFINITY);
+    CHECK(!acTrajectoryEqual(a, b));
+    b->recomputeSeconds[k] = a->recomputeSeconds[k];
+    b->peakBytes[k]++;
+    CHECK(!acTrajectoryEqual(a, b));
+    b->peakBytes[k]--;
+    b->savedBytes[k]++;
+    CHECK(!acTrajectoryEqual(a, b));
+    b->savedBytes[k]--;
+    b->dropped[k]++;
+    CHECK(!acTrajectoryEqual(a, b));
+    b->dropped[k]--;
+    b->refinedDrop = a->dropped[k];
+    CHECK(!acTrajectoryEqual(a, b));
+    b->refinedDrop = AC_NONE;
+    b->numPlans--;
+    CHECK(!acTrajectoryEqual(a, b));
+    b->numPlans++;
+    CHECK(acTrajectoryEqual(a, b));
+  } else {
+    CHECK(0);
+  }
+  acTrajectoryDestroy(a);
+  acTrajectoryDestroy(b);
+  acGraphDestroy(g);
+}
+
 static void budgetLastDrop(void);
 
 AC_TEST(randomGraphsIndexed) {
@@ -430,6 +463,7 @@ AC_TEST(budgetLastDrop) {
 }
 
 int main(void) {
+  RUN(trajectoryEqual);
   RUN(exactOrder);
   RUN(classify);
   RUN(randomGraphs);
