@@ -29,6 +29,7 @@
 #include "autoac/simulate.h"
 
 #include "mlir-c/RegisterEverything.h"
+#include "../tools/common/read_file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -135,28 +136,6 @@ static double median(const double *v, int n) {
   return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
-static char *readFile(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *data = NULL;
-  long n;
-  if (!f)
-    return NULL;
-  if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
-    goto done;
-  data = malloc((size_t)n + 1);
-  if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-    free(data);
-    data = NULL;
-  }
-  if (data) {
-    data[n] = '\0';
-    *len = (size_t)n;
-  }
-done:
-  fclose(f);
-  return data;
-}
-
 /* Current and peak resident set (KiB) from /proc/self/status; -1 if absent. */
 static long procStatus(const char *key) {
   FILE *f = fopen("/proc/self/status", "r");
@@ -237,7 +216,7 @@ static int benchGraph(const Options *o, const char *path, int fd) {
   sum.refEqual = -1;
   graphName(path, sum.name, sizeof sum.name);
   size_t len = 0;
-  char *text = readFile(path, &len);
+  char *text = acToolReadFile(path, &len);
   if (!text) {
     fprintf(stderr, "ac-bench: cannot read %s\n", path);
     return 1;

@@ -17,30 +17,11 @@
 #include "../lib/plan/plan_internal.h"
 
 #include "mlir-c/RegisterEverything.h"
+#include "../tools/common/read_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *readFile(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *data = NULL;
-  long n;
-  if (!f)
-    return NULL;
-  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-      (data = malloc((size_t)n + 1)) != NULL) {
-    if (fread(data, 1, (size_t)n, f) == (size_t)n) {
-      data[n] = '\0';
-      *len = (size_t)n;
-    } else {
-      free(data);
-      data = NULL;
-    }
-  }
-  fclose(f);
-  return data;
-}
 
 /* Compares from `s0`; returns 0 when identical. */
 static int compare(const char *path, const char *what, const AcGraph *g,
@@ -117,7 +98,7 @@ int main(int argc, char **argv) {
   AcOptions *opts = acOptionsCreate();
   for (int i = 1; i < argc; ++i) {
     size_t len = 0;
-    char *text = readFile(argv[i], &len);
+    char *text = acToolReadFile(argv[i], &len);
     AcImport *imp = NULL;
     AcError err;
     MlirOperation m = text ? acParseModule(ctx, text, len, argv[i]) : (MlirOperation){NULL};

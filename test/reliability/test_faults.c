@@ -24,6 +24,7 @@
  * spaced ones in between: what ctest runs.  --stride K tries every K-th N;
  * --from N starts there. */
 #include "autoac/autoac.h"
+#include "../../tools/common/read_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,29 +37,6 @@
 #ifndef AUTOAC_SOURCE_DIR
 #define AUTOAC_SOURCE_DIR "."
 #endif
-
-static char *readFile(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *data = NULL;
-  long n;
-  if (!f)
-    return NULL;
-  if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
-    goto done;
-  data = malloc((size_t)n + 1);
-  if (!data)
-    goto done;
-  if (fread(data, 1, (size_t)n, f) != (size_t)n) {
-    free(data);
-    data = NULL;
-    goto done;
-  }
-  data[n] = '\0';
-  *len = (size_t)n;
-done:
-  fclose(f);
-  return data;
-}
 
 static int writeFile(const char *path, const char *text) {
   FILE *f = fopen(path, "wb");
@@ -109,7 +87,7 @@ static int faultLoop(const char *path, const char *budget, const char *dir,
                      int64_t from, int64_t stride, int64_t sample,
                      Stats *stats) {
   size_t len = 0;
-  char *text = readFile(path, &len);
+  char *text = acToolReadFile(path, &len);
   char planPath[4096];
   int problems = 0;
   char *refIr = NULL, *refReport = NULL, *refPlan = NULL;
@@ -155,7 +133,7 @@ static int faultLoop(const char *path, const char *budget, const char *dir,
   }
   acFree(errors);
   size_t planLen = 0;
-  refPlan = readFile(planPath, &planLen);
+  refPlan = acToolReadFile(planPath, &planLen);
   if (!refPlan) {
     printf("FAIL %s: reference run wrote no plan file\n", path);
     ++problems;
@@ -183,8 +161,8 @@ static int faultLoop(const char *path, const char *budget, const char *dir,
     allocs = acAllocCount() - before;
     ++tried;
     int hit = allocs >= n;
-    char *plan = readFile(planPath, &planLen);
-    char *rep = readFile(reportPath, &planLen);
+    char *plan = acToolReadFile(planPath, &planLen);
+    char *rep = acToolReadFile(reportPath, &planLen);
     if (st == AC_OK) {
       if (!strEq(ir, refIr) || !strEq(report, refReport) ||
           !strEq(plan, refPlan) || !strEq(rep, refReport)) {

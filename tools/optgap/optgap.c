@@ -18,6 +18,7 @@
 
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
+#include "../common/read_file.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,25 +30,6 @@ static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static char *readFile(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  if (buf)
-    buf[n] = 0;
-  fclose(f);
-  *len = (size_t)n;
-  return buf;
 }
 
 /* The droppable values of s0 (plan_internal.h's rule, restated). */
@@ -115,7 +97,7 @@ static double gapOf(double x, double opt) {
 static int run(const char *path, int nb, double tlim, int width, int brute,
                const AcDevice *dev, MlirContext ctx) {
   size_t len;
-  char *text = readFile(path, &len);
+  char *text = acToolReadFile(path, &len);
   if (!text) {
     fprintf(stderr, "optgap: cannot read %s\n", path);
     return 1;
