@@ -1,6 +1,7 @@
-/* plan_testkit.h - shared by test_plan.c, test_simulate.c, test_greedy.c:
+/* plan_testkit.h - shared by the plan, simulate and planner unit tests:
  * a random joint-graph generator, random valid save sets, and a naive
- * (quadratic, independent) simulator to cross-check acSimulate with.
+ * (quadratic, independent) simulator to cross-check acSimulate with, a hand
+ * graph with a known trajectory, and size/cost quantization for ties.
  * Everything here is deliberately simple rather than fast. */
 #ifndef AUTOAC_PLAN_TESTKIT_H
 #define AUTOAC_PLAN_TESTKIT_H
@@ -483,6 +484,70 @@ done:
   free(alloc);
   free(last);
   return ok;
+}
+
+/* Three independent activations (bytes, recompute seconds):
+ *   x primal 10, dy tangent 10
+ *   op0 a = f(x)  100 B, 1 s     op1 b = f(x)  300 B, 9 s
+ *   op2 c = f(x)  200 B, 1 s     op3 loss = sum(a, b, c) 10 B output
+ *   op4 g1 = k(dy, a) 500 B      op5 g2 = k(g1, b) 10 B
+ *   op6 g3 = k(g2, c) 10 B grad (static)
+ * Values: x 0, dy 1, a 2, b 3, c 4, loss 5, g1 6, g2 7, g3 8.
+ * The forward peaks at 620 (x 10 + a 100 + b 300 + c 200 + loss 10).
+ *
+ * S0 = {a, b, c}: step 4 (op4): x 10 + a 100 + b 300 + c 200 + loss 10
+ *   + dy 10 + g1 500 = 1130  <- peak
+ * Drop a: a' 100 is rebuilt right before op4: step 5 (op4) = 1130, no fall.
+ * Drop b (9 s): op4: 10+100+200+10+10+500 = 830; b' before op5:
+ *   x 10 + c 200 + loss 10 + dy 10 + g1 500 + b' 300 = 1030; op5: +g2 = 1040
+ *   -> fall 90, 9 s / 90 B = 0.1 s/B
+ * Drop c (1 s): op4: 10+100+300+10+10+500 = 930; op5: 840; c' before op6:
+ *   240 -> peak 930, fall 200, 1 s / 200 B = 0.005 s/B  <- chosen
+ * From {a, b} (930): drop a: still 930 at op4.  Drop b: op4 630, b' 830,
+ *   op5 840 -> peak 840, fall 90  <- chosen
+ * From {a} (840): drop a: a' 130, op4 630, b' 830, op5 840: no fall. End.
+ * Trajectory: peaks 1130, 930, 840; drops -, c, b; recompute 0, 1, 10 s.
+ * The space (plans dropping any of a, b, c), peak/seconds: {} 1130/0,
+ * {c} 930/1, {b} 1040/9, {b,c} 840/10, {a} 1130/1, {a,c} 930/2,
+ * {a,b} 1040/10, {a,b,c} 840/11. */
+static inline AcGraph *tkThreeActs(void) {
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "three");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 10);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 10);
+  /* Compute-intensive: min-cut saves them, greedy may still rerun them. */
+  AcId a = tkRes(b, tkAdd(b, "f", &x, 1, 100, AC_KIND_MATMUL, 1, 1));
+  AcId bb = tkRes(b, tkAdd(b, "f", &x, 1, 300, AC_KIND_MATMUL, 1, 9));
+  AcId c = tkRes(b, tkAdd(b, "f", &x, 1, 200, AC_KIND_MATMUL, 1, 1));
+  for (AcId o = 0; o < 3; ++o)
+    acGraphBuilderOp(b, o)->computeIntensive = 1;
+  AcId loss = tkRes(b, tkAdd(b, "sum", (AcId[]){a, bb, c}, 3, 10,
+                             AC_KIND_REDUCTION, 1, 1));
+  acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
+  AcId g1 = tkRes(b, tkAdd(b, "k", (AcId[]){dy, a}, 2, 500,
+                           AC_KIND_ELEMENTWISE, 1, 1));
+  AcId g2 = tkRes(b, tkAdd(b, "k", (AcId[]){g1, bb}, 2, 10,
+                           AC_KIND_ELEMENTWISE, 1, 1));
+  AcId g3 = tkRes(b, tkAdd(b, "k", (AcId[]){g2, c}, 2, 10,
+                           AC_KIND_ELEMENTWISE, 1, 1));
+  acGraphBuilderAddRet(b, g3, AC_RET_GRAD);
+  AcGraph *g = NULL;
+  CHECK(acGraphBuilderFinish(b, &g, NULL) == AC_OK);
+  acGraphBuilderDestroy(b);
+  return g;
+}
+
+
+/* Quantizes sizes and costs so that levels and ratios tie often. */
+static inline void tkQuantize(AcGraph *g, uint64_t seed) {
+  uint64_t rs = seed * 7919 + 3;
+  int levels = 1 + (int)(acTestRand(&rs) % 3);
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (g->values[v].bytes > 0)
+      g->values[v].bytes = 64 * (1 + (g->values[v].bytes / 4) % levels);
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    if (g->ops[o].seconds > 0)
+      g->ops[o].seconds = 0.001 * (double)(1 + (int)(acTestRand(&rs) % 2));
 }
 
 #endif

@@ -5,37 +5,10 @@
 #include "plan_testkit.h"
 #include "autoac/partition.h"
 
-/* Greedy's hand graph (test_greedy.c); the space has 8 plans:
- * {} 1130/0, {c} 930/1, {b} 1040/9, {b,c} 840/10, {a} 1130/1, {a,c} 930/2,
- * {a,b} 1040/10, {a,b,c} 840/11.  Front: {} 1130/0, {c} 930/1, {b,c} 840/10. */
-static AcGraph *threeActs(void) {
-  AcGraphBuilder *b = acGraphBuilderCreate();
-  acGraphBuilderAddFunc(b, "three");
-  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 10);
-  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 10);
-  AcId a = tkRes(b, tkAdd(b, "f", &x, 1, 100, AC_KIND_MATMUL, 1, 1));
-  AcId bb = tkRes(b, tkAdd(b, "f", &x, 1, 300, AC_KIND_MATMUL, 1, 9));
-  AcId c = tkRes(b, tkAdd(b, "f", &x, 1, 200, AC_KIND_MATMUL, 1, 1));
-  for (AcId o = 0; o < 3; ++o)
-    acGraphBuilderOp(b, o)->computeIntensive = 1;
-  AcId loss = tkRes(b, tkAdd(b, "sum", (AcId[]){a, bb, c}, 3, 10,
-                             AC_KIND_REDUCTION, 1, 1));
-  acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
-  AcId g1 = tkRes(b, tkAdd(b, "k", (AcId[]){dy, a}, 2, 500,
-                           AC_KIND_ELEMENTWISE, 1, 1));
-  AcId g2 = tkRes(b, tkAdd(b, "k", (AcId[]){g1, bb}, 2, 10,
-                           AC_KIND_ELEMENTWISE, 1, 1));
-  AcId g3 = tkRes(b, tkAdd(b, "k", (AcId[]){g2, c}, 2, 10,
-                           AC_KIND_ELEMENTWISE, 1, 1));
-  acGraphBuilderAddRet(b, g3, AC_RET_GRAD);
-  AcGraph *g = NULL;
-  CHECK(acGraphBuilderFinish(b, &g, NULL) == AC_OK);
-  acGraphBuilderDestroy(b);
-  return g;
-}
-
+/* Greedy's hand graph (tkThreeActs, its space of 8 plans by hand).  Front:
+ * {} 1130/0, {c} 930/1, {b,c} 840/10. */
 AC_TEST(handFront) {
-  AcGraph *g = threeActs();
+  AcGraph *g = tkThreeActs();
   if (!g)
     return;
   uint8_t s0[9] = {0, 0, 1, 1, 1, 0, 0, 0, 0};

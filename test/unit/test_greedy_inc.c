@@ -14,18 +14,6 @@
 #include "../../lib/plan/greedy_internal.h"
 #include "../../lib/plan/plan_internal.h"
 
-/* Quantizes sizes and costs so that levels and ratios tie often. */
-static void quantize(AcGraph *g, uint64_t seed) {
-  uint64_t rs = seed * 7919 + 3;
-  int levels = 1 + (int)(acTestRand(&rs) % 3);
-  for (intptr_t v = 0; v < g->numValues; ++v)
-    if (g->values[v].bytes > 0)
-      g->values[v].bytes = 64 * (1 + (g->values[v].bytes / 4) % levels);
-  for (intptr_t o = 0; o < g->numOps; ++o)
-    if (g->ops[o].seconds > 0)
-      g->ops[o].seconds = 0.001 * (double)(1 + (int)(acTestRand(&rs) % 2));
-}
-
 static void printTrajectories(const AcTrajectory *r, const AcTrajectory *t) {
   intptr_t n = r->numPlans > t->numPlans ? r->numPlans : t->numPlans;
   for (intptr_t k = 0; k < n; ++k)
@@ -121,7 +109,7 @@ AC_TEST(quantizedGraphs) {
                             10 + (int)(seed % 30), 6 + (int)(seed % 20));
     if (!g)
       continue;
-    quantize(g, seed);
+    tkQuantize(g, seed);
     compareGraph(g, seed, &st);
     acGraphDestroy(g);
   }
@@ -138,7 +126,7 @@ AC_TEST(prefixes) {
     if (!g)
       continue;
     if (seed % 2)
-      quantize(g, seed);
+      tkQuantize(g, seed);
     uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
     AcTrajectory *full = NULL;
     if (acMincutSaveSet(g, s0, NULL) == AC_OK &&
@@ -357,7 +345,7 @@ AC_TEST(inPlaceGraphs) {
         inPlaceOps += g->ops[o].dpsInit != AC_NONE;
       changed += inPlaceChangesPeak(g);
       if (seed % 2)
-        quantize(g, seed);
+        tkQuantize(g, seed);
       compareGraph(g, seed, &st);
       acGraphDestroy(g);
     }
@@ -388,7 +376,7 @@ AC_TEST(budgetLastDrop) {
       if (!g)
         continue;
       if (seed % 2)
-        quantize(g, seed);
+        tkQuantize(g, seed);
       int64_t staticB = acSimStaticBytes(g, 1.0, 0);
       uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
       AcPlan *p = acPlanCreate(g);
