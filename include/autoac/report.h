@@ -1,8 +1,10 @@
 /*===- autoac/report.h - the JSON report, plan files, atomic writes -*- C -*-===*
  *
  * JSON is built with jansson.  Every file autoac writes goes through
- * acWriteFileAtomic (a temporary file beside the target, then rename), so a
- * failure never leaves a half-written file and never clobbers the old one.
+ * an AcFileSet (a temporary file beside the target, then rename), so a
+ * failure never leaves a half-written file and never clobbers the old one;
+ * targets that are not regular files (devices, FIFOs) are written through,
+ * never replaced.
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_REPORT_H
 #define AUTOAC_REPORT_H
@@ -32,7 +34,8 @@ typedef struct AcReportInput {
 /// acFree.  NULL on allocation failure.
 char *acReportToString(const AcReportInput *in);
 
-/// Writes `len` bytes to `path` atomically (temp file + rename).
+/// Writes `len` bytes to `path` atomically (temp file + rename; a device or
+/// FIFO is written through, see AcFileSet).
 AcStatus acWriteFileAtomic(const char *path, const char *data, size_t len,
                            AcError *err);
 
@@ -41,13 +44,20 @@ AcStatus acWriteFileAtomic(const char *path, const char *data, size_t len,
 /// only once every one is written, and if a rename fails it restores the
 /// files it had already replaced (and removes the ones that did not exist).
 /// acFileSetDestroy removes temporary files not committed.
+/// Symbolic links are followed: their final target is replaced, the link
+/// stays.  Only regular files (or new names) are replaced; a target that
+/// exists and is not a regular file or a directory (a device such as
+/// /dev/null, a FIFO, a socket) is written through at commit, after every
+/// rename succeeded, and is never replaced or created beside.
 typedef struct AcFileSet AcFileSet;
 
 /// Creates an empty set; NULL on allocation failure.
 AcFileSet *acFileSetCreate(void);
-/// Writes `len` bytes of `data` to a temporary file for `path`.  AC_ERR_IO
-/// (naming `path` and the reason) when it cannot be written or `path` is a
-/// directory; AC_ERR_INVALID when the set already holds `path`.
+/// Writes `len` bytes of `data` to a temporary file for `path` (a device or
+/// FIFO: keeps them for commit).  AC_ERR_IO (naming `path` and the reason)
+/// when it cannot be written, `path` is a directory or a symbolic link loop;
+/// AC_ERR_INVALID when `path` is empty or the set already holds the same
+/// file (after following links, or another name of it).
 AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
                       size_t len, AcError *err);
 /// Renames every staged file into place; all or nothing (see above).  The set

@@ -2,6 +2,7 @@
 #include "autoac/report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,12 +157,28 @@ cleanup:
 
 /*===------------------- files replaced all or nothing -------------------===*/
 
+/* An output target is one of:
+ *  - a regular file, or nothing yet: the new content is staged in a
+ *    temporary file beside it and renamed over it at commit (atomic);
+ *  - anything else that is not a directory (a character or block device
+ *    such as /dev/null, a FIFO, a socket): it is never replaced; the content
+ *    is kept in memory and written through it at commit, after every rename
+ *    succeeded (such a write cannot be undone, so it comes last).
+ * A symbolic link is followed (to any depth, relative links against their
+ * own directory) and its final target is what is staged and replaced: the
+ * link itself stays. */
 typedef struct AcStaged {
-  char *path;   /* the target */
-  char *tmp;    /* the new content, written beside the target */
-  char *bak;    /* a hard link to the old content while committing */
+  char *path;   /* the target, symbolic links resolved */
+  char *shown;  /* the path as the user gave it, for messages */
+  char *tmp;    /* regular: the new content, written beside the target */
+  char *bak;    /* regular: a hard link to the old content while committing */
+  char *data;   /* direct: the content, written through at commit */
+  size_t len;
+  int direct;   /* 1: written through (not a regular file) */
   int undo;     /* after its rename: 1 restore bak, 0 remove the new file
                    (there was none), -1 nothing to do (old one not linked) */
+  dev_t dev;    /* of the existing target (0, 0 when there is none) */
+  ino_t ino;
 } AcStaged;
 
 struct AcFileSet {
@@ -188,55 +205,162 @@ static AcStatus acIoError(AcError *err, const char *path, int errnum) {
 
 static void acStagedFree(AcStaged *f) {
   acFree(f->path);
+  acFree(f->shown);
   acFree(f->tmp);
   acFree(f->bak);
+  acFree(f->data);
   memset(f, 0, sizeof *f);
+}
+
+/* Follows symbolic links from `path` to the name that is not one (which may
+ * not exist yet).  Returns an owned string, or NULL with *errnum set
+ * (ENOMEM, ELOOP, or readlink's error). */
+static char *acResolveLinks(const char *path, int *errnum) {
+  char *cur = acStrdup(path);
+  if (!cur) {
+    *errnum = ENOMEM;
+    return NULL;
+  }
+  for (int depth = 0;; ++depth) {
+    struct stat sb;
+    if (lstat(cur, &sb) != 0 || !S_ISLNK(sb.st_mode))
+      return cur;
+    if (depth == 40) {
+      *errnum = ELOOP;
+      break;
+    }
+    size_t cap = (size_t)(sb.st_size > 0 ? sb.st_size : 255) + 1;
+    char *link = acMalloc(cap);
+    ssize_t n = link ? readlink(cur, link, cap) : -1;
+    if (n < 0 || (size_t)n >= cap) {
+      *errnum = !link ? ENOMEM : n < 0 ? errno : EOVERFLOW;
+      acFree(link);
+      break;
+    }
+    link[n] = '\0';
+    char *next = link;
+    const char *slash = strrchr(cur, '/');
+    if (link[0] != '/' && slash) {
+      size_t dirLen = (size_t)(slash - cur) + 1;
+      next = acMalloc(dirLen + (size_t)n + 1);
+      if (next) {
+        memcpy(next, cur, dirLen);
+        memcpy(next + dirLen, link, (size_t)n + 1);
+      }
+      acFree(link);
+      if (!next) {
+        *errnum = ENOMEM;
+        break;
+      }
+    }
+    acFree(cur);
+    cur = next;
+  }
+  acFree(cur);
+  return NULL;
 }
 
 AcFileSet *acFileSetCreate(void) { return acCalloc(1, sizeof(AcFileSet)); }
 
 intptr_t acFileSetSize(const AcFileSet *set) { return set ? set->num : 0; }
 
+/* Writes all of `data` to `fd`, retrying short writes and interruptions. */
+static int acWriteAll(int fd, const char *data, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(fd, data, len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return -1;
+    data += n;
+    len -= (size_t)n;
+  }
+  return 0;
+}
+
 AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
                       size_t len, AcError *err) {
-  AcStaged f = {NULL, NULL, NULL, 0};
-  FILE *out = NULL;
-  int created = 0;
+  AcStaged f;
+  int fd = -1, created = 0, errnum = 0, exists;
   AcStatus st = AC_OK;
   struct stat sb;
+  memset(&f, 0, sizeof f);
+  if (!path || !path[0])
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "an output path is empty");
+  if (!(f.path = acResolveLinks(path, &errnum))) {
+    if (errnum == ENOMEM)
+      return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    return acIoError(err, path, errnum);
+  }
+  exists = stat(f.path, &sb) == 0;
+  if (exists && S_ISDIR(sb.st_mode)) {
+    st = acIoError(err, path, EISDIR);
+    goto cleanup;
+  }
+  if (exists) {
+    f.dev = sb.st_dev;
+    f.ino = sb.st_ino;
+  }
   for (intptr_t i = 0; i < set->num; ++i)
-    if (!strcmp(set->files[i].path, path))
-      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                        "'%s' is named for two outputs", path);
-  if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-    return acIoError(err, path, EISDIR);
+    if (!strcmp(set->files[i].path, f.path) ||
+        (exists && set->files[i].ino == f.ino && set->files[i].dev == f.dev &&
+         (set->files[i].ino || set->files[i].dev))) {
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "'%s' is named for two outputs", path);
+      goto cleanup;
+    }
   if (set->num == set->cap) {
     intptr_t cap = set->cap ? set->cap * 2 : 4;
     AcStaged *q = acRealloc(set->files, (size_t)cap * sizeof *q);
-    if (!q)
-      return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    if (!q) {
+      st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+      goto cleanup;
+    }
     set->files = q;
     set->cap = cap;
   }
-  f.path = acStrdup(path);
-  f.tmp = acSiblingName(path, "tmp");
-  f.bak = acSiblingName(path, "bak");
-  if (!f.path || !f.tmp || !f.bak) {
+  if (!(f.shown = acStrdup(path))) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto cleanup;
   }
-  out = fopen(f.tmp, "wbx");
-  if (!out) {
+  if (exists && !S_ISREG(sb.st_mode)) {
+    /* A device, FIFO or socket: written through at commit, never replaced. */
+    if (access(f.path, W_OK) != 0) {
+      st = acIoError(err, path, errno);
+      goto cleanup;
+    }
+    f.direct = 1;
+    f.len = len;
+    if (!(f.data = acMalloc(len ? len : 1))) {
+      st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+      goto cleanup;
+    }
+    memcpy(f.data, data, len);
+    set->files[set->num++] = f;
+    return AC_OK;
+  }
+  f.tmp = acSiblingName(f.path, "tmp");
+  f.bak = acSiblingName(f.path, "bak");
+  if (!f.tmp || !f.bak) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto cleanup;
+  }
+  fd = open(f.tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+  if (fd < 0) {
     st = acIoError(err, path, errno);
     goto cleanup;
   }
   created = 1;
-  if (fwrite(data, 1, len, out) != len || fflush(out) != 0) {
-    st = acIoError(err, path, errno);
+  /* A replaced file keeps its permission bits. */
+  if (exists)
+    (void)fchmod(fd, sb.st_mode & 07777);
+  if (acWriteAll(fd, data, len) != 0) {
+    st = acIoError(err, path, errno ? errno : EIO);
     goto cleanup;
   }
-  int rc = fclose(out);
-  out = NULL;
+  int rc = close(fd);
+  fd = -1;
   if (rc != 0) {
     st = acIoError(err, path, errno);
     goto cleanup;
@@ -244,33 +368,59 @@ AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
   set->files[set->num++] = f;
   return AC_OK;
 cleanup:
-  if (out)
-    fclose(out);
+  if (fd >= 0)
+    close(fd);
   if (created)
     unlink(f.tmp);
   acStagedFree(&f);
   return st;
 }
 
+/* Writes a direct (not regular) target through: open without creating or
+ * truncating, write everything, close. */
+static int acWriteThrough(const AcStaged *f) {
+  int fd;
+  do
+    fd = open(f->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0)
+    return errno;
+  int bad = acWriteAll(fd, f->data, f->len) != 0 ? (errno ? errno : EIO) : 0;
+  if (close(fd) != 0 && !bad && errno != EINTR)
+    bad = errno;
+  return bad;
+}
+
 AcStatus acFileSetCommit(AcFileSet *set, AcError *err) {
   AcStatus st = AC_OK;
   intptr_t n = set->num, done = 0;
-  /* Nothing here allocates: once staged, only the file system can fail. */
+  /* Nothing here allocates: once staged, only the file system can fail.
+   * Regular targets first (renames, undoable), then the direct ones. */
   for (; done < n; ++done) {
     AcStaged *f = &set->files[done];
     struct stat sb;
+    f->undo = -1;
+    if (f->direct)
+      continue;
     f->undo = 0;
     if (lstat(f->path, &sb) == 0)
       f->undo = link(f->path, f->bak) == 0 ? 1 : -1;
     if (rename(f->tmp, f->path) != 0) {
-      st = acIoError(err, f->path, errno);
+      st = acIoError(err, f->shown, errno);
       if (f->undo == 1)
         unlink(f->bak);
       break;
     }
   }
+  for (intptr_t i = 0; i < n && st == AC_OK; ++i) {
+    int bad = set->files[i].direct ? acWriteThrough(&set->files[i]) : 0;
+    if (bad)
+      st = acIoError(err, set->files[i].shown, bad);
+  }
   for (intptr_t i = 0; i < done; ++i) {
     AcStaged *f = &set->files[i];
+    if (f->direct)
+      continue;
     if (f->undo == 1 && st == AC_OK)
       unlink(f->bak);
     else if (f->undo == 1)
@@ -279,7 +429,8 @@ AcStatus acFileSetCommit(AcFileSet *set, AcError *err) {
       unlink(f->path);             /* there was no file before */
   }
   for (intptr_t i = done; i < n; ++i)
-    unlink(set->files[i].tmp);     /* never renamed: still staged */
+    if (!set->files[i].direct)
+      unlink(set->files[i].tmp);   /* never renamed: still staged */
   for (intptr_t i = 0; i < n; ++i)
     acStagedFree(&set->files[i]);
   set->num = 0;
@@ -290,7 +441,8 @@ void acFileSetDestroy(AcFileSet *set) {
   if (!set)
     return;
   for (intptr_t i = 0; i < set->num; ++i) {
-    unlink(set->files[i].tmp);
+    if (!set->files[i].direct)
+      unlink(set->files[i].tmp);
     acStagedFree(&set->files[i]);
   }
   acFree(set->files);

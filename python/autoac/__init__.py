@@ -71,7 +71,9 @@ def _take(lib, ptr: ctypes.c_void_p) -> Optional[str]:
     if not ptr.value:
         return None
     try:
-        return ctypes.string_at(ptr.value).decode("utf-8")
+        # Diagnostics quote the input, which may hold any bytes: never let a
+        # decoding error replace autoac's own message.
+        return ctypes.string_at(ptr.value).decode("utf-8", errors="replace")
     finally:
         lib.acFree(ptr)
 
@@ -87,6 +89,8 @@ def plan(mlir: Union[str, bytes], source_name: str = "<python>", **options: Any)
     given as keywords (budget="24GB", strategy="greedy", mode="split",
     plan_out=..., ...).  Returns the rewritten IR and the report as a dict;
     raises AutoacError carrying the library's message on any failure."""
+    if "\x00" in source_name:
+        raise AutoacError(f"source_name contains a NUL character: {source_name!r}")
     lib = _load()
     text = mlir.encode("utf-8") if isinstance(mlir, str) else bytes(mlir)
     names, values = [], []
@@ -95,13 +99,18 @@ def plan(mlir: Union[str, bytes], source_name: str = "<python>", **options: Any)
             continue
         if key not in _OPTION_NAMES:
             raise AutoacError(f"unknown option '{key}' (accepted: {', '.join(_OPTION_NAMES)})")
+        text_value = _option_text(value)
+        if "\x00" in text_value:
+            # C strings end at NUL: "1KB\x00junk" would silently become 1KB.
+            raise AutoacError(f"option '{key}' contains a NUL character: {text_value!r}")
         names.append(key.replace("_", "-").encode())
-        values.append(_option_text(value).encode())
+        values.append(text_value.encode("utf-8", errors="surrogateescape"))
     n = len(names)
     c_names = (ctypes.c_char_p * max(n, 1))(*names)
     c_values = (ctypes.c_char_p * max(n, 1))(*values)
     ir, report, errors = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
-    status = lib.acPlanMlirText(text, len(text), source_name.encode(), c_names, c_values,
+    status = lib.acPlanMlirText(text, len(text), source_name.encode("utf-8", errors="surrogateescape"),
+                                c_names, c_values,
                                 n, ctypes.byref(ir), ctypes.byref(report), ctypes.byref(errors))
     ir_text, report_text, diag_text = _take(lib, ir), _take(lib, report), _take(lib, errors)
     if status != 0:

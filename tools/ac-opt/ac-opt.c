@@ -9,6 +9,7 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,19 @@ static MlirLogicalResult acOnDiagnostic(MlirDiagnostic d, void *user) {
   return mlirLogicalResultSuccess();
 }
 
+/* Writes `len` bytes and a newline to stdout and flushes it; on failure
+ * (a full disk, a closed pipe) says so and returns -1: the exit status must
+ * not claim success for output that was lost. */
+static int acWriteStdout(const char *data, size_t len) {
+  if (fwrite(data, 1, len, stdout) != len || fputc('\n', stdout) == EOF ||
+      fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "ac-opt: error: cannot write to standard output: %s\n",
+            strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 static char *acReadAll(FILE *f, size_t *len) {
   AcStrBuf t = {0};
   char buf[1 << 16];
@@ -77,12 +91,13 @@ static char *acReadAll(FILE *f, size_t *len) {
   return t.data;
 }
 
-/* Prints a readable summary of a report file to stderr. */
-static void acPrintSummary(const char *reportPath) {
+/* Prints a readable summary of the report (JSON text) to stderr. */
+static void acPrintSummary(const char *reportText) {
   json_error_t jerr;
-  json_t *r = json_load_file(reportPath, 0, &jerr);
+  json_t *r = reportText ? json_loads(reportText, 0, &jerr) : NULL;
   if (!r) {
-    fprintf(stderr, "ac-opt: cannot read the report for the summary: %s\n", jerr.text);
+    fprintf(stderr, "ac-opt: no summary: %s\n",
+            reportText ? jerr.text : "no ac.joint function was planned");
     return;
   }
   char a[32], b[32];
@@ -131,7 +146,7 @@ static void acPrintSummary(const char *reportPath) {
 int main(int argc, char **argv) {
   const char *input = "-", *output = NULL, *pipeline = NULL;
   int summary = 0, rc = 1;
-  char tmpReport[64] = "";
+  char *reportText = NULL;
   AcOptions *opts = acOptionsCreate();
   AcError err;
   MlirContext ctx = {NULL};
@@ -147,8 +162,10 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(acUsage, stdout);
-      rc = 0;
+      rc = fputs(acUsage, stdout) == EOF || fflush(stdout) != 0 ? 1 : 0;
+      if (rc)
+        fprintf(stderr, "ac-opt: error: cannot write to standard output: %s\n",
+                strerror(errno));
       goto cleanup;
     } else if (!strcmp(a, "-o") && i + 1 < argc) {
       output = argv[++i];
@@ -224,13 +241,13 @@ int main(int argc, char **argv) {
     if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module)))
       goto cleanup;
   }
-  if (summary && !opts->report) {
-    snprintf(tmpReport, sizeof tmpReport, "/tmp/ac-opt-report-%ld.json", (long)getpid());
-    acErrorClear(&err);
-    acOptionsSet(opts, "report", tmpReport, &err);
-  }
   if (opts->sweep) {
     rc = acRunSweep(module, opts) == AC_OK ? 0 : 1;
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+      fprintf(stderr, "ac-opt: error: cannot write to standard output: %s\n",
+              strerror(errno));
+      rc = 1;
+    }
     goto cleanup;
   }
   /* The report, the plan and -o are replaced together, only once all of
@@ -239,7 +256,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ac-opt: error: out of memory\n");
     goto cleanup;
   }
-  if (!pipelineHasAc && acRunOnModuleStaged(module, opts, NULL, files) != AC_OK)
+  if (!pipelineHasAc &&
+      acRunOnModuleStaged(module, opts, summary ? &reportText : NULL, files) != AC_OK)
     goto cleanup;
   if (!mlirOperationVerify(module)) {
     fprintf(stderr, "ac-opt: error: the rewritten module does not verify\n");
@@ -251,26 +269,26 @@ int main(int argc, char **argv) {
     goto cleanup;
   }
   acErrorClear(&err);
-  if (output && strcmp(output, "-") &&
+  int toStdout = !output || !strcmp(output, "-");
+  if (!toStdout &&
       acFileSetAdd(files, output, out.data ? out.data : "", out.len, &err) != AC_OK) {
     fprintf(stderr, "ac-opt: error: %s\n", err.message);
     goto cleanup;
   }
+  /* Standard output first: it cannot be taken back, so the files are only
+   * replaced once it was written in full. */
+  if (toStdout && acWriteStdout(out.data ? out.data : "", out.len) != 0)
+    goto cleanup;
   if (acFileSetCommit(files, &err) != AC_OK) {
     fprintf(stderr, "ac-opt: error: %s\n", err.message);
     goto cleanup;
   }
-  if (!output || !strcmp(output, "-")) {
-    fwrite(out.data ? out.data : "", 1, out.len, stdout);
-    fputc('\n', stdout);
-  }
   if (summary)
-    acPrintSummary(opts->report);
+    acPrintSummary(reportText);
   rc = 0;
 cleanup:
   acFileSetDestroy(files);
-  if (tmpReport[0])
-    unlink(tmpReport);
+  acFree(reportText);
   acStrBufClear(&out);
   acFree(source);
   if (pm.ptr)

@@ -6,7 +6,7 @@
 // (an internal error).  The chain now sinks together, before %g1.
 //
 // RUN: ac-opt %s --ac-mode=annotate | FileCheck %s
-// RUN: ac-opt %s --ac-strategy=greedy --ac-budget=1KB -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT --allow-empty
+// RUN: ac-opt %s --ac-strategy=greedy --ac-budget=1KB -o %t.discard.mlir 2>&1 | FileCheck %s --check-prefix=SPLIT --allow-empty
 // CHECK:      %[[T1:.*]] = "torch.aten.t"(%{{.*}})
 // CHECK-NEXT: "torch.aten.mul.Tensor"(%[[T1]], %{{.*}})
 // CHECK-NEXT: %[[T2:.*]] = "torch.aten.t"(%[[T1]])
