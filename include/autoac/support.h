@@ -75,6 +75,9 @@ typedef struct AcStrBuf {
 void acStrBufAppend(AcStrBuf *b, const char *s, size_t n);
 /// Frees the buffer's text and zeroes it.
 void acStrBufClear(AcStrBuf *b);
+/// 1 if the `n` bytes at `s` are well-formed UTF-8 (no overlong forms, no
+/// surrogates, nothing above U+10FFFF), else 0.
+int acUtf8Valid(const char *s, size_t n);
 /// Writes `bytes` for people into `buf`: "512 B", "1.25 MiB", "16.00 GiB".
 void acFormatBytes(int64_t bytes, char *buf, size_t n);
 

@@ -28,6 +28,15 @@ typedef struct AcImportCtx {
   intptr_t capTypes;
   AcId *operands;                /* scratch: operand ids of one op */
   intptr_t numOperands, capOperands;
+  intptr_t *seenAt;              /* per value id: the op stamp that last added
+                                    it as an operand (linear de-duplication) */
+  intptr_t capSeen, stamp;
+  char *schedText;               /* scratch: one ac.schedule entry */
+  char *funcName;                /* scratch: the current function's name */
+  intptr_t capFuncName;
+  intptr_t capSchedText;
+  char *opName;                  /* scratch: the current op's name */
+  intptr_t capOpName;
   AcStatus walkStatus;           /* status of the capture walk */
   AcError *err;
   MlirLocation *errLoc;
@@ -140,16 +149,49 @@ static AcStatus acMapValue(AcImportCtx *c, MlirValue v, AcId id) {
   return acPtrMapPut(&c->valueIds, v.ptr, id);
 }
 
+/* Adds `id` to the current op's operands once: seenAt[id] holds the stamp
+ * of the last op that added it, so de-duplication is linear in the operands
+ * (an op may have hundreds of thousands). */
 static void acAddOperand(AcImportCtx *c, AcId id) {
-  for (intptr_t i = 0; i < c->numOperands; ++i)
-    if (c->operands[i] == id)
+  if (id >= c->capSeen) {
+    intptr_t old = c->capSeen;
+    if (!acGrowArray((void **)&c->seenAt, &c->capSeen, (intptr_t)id + 1,
+                     sizeof *c->seenAt)) {
+      c->walkStatus = AC_ERR_NOMEM;
       return;
+    }
+    memset(c->seenAt + old, 0, (size_t)(c->capSeen - old) * sizeof *c->seenAt);
+  }
+  if (c->seenAt[id] == c->stamp)
+    return;
   if (!acGrowArray((void **)&c->operands, &c->capOperands, c->numOperands + 1,
                    sizeof *c->operands)) {
     c->walkStatus = AC_ERR_NOMEM;
     return;
   }
+  c->seenAt[id] = c->stamp;
   c->operands[c->numOperands++] = id;
+}
+
+/* Copies a name from the IR into `*buf` (grown as needed) as a C string.
+ * Names become report keys, plan-file keys and symbol names: one holding a
+ * NUL byte (which would cut it) or bytes that are not UTF-8 (which JSON
+ * cannot carry) is refused, naming what it is and where. */
+static AcStatus acCopyName(AcImportCtx *c, MlirStringRef r, char **buf,
+                           intptr_t *cap, MlirLocation loc, const char *what) {
+  if (memchr(r.data, '\0', r.length))
+    return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
+                    "%s holds a NUL byte%s: autoac cannot name it in its report "
+                    "and plan files", what, "");
+  if (!acUtf8Valid(r.data, r.length))
+    return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
+                    "%s is not valid UTF-8%s: autoac cannot name it in its "
+                    "report and plan files", what, "");
+  if (!acGrowArray((void **)buf, cap, (intptr_t)r.length + 1, 1))
+    return acNoMem(c, loc);
+  memcpy(*buf, r.data, r.length);
+  (*buf)[r.length] = '\0';
+  return AC_OK;
 }
 
 /* Walk callback: operands of nested ops that come from the function body. */
@@ -231,6 +273,20 @@ static void acLinalgExtra(MlirOperation op, const AcTensorType *types,
   extra->isContraction = (uint8_t)(hasReduction && hasMul && hasAdd);
 }
 
+/* A request attribute (ac.save, ac.recompute): 1 when present as a unit
+ * attribute or `true`, 0 when absent or `false` (no request), -1 for any
+ * other value. */
+static int acRequestFlag(MlirOperation op, const char *name) {
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(op, acStr(name));
+  if (mlirAttributeIsNull(a))
+    return 0;
+  if (mlirAttributeIsAUnit(a))
+    return 1;
+  if (mlirAttributeIsABool(a))
+    return mlirBoolAttrGetValue(a) ? 1 : 0;
+  return -1;
+}
+
 static AcStatus acValueName(AcImportCtx *c, MlirValue v, MlirAsmState state,
                             AcId id) {
   c->name.len = 0;
@@ -309,10 +365,14 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       break;
     MlirLocation loc = mlirOperationGetLocation(op);
     MlirStringRef opNameRef = mlirIdentifierStr(mlirOperationGetName(op));
-    char opName[256];
-    snprintf(opName, sizeof opName, "%.*s", (int)opNameRef.length, opNameRef.data);
+    AcStatus nst = acCopyName(c, opNameRef, &c->opName, &c->capOpName, loc,
+                              "the name of an op");
+    if (nst != AC_OK)
+      return nst;
+    const char *opName = c->opName;
     /* Operands: direct ones, then captures of nested regions. */
     c->numOperands = 0;
+    c->stamp++;
     c->walkStatus = AC_OK;
     intptr_t nops = mlirOperationGetNumOperands(op);
     for (intptr_t i = 0; i < nops; ++i) {
@@ -386,8 +446,12 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     gop->seconds = acCostSeconds(c->device, cost.flops, cost.bytesMoved);
     gop->recomputable = cost.recomputable;
     gop->computeIntensive = cost.computeIntensive;
-    gop->mustSave = !mlirAttributeIsNull(
-        mlirOperationGetDiscardableAttributeByName(op, acStr("ac.save")));
+    int flag = acRequestFlag(op, "ac.save");
+    if (flag < 0)
+      return acFailAt(c, loc, AC_ERR_INVALID, opId,
+                      "ac.save on '%s' must be a unit attribute or a boolean%s",
+                      opName, "");
+    gop->mustSave = (uint8_t)flag;
     /* A linalg op with one result writes it into its one `outs` operand
        (the last direct operand); bufferization does so in place when that
        init is not read afterwards, and the simulator counts it so. */
@@ -400,8 +464,11 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
         gop->dpsInit = acPtrMapGet(&c->valueIds,
                                    mlirOperationGetOperand(op, numDirect - 1).ptr);
     }
-    gop->mustRecompute = !mlirAttributeIsNull(
-        mlirOperationGetDiscardableAttributeByName(op, acStr("ac.recompute")));
+    if ((flag = acRequestFlag(op, "ac.recompute")) < 0)
+      return acFailAt(c, loc, AC_ERR_INVALID, opId,
+                      "ac.recompute on '%s' must be a unit attribute or a "
+                      "boolean%s", opName, "");
+    gop->mustRecompute = (uint8_t)flag;
     if (gop->mustSave && gop->mustRecompute)
       return acFailAt(c, loc, AC_ERR_INVALID, opId,
                       "'%s' is marked both ac.save and ac.recompute%s", opName, "");
@@ -466,8 +533,11 @@ static AcStatus acImportSchedule(AcImportCtx *c, MlirOperation module) {
                       "malformed ac.schedule%s: entries must be strings like "
                       "\"A.fwd\" or \"A.bwd@1\"%s", "", "");
     MlirStringRef r = mlirStringAttrGetValue(e);
-    char text[256];
-    snprintf(text, sizeof text, "%.*s", (int)r.length, r.data);
+    AcStatus nst = acCopyName(c, r, &c->schedText, &c->capSchedText, loc,
+                              "an ac.schedule entry");
+    if (nst != AC_OK)
+      return nst;
+    char *text = c->schedText;
     int32_t mb = 0;
     char *at = strchr(text, '@');
     if (at) {
@@ -533,9 +603,11 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
       continue;
     MlirAttribute sym = mlirOperationGetAttributeByName(op, acStr("sym_name"));
     MlirStringRef nm = mlirStringAttrGetValue(sym);
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)nm.length, nm.data);
-    st = acImportFunc(&c, op, name);
+    st = acCopyName(&c, nm, &c.funcName, &c.capFuncName,
+                    mlirOperationGetLocation(op), "the name of an ac.joint function");
+    if (st != AC_OK)
+      goto cleanup;
+    st = acImportFunc(&c, op, c.funcName);
     if (st != AC_OK)
       goto cleanup;
   }
@@ -580,6 +652,10 @@ cleanup:
   acPtrMapClear(&c.valueIds);
   acFree(c.types);
   acFree(c.operands);
+  acFree(c.seenAt);
+  acFree(c.opName);
+  acFree(c.schedText);
+  acFree(c.funcName);
   acStrBufClear(&c.name);
   for (intptr_t f = 0; f < c.numFuncs; ++f)
     acFree(c.funcNames[f]);

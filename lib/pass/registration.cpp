@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "autoac/autoac.h"
+#include "autoac/import.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -111,6 +112,15 @@ extern "C" int acOpMemoryEffectFree(MlirOperation op) {
 
 extern "C" MlirOperation acParseModule(MlirContext ctx, const char *text,
                                        size_t len, const char *sourceName) {
+  int line = 0, column = 0;
+  if (acTextNestsDeeper(text, len, AC_MAX_NESTING, &line, &column)) {
+    mlir::emitError(mlir::FileLineColLoc::get(
+        unwrap(ctx), sourceName ? sourceName : "<text>", line, column))
+        << "autoac: the input nests brackets, attributes or regions more than "
+        << AC_MAX_NESTING << " levels deep here; it is refused before parsing "
+        << "(MLIR's recursive parser would overflow the stack)";
+    return MlirOperation{nullptr};
+  }
   mlir::ParserConfig config(unwrap(ctx));
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(
       llvm::StringRef(text, len), config, sourceName ? sourceName : "<text>");

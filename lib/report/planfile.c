@@ -102,6 +102,13 @@ cleanup:
   return text;
 }
 
+/* A JSON string as a C name: NULL unless a string without NUL bytes (which
+ * would cut it and make it match another name). */
+static const char *acJsonName(const json_t *v) {
+  const char *s = json_string_value(v);
+  return s && strlen(s) == json_string_length(v) ? s : NULL;
+}
+
 typedef struct AcNamed {
   const char *name;
   AcId id;
@@ -116,6 +123,7 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
   json_error_t jerr;
   AcStatus st = AC_OK;
   AcNamed *index = NULL;
+  intptr_t *entryOf = NULL;
   memset(&jerr, 0, sizeof jerr);
   int64_t fails = acAllocFailCount();
   json_t *root = json_load_file(path, 0, &jerr);
@@ -143,26 +151,41 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
   memset(plan->recompute, 0, (size_t)plan->numOps);
   size_t i;
   json_t *entry;
+  /* Every entry names a function of the graph, each at most once. */
+  entryOf = acMalloc((size_t)(g->numFuncs + 1) * sizeof *entryOf);
+  if (!entryOf) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto cleanup;
+  }
+  for (AcId f = 0; f < g->numFuncs; ++f)
+    entryOf[f] = -1;
   json_array_foreach(funcs, i, entry) {
-    const char *name = json_string_value(json_object_get(entry, "name"));
-    int found = 0;
-    for (AcId f = 0; f < g->numFuncs && name; ++f)
-      found |= !strcmp(g->funcs[f].name, name);
-    if (!found) {
+    const char *name = acJsonName(json_object_get(entry, "name"));
+    AcId found = AC_NONE;
+    for (AcId f = 0; f < g->numFuncs && name && found == AC_NONE; ++f)
+      if (!strcmp(g->funcs[f].name, name))
+        found = f;
+    if (found == AC_NONE) {
       st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "plan file '%s' names function '@%s', which is not an "
-                      "ac.joint function of this module", path, name ? name : "?");
-      goto cleanup;
+                      "ac.joint function of this module", path,
+                      name ? name : "(not a string, or holding a NUL)");
+      break;
     }
+    if (entryOf[found] >= 0) {
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "plan file '%s' names function '@%s' twice (entries #%d "
+                      "and #%d of \"functions\")", path, name,
+                      (int)entryOf[found], (int)i);
+      break;
+    }
+    entryOf[found] = (intptr_t)i;
   }
+  if (st != AC_OK)
+    goto cleanup;
   for (AcId f = 0; f < g->numFuncs; ++f) {
     const AcFunc *fn = &g->funcs[f];
-    json_t *fe = NULL;
-    json_array_foreach(funcs, i, entry) {
-      const char *name = json_string_value(json_object_get(entry, "name"));
-      if (name && !strcmp(name, fn->name))
-        fe = entry;
-    }
+    json_t *fe = entryOf[f] >= 0 ? json_array_get(funcs, (size_t)entryOf[f]) : NULL;
     if (!fe) {
       st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "plan file '%s' has no plan for function '@%s'", path, fn->name);
@@ -200,12 +223,13 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
     size_t k;
     json_t *sv;
     json_array_foreach(saved, k, sv) {
-      AcNamed key = {json_string_value(sv), AC_NONE};
+      AcNamed key = {acJsonName(sv), AC_NONE};
       AcNamed *hit = key.name ? bsearch(&key, index, (size_t)n, sizeof *index, acNamedCmp) : NULL;
       if (!hit) {
         st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                         "plan file '%s' saves '%s' in '@%s', which is not a value "
-                        "of this graph", path, key.name ? key.name : "(not a string)", fn->name);
+                        "of this graph", path, key.name ? key.name : "(not a string, or holding a NUL)",
+                        fn->name);
         goto cleanup;
       }
       const AcValue *val = &g->values[hit->id];
@@ -220,6 +244,7 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
   }
 cleanup:
   acFree(index);
+  acFree(entryOf);
   json_decref(root);
   return st;
 }

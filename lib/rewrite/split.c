@@ -33,6 +33,17 @@
 
 #define SREF(s) mlirStringRefCreateFromCString(s)
 
+/// `base` followed by `suffix`, owned (acFree); NULL when out of memory.
+static char *acSuffixed(const char *base, const char *suffix) {
+  size_t a = strlen(base), b = strlen(suffix);
+  char *s = acMalloc(a + b + 1);
+  if (s) {
+    memcpy(s, base, a);
+    memcpy(s + a, suffix, b + 1);
+  }
+  return s;
+}
+
 static MlirOperation nullOp(void) {
   MlirOperation op = {NULL};
   return op;
@@ -386,7 +397,7 @@ static AcStatus buildFwd(Split *s, FuncSplit *fs) {
   const AcGraph *g = s->g;
   const AcFunc *fn = &g->funcs[fs->func];
   AcStatus st = AC_OK;
-  char name[64 + 256];
+  char *name = NULL;
   int32_t nOut = fs->numFwdOuts + fs->numSaved;
   AcId *args = acMalloc(sizeof(AcId) * (size_t)(fn->numArgs + 1));
   AcId *outs = acMalloc(sizeof(AcId) * (size_t)(nOut + 1));
@@ -414,7 +425,10 @@ static AcStatus buildFwd(Split *s, FuncSplit *fs) {
     outs[fs->numFwdOuts + i] = fs->saved[i];
     slots[fs->numFwdOuts + i] = -1;
   }
-  snprintf(name, sizeof(name), "%s_fwd", fn->name);
+  if (!(name = acSuffixed(fn->name, "_fwd"))) {
+    st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
+  }
   resetMap(s);
   MlirBlock block;
   st = createFunc(s, fs->func, name, args, nArgs, outs, nOut, slots,
@@ -431,6 +445,7 @@ static AcStatus buildFwd(Split *s, FuncSplit *fs) {
   st = appendReturn(s, block, mlirOperationGetLocation(s->imp->returnOps[fs->func]),
                     outs, nOut, name);
 done:
+  acFree(name);
   acFree(args);
   acFree(outs);
   acFree(slots);
@@ -529,7 +544,7 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
   const AcGraph *g = s->g;
   const AcFunc *fn = &g->funcs[fs->func];
   AcStatus st = AC_OK;
-  char name[64 + 256];
+  char *name = NULL;
   int32_t nArgs = fs->numSaved + fs->numTangents + fs->numBwdArgs;
   AcId *args = acMalloc(sizeof(AcId) * (size_t)(nArgs + 1));
   int32_t *slots = acMalloc(sizeof(int32_t) * (size_t)(fs->numBwdOuts + 1));
@@ -550,7 +565,10 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
         break;
       }
   }
-  snprintf(name, sizeof(name), "%s_bwd", fn->name);
+  if (!(name = acSuffixed(fn->name, "_bwd"))) {
+    st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
+  }
   resetMap(s);
   MlirBlock block;
   st = createFunc(s, fs->func, name, args, nArgs, fs->bwdOuts, fs->numBwdOuts,
@@ -572,6 +590,7 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
   st = appendReturn(s, block, mlirOperationGetLocation(s->imp->returnOps[fs->func]),
                     fs->bwdOuts, fs->numBwdOuts, name);
 done:
+  acFree(name);
   acFree(args);
   acFree(slots);
   return st;

@@ -117,6 +117,37 @@ void acStrBufClear(AcStrBuf *b) {
   memset(b, 0, sizeof *b);
 }
 
+int acUtf8Valid(const char *s, size_t n) {
+  const unsigned char *p = (const unsigned char *)s, *end = p + n;
+  while (p < end) {
+    unsigned c = *p++;
+    int more;
+    unsigned min, cp;
+    if (c < 0x80)
+      continue;
+    if (c >= 0xC2 && c <= 0xDF) {
+      more = 1; min = 0x80; cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      more = 2; min = 0x800; cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      more = 3; min = 0x10000; cp = c & 0x07;
+    } else {
+      return 0;
+    }
+    if (end - p < more)
+      return 0;
+    for (int k = 0; k < more; ++k) {
+      if ((p[k] & 0xC0) != 0x80)
+        return 0;
+      cp = (cp << 6) | (p[k] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      return 0;
+    p += more;
+  }
+  return 1;
+}
+
 void acFormatBytes(int64_t bytes, char *buf, size_t n) {
   static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = (double)bytes;
