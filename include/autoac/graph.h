@@ -31,6 +31,12 @@
 extern "C" {
 #endif
 
+/// The most bytes autoac counts in one value, one graph's memory over its
+/// schedule, or the static memory: 2^62 - 1 (4 EiB).  acGraphBuilderFinish
+/// and acSimStaticBytesChecked refuse more, so a peak (live + static) always
+/// fits in int64_t.
+#define AC_MAX_BYTES ((INT64_C(1) << 62) - 1)
+
 /// Execution phase of an op.
 typedef enum AcPhase { AC_PHASE_FWD = 0, AC_PHASE_BWD = 1 } AcPhase;
 
@@ -190,7 +196,10 @@ AcStatus acGraphBuilderAddSched(AcGraphBuilder *b, AcId func, AcPhase phase,
 /// tangent; forced phases honoured and checked), marks save candidates, and
 /// fills the default schedule.  On success transfers the graph to `*out`
 /// (the builder is left empty).  Errors (a forced phase that contradicts
-/// dependences, a schedule missing or repeating a phase) name the op.
+/// dependences, a schedule missing or repeating a phase) name the op; a value
+/// of negative size or above AC_MAX_BYTES, or values that over the schedule
+/// add up to more than AC_MAX_BYTES, are AC_ERR_INVALID naming the value or
+/// function.
 AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err);
 
 /*===-------------------------- queries ------------------------------------===*/

@@ -63,8 +63,15 @@ typedef struct AcSimResult {
 } AcSimResult;
 
 /// Computes static bytes: params + grads + optimizerFactor * params + reserve.
+/// The caller guarantees the sum fits (tests with small graphs); input from
+/// users goes through acSimStaticBytesChecked.
 int64_t acSimStaticBytes(const AcGraph *g, double optimizerFactor,
                          int64_t reserve);
+/// As acSimStaticBytes, checked: `optimizerFactor` and `reserve` must not be
+/// negative and the sum must not pass AC_MAX_BYTES, else AC_ERR_INVALID with
+/// a message giving each term.  On success stores the sum in `*out`.
+AcStatus acSimStaticBytesChecked(const AcGraph *g, double optimizerFactor,
+                                 int64_t reserve, int64_t *out, AcError *err);
 
 /// Simulates a derived plan.  With `wantTimeline`, fills steps/live (free
 /// with acSimResultClear).

@@ -1,6 +1,8 @@
 /* graph.c - the joint graph: builder, phase inference, save candidates. */
 #include "autoac/graph.h"
 
+#include <inttypes.h>
+
 #include <assert.h>
 #include <string.h>
 
@@ -332,6 +334,43 @@ static AcStatus acCheckSchedule(AcGraph *g, AcError *err) {
   return AC_OK;
 }
 
+/* Every byte count the simulator adds stays below 2^63: each value is in
+ * [0, AC_MAX_BYTES], and the values of every scheduled phase together (a
+ * bound on what can be live at once, recompute copies included: each phase
+ * entry counts its function's values once more) are at most AC_MAX_BYTES. */
+static AcStatus acCheckBytes(const AcGraph *g, AcError *err) {
+  AcStatus st = AC_OK;
+  int64_t total = 0;
+  int64_t *fnBytes = acCalloc((size_t)g->numFuncs + 1, sizeof *fnBytes);
+  if (!fnBytes)
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory while building the graph");
+  for (intptr_t v = 0; v < g->numValues && st == AC_OK; ++v) {
+    const AcValue *val = &g->values[v];
+    int64_t bad = val->bytes < 0 || val->bytes > AC_MAX_BYTES ? val->bytes
+                  : val->logicalBytes < 0 || val->logicalBytes > AC_MAX_BYTES
+                      ? val->logicalBytes : 0;
+    if (bad)
+      st = acErrorSet(err, AC_ERR_INVALID, val->producer, (AcId)v,
+                      "%s #%d of '@%s' has %" PRId64 " bytes, outside what "
+                      "autoac can count (0 to 2^62 - 1)",
+                      val->producer == AC_NONE ? "argument" : "result",
+                      (int)val->index, g->funcs[val->func].name, bad);
+    else if (fnBytes[val->func] <= AC_MAX_BYTES)
+      fnBytes[val->func] += val->bytes;   /* both terms <= 2^62 - 1 */
+  }
+  for (intptr_t s = 0; s < g->numSched && st == AC_OK; ++s) {
+    AcId f = g->sched[s].func;
+    if (fnBytes[f] > AC_MAX_BYTES || (total += fnBytes[f]) > AC_MAX_BYTES)
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "the tensors of '@%s' over its schedule add up to more "
+                      "than 2^62 - 1 bytes, the most autoac can count",
+                      g->funcs[f].name);
+  }
+  acFree(fnBytes);
+  return st;
+}
+
 AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
   AcGraph *g = b->g;
   AcStatus st = AC_OK;
@@ -425,6 +464,8 @@ AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
   }
   st = acCheckSchedule(g, err);
   if (st != AC_OK)
+    goto cleanup;
+  if ((st = acCheckBytes(g, err)) != AC_OK)
     goto cleanup;
   *out = g;
   b->g = NULL;

@@ -75,6 +75,14 @@ static AcStatus acFailAt(AcImportCtx *c, MlirLocation loc, AcStatus st,
   return st;
 }
 
+/* A tensor whose byte size does not fit in what autoac counts. */
+static AcStatus acTooBig(AcImportCtx *c, MlirLocation loc, AcId op,
+                         const char *what) {
+  return acFailAt(c, loc, AC_ERR_INVALID, op,
+                  "%s is larger than autoac can count (2^62 - 1 bytes, 4 EiB)%s",
+                  what, "");
+}
+
 static AcStatus acNoMem(AcImportCtx *c, MlirLocation loc) {
   return acFailAt(c, loc, AC_ERR_NOMEM, AC_NONE, "out of memory during import%s%s", "", "");
 }
@@ -353,7 +361,9 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     if (st != AC_OK)
       return st;
     int64_t bytes = acTensorBytes(&t);
-    AcId id = acGraphBuilderAddArg(b, role, bytes < 0 ? 0 : bytes);
+    if (bytes < 0 || bytes > AC_MAX_BYTES)
+      return acTooBig(c, floc, AC_NONE, what);
+    AcId id = acGraphBuilderAddArg(b, role, bytes);
     if (id == AC_NONE || acMapValue(c, arg, id) != AC_OK)
       return acNoMem(c, floc);
   }
@@ -419,7 +429,12 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
         return st;
       }
       int64_t bytes = acTensorBytes(&c->types[numDirect + r]);
-      rb[r] = bytes < 0 ? 0 : bytes;
+      if (bytes < 0 || bytes > AC_MAX_BYTES) {
+        if (rb != resBytes)
+          acFree(rb);
+        return acTooBig(c, loc, AC_NONE, what);
+      }
+      rb[r] = bytes;
     }
     AcOpExtra extra;
     memset(&extra, 0, sizeof extra);
@@ -490,8 +505,7 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       if (acMapValue(c, mlirOperationGetResult(op, r), first + (AcId)r) != AC_OK)
         return acNoMem(c, loc);
       acGraphBuilderSetLogicalBytes(b, first + (AcId)r,
-                                    acTensorBytes(&c->types[numDirect + r]) < 0
-                                        ? 0 : acTensorBytes(&c->types[numDirect + r]));
+                                    acTensorBytes(&c->types[numDirect + r]));
       if (cost.isView && numDirect > 0 && c->types[numDirect + r].isTensor &&
           c->types[0].isTensor)
         acGraphBuilderSetAlias(b, first + (AcId)r, c->operands[0]);

@@ -218,7 +218,13 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
                      "left unchanged");
     goto cleanup;
   }
-  int64_t staticBytes = acSimStaticBytes(g, opts->optimizerFactor, opts->reserve);
+  int64_t staticBytes = 0;
+  st = acSimStaticBytesChecked(g, opts->optimizerFactor, opts->reserve,
+                               &staticBytes, &err);
+  if (st != AC_OK) {
+    mlirEmitError(mlirOperationGetLocation(module), err.message);
+    goto cleanup;
+  }
   plan = acPlanCreate(g);
   base = acPlanCreate(g);
   if (!plan || !base) {

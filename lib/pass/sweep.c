@@ -98,8 +98,10 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
     st = acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
     goto fail;
   }
-  int64_t staticBytes = acSimStaticBytes(g, opts->optimizerFactor, opts->reserve);
-  if ((st = acGreedyTrajectory(g, staticBytes, &traj, &err)) != AC_OK)
+  int64_t staticBytes = 0;
+  if ((st = acSimStaticBytesChecked(g, opts->optimizerFactor, opts->reserve,
+                                    &staticBytes, &err)) != AC_OK ||
+      (st = acGreedyTrajectory(g, staticBytes, &traj, &err)) != AC_OK)
     goto fail;
   if (!(mincutSaved = acMalloc((size_t)g->numValues + 1)))
     goto nomem;

@@ -16,6 +16,7 @@
 #include "autoac/simulate.h"
 
 #include <assert.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,30 @@ int64_t acSimStaticBytes(const AcGraph *g, double optimizerFactor,
   int64_t params = acGraphParamBytes(g);
   return params + acGraphGradBytes(g) +
          (int64_t)llround(optimizerFactor * (double)params) + reserve;
+}
+
+AcStatus acSimStaticBytesChecked(const AcGraph *g, double optimizerFactor,
+                                 int64_t reserve, int64_t *out, AcError *err) {
+  /* Parameters and gradients are values of the graph, each sum at most
+   * AC_MAX_BYTES (acGraphBuilderFinish): their sum fits in int64_t. */
+  int64_t params = acGraphParamBytes(g), grads = acGraphGradBytes(g);
+  double state = optimizerFactor * (double)params;
+  int64_t sum = params + grads;
+  if (!(optimizerFactor >= 0) || reserve < 0)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "the optimizer factor (%g) and the reserve (%" PRId64
+                      " bytes) must not be negative", optimizerFactor, reserve);
+  if (sum > AC_MAX_BYTES || state > (double)AC_MAX_BYTES ||
+      (sum += (int64_t)llround(state)) > AC_MAX_BYTES ||
+      reserve > AC_MAX_BYTES || (sum += reserve) > AC_MAX_BYTES)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "the static memory (parameters %" PRId64 " bytes + "
+                      "gradients %" PRId64 " bytes + optimizer state %.0f "
+                      "bytes + reserve %" PRId64 " bytes) is more than 2^62 - 1 "
+                      "bytes, the most autoac can count",
+                      params, grads, state, reserve);
+  *out = sum;
+  return AC_OK;
 }
 
 void acSimResultClear(AcSimResult *r) {

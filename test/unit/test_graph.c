@@ -298,8 +298,53 @@ AC_TEST(allocationFailuresAreClean) {
   CHECK(sawOk);
 }
 
+/* Byte counts that could overflow the simulator's sums are refused, naming
+ * the value or the function; the largest counts that fit are accepted. */
+static AcStatus bytesGraph(int64_t paramBytes, int numParams, int64_t actBytes,
+                           AcError *err) {
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "big");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 4);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 4);
+  AcId acc = x;
+  for (int i = 0; i < numParams; ++i) {
+    AcId w = acGraphBuilderAddArg(b, AC_ROLE_PARAM, paramBytes);
+    acc = op1(b, "mm", actBytes, 2, acc, w);
+  }
+  AcId loss = op1(b, "sum", 4, 1, acc);
+  AcId g = op1(b, "mul", 4, 2, dy, acc);
+  acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
+  acGraphBuilderAddRet(b, g, AC_RET_GRAD);
+  AcGraph *gr = NULL;
+  acErrorClear(err);
+  AcStatus st = acGraphBuilderFinish(b, &gr, err);
+  acGraphDestroy(gr);
+  acGraphBuilderDestroy(b);
+  return st;
+}
+
+AC_TEST(byteCountsThatOverflowAreRefused) {
+  AcError err;
+  /* One value above the limit (a type of 2^62 bytes), and a negative one. */
+  CHECK(bytesGraph(AC_MAX_BYTES + 1, 1, 16, &err) == AC_ERR_INVALID);
+  CHECK(strstr(err.message, "argument #2 of '@big' has 4611686018427387904 bytes") != NULL);
+  CHECK(bytesGraph(16, 1, -5, &err) == AC_ERR_INVALID);
+  CHECK(strstr(err.message, "result #0 of '@big' has -5 bytes") != NULL);
+  CHECK(err.op == 0);
+  /* Eight parameters of 2^61 bytes: each fits, together they do not (the
+   * sum was -16 before). */
+  CHECK(bytesGraph(INT64_C(1) << 61, 8, 16, &err) == AC_ERR_INVALID);
+  CHECK(strstr(err.message, "the tensors of '@big' over its schedule add up to more "
+                            "than 2^62 - 1 bytes") != NULL);
+  /* Activations alone: 2^60 per value, 2 ops, fwd + bwd entries: 2^62. */
+  CHECK(bytesGraph(4, 2, INT64_C(1) << 60, &err) == AC_ERR_INVALID);
+  /* Just within the limit: 2^58 per activation. */
+  CHECK(bytesGraph(4, 2, INT64_C(1) << 58, &err) == AC_OK);
+}
+
 int main(void) {
   RUN(phasesAndCandidates);
+  RUN(byteCountsThatOverflowAreRefused);
   RUN(forcedPhases);
   RUN(schedules);
   RUN(randomPhasesMatchDefinition);

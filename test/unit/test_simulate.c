@@ -70,6 +70,20 @@ AC_TEST(staticBytes) {
   /* w 1000 + gw 1000 = 2000; adam 2x params = 2000 more; reserve 7 */
   CHECK_EQ_I64(acSimStaticBytes(g, 0, 0), 2000);
   CHECK_EQ_I64(acSimStaticBytes(g, 2.0, 7), 4007);
+  /* Checked: the same sums, and a clear refusal where they would overflow
+   * (a reserve of INT64_MAX gave a negative peak before). */
+  AcError err;
+  int64_t out = -1;
+  CHECK(acSimStaticBytesChecked(g, 2.0, 7, &out, &err) == AC_OK);
+  CHECK_EQ_I64(out, 4007);
+  CHECK(acSimStaticBytesChecked(g, 0, AC_MAX_BYTES - 2000, &out, &err) == AC_OK);
+  CHECK_EQ_I64(out, AC_MAX_BYTES);
+  CHECK(acSimStaticBytesChecked(g, 0, AC_MAX_BYTES - 1999, &out, &err) == AC_ERR_INVALID);
+  CHECK(acSimStaticBytesChecked(g, 0, INT64_MAX, &out, &err) == AC_ERR_INVALID);
+  CHECK(strstr(err.message, "reserve 9223372036854775807 bytes") != NULL);
+  CHECK(acSimStaticBytesChecked(g, 1e300, 0, &out, &err) == AC_ERR_INVALID);
+  CHECK(acSimStaticBytesChecked(g, -1.0, 0, &out, &err) == AC_ERR_INVALID);
+  CHECK(acSimStaticBytesChecked(g, 0, -1, &out, &err) == AC_ERR_INVALID);
   acGraphDestroy(g);
 }
 
