@@ -61,6 +61,7 @@ typedef struct AcOpCost {
   uint8_t recomputable;
   uint8_t computeIntensive;
   uint8_t isView;          ///< results alias operand 0 (no allocation)
+  int32_t mutatesOperand;  ///< direct operand the op writes in place, or -1
 } AcOpCost;
 
 /// Estimates an op's cost from its name and types; `extra` may be NULL.

@@ -21,6 +21,11 @@
  *    and param are FWD, tangents are BWD).
  *  - saveCandidate[v]: v is a forward value (op result) read by a backward op
  *    (directly, or through a backward view of it).
+ *  - mutation: a storage root is mutated when an op writes a value of it in
+ *    place (AcOp.mutates) or one of its values has reference semantics
+ *    (AcValue.mutableStorage).  Every op that reads or produces a value of a
+ *    mutated storage has recomputable == 0 and mutationPinned == 1: a
+ *    recompute could read the storage after it was written.
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_GRAPH_H
 #define AUTOAC_GRAPH_H
@@ -85,12 +90,15 @@ typedef struct AcOp {
   uint8_t mustSave;       ///< ac.save
   uint8_t mustRecompute;  ///< ac.recompute
   uint8_t phaseForced;    ///< phase came from ac.phase
-  uint8_t pad_;
+  uint8_t mutationPinned; ///< reads or makes storage something mutates in
+                          ///< place: never recomputed (acGraphBuilderFinish)
   double flops;           ///< floating-point operations
   double bytesMoved;      ///< bytes read + written
   double seconds;         ///< roofline time on the graph's device profile
   AcId dpsInit;           ///< destination-style init result 0 is written into
                           ///< (linalg `outs`), or AC_NONE
+  AcId mutates;           ///< value this op writes in place (torch `relu_`,
+                          ///< `copy_`, overwrite.tensor.contents), or AC_NONE
 } AcOp;
 
 /// One SSA value: a function argument or an op result.
@@ -107,6 +115,8 @@ typedef struct AcValue {
   uint8_t phase;          ///< AcPhase
   uint8_t retFlags;       ///< AC_RET_* if returned
   uint8_t saveCandidate;  ///< forward result read (maybe via views) by a bwd op
+  uint8_t mutableStorage; ///< of a type with reference semantics
+                          ///< (`!torch.tensor`): anything may write it
 } AcValue;
 
 /// One joint function.
@@ -182,6 +192,10 @@ AcOp *acGraphBuilderOp(AcGraphBuilder *b, AcId op);
 void acGraphBuilderSetAlias(AcGraphBuilder *b, AcId resultValue, AcId aliasOf);
 /// Sets the logical byte size of a value (defaults to its bytes).
 void acGraphBuilderSetLogicalBytes(AcGraphBuilder *b, AcId value, int64_t bytes);
+/// Records that `op` writes `value` in place (see AcOp.mutates).
+void acGraphBuilderSetMutates(AcGraphBuilder *b, AcId op, AcId value);
+/// Marks `value` as mutable storage (see AcValue.mutableStorage).
+void acGraphBuilderSetMutable(AcGraphBuilder *b, AcId value);
 /// Forces the phase of `op` (ac.phase).
 void acGraphBuilderForcePhase(AcGraphBuilder *b, AcId op, AcPhase phase);
 /// Appends `value` to the current function's returned values with AC_RET_*.

@@ -1183,6 +1183,7 @@ void acCostEstimate(const char *opName, const AcTensorType *operands,
     return;
   memset(out, 0, sizeof *out);
   out->kind = AC_KIND_UNKNOWN;
+  out->mutatesOperand = -1;
   AcCtx c = {operands, operands ? numOperands : 0, results,
              results ? numResults : 0, extra};
   static const AcOpRule unknownRule = {"", AC_KIND_UNKNOWN, 0, FX_ZERO, 0, 1.0f};
@@ -1191,6 +1192,9 @@ void acCostEstimate(const char *opName, const AcTensorType *operands,
     out->bytesMoved = acBytesMoved(0, &c);
     return;
   }
+  /* overwrite.tensor.contents(%value, %overwritten) writes its second. */
+  if (strcmp(opName, "torch.overwrite.tensor.contents") == 0 && numOperands > 1)
+    out->mutatesOperand = 1;
 
   char key[160];
   const char *base = NULL;
@@ -1199,6 +1203,12 @@ void acCostEstimate(const char *opName, const AcTensorType *operands,
   AcOpRule copyRule;
   int inplace = 0;
   if (acMakeKey(opName, key, sizeof key, &base, &baseLen)) {
+    /* torch's in-place variants ("relu_", "copy_", "bernoulli_") write
+     * their first operand (dunders such as "__and__" do not). */
+    if (base && acHasPrefix(opName, "torch.aten.") && baseLen > 1 &&
+        base[baseLen - 1] == '_' && !(base[0] == '_' && base[1] == '_') &&
+        numOperands > 0)
+      out->mutatesOperand = 0;
     rule = acFindRule(key);
     if (!rule && base && acHasPrefix(opName, "torch.aten.")) {
       size_t kl = strlen(key);

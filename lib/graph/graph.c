@@ -154,6 +154,7 @@ AcId acGraphBuilderAddOp(AcGraphBuilder *b, const char *name,
   AcOp *op = &g->ops[id];
   memset(op, 0, sizeof *op);
   op->dpsInit = AC_NONE;
+  op->mutates = AC_NONE;
   op->func = (AcId)(g->numFuncs - 1);
   op->firstOperand = (int32_t)g->numOperands;
   op->numOperands = numOperands;
@@ -371,6 +372,51 @@ static AcStatus acCheckBytes(const AcGraph *g, AcError *err) {
   return st;
 }
 
+void acGraphBuilderSetMutates(AcGraphBuilder *b, AcId op, AcId value) {
+  if (b->failed || op < 0 || op >= b->g->numOps || value < 0 ||
+      value >= b->g->numValues)
+    return;
+  b->g->ops[op].mutates = value;
+}
+
+void acGraphBuilderSetMutable(AcGraphBuilder *b, AcId value) {
+  if (b->failed || value < 0 || value >= b->g->numValues)
+    return;
+  b->g->values[value].mutableStorage = 1;
+}
+
+/* Pins (never recomputes) every op that reads or produces a value of a
+ * storage that is written in place, or that has reference semantics: a
+ * recompute in the backward would read the storage after the write.  Uses
+ * `mark` ([numValues], zeroed) as scratch. */
+static void acPinMutated(AcGraph *g, uint8_t *mark) {
+  int any = 0;
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    if (g->ops[o].mutates != AC_NONE) {
+      mark[g->values[g->ops[o].mutates].aliasRoot] = 1;
+      any = 1;
+    }
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (g->values[v].mutableStorage) {
+      mark[g->values[v].aliasRoot] = 1;
+      any = 1;
+    }
+  if (!any)
+    return;
+  for (intptr_t o = 0; o < g->numOps; ++o) {
+    AcOp *op = &g->ops[o];
+    int pin = 0;
+    for (int32_t i = 0; i < op->numOperands && !pin; ++i)
+      pin = mark[g->values[acOpOperand(g, (AcId)o, i)].aliasRoot];
+    for (int32_t r = 0; r < op->numResults && !pin; ++r)
+      pin = mark[g->values[op->firstResult + r].aliasRoot];
+    if (pin) {
+      op->recomputable = 0;
+      op->mutationPinned = 1;
+    }
+  }
+}
+
 AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
   AcGraph *g = b->g;
   AcStatus st = AC_OK;
@@ -437,6 +483,8 @@ AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
     if (st != AC_OK)
       goto cleanup;
   }
+  memset(valueNeeded, 0, (size_t)g->numValues + 1);
+  acPinMutated(g, valueNeeded);
   /* Save candidates: forward results read by backward ops; a candidate
      view makes its storage root a candidate too. */
   for (intptr_t v = 0; v < g->numValues; ++v) {

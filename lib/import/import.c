@@ -75,6 +75,17 @@ static AcStatus acFailAt(AcImportCtx *c, MlirLocation loc, AcStatus st,
   return st;
 }
 
+/* `!torch.tensor<...>` (and bare `!torch.tensor`): a tensor with reference
+ * semantics, which any op may write; `!torch.vtensor` is a value. */
+static int acIsTorchNonValueTensor(MlirType t) {
+  if (!mlirTypeIsAOpaque(t) ||
+      !acStrRefEq(mlirOpaqueTypeGetDialectNamespace(t), "torch"))
+    return 0;
+  MlirStringRef d = mlirOpaqueTypeGetData(t);
+  return d.length >= 6 && memcmp(d.data, "tensor", 6) == 0 &&
+         (d.length == 6 || d.data[6] == '<');
+}
+
 /* A tensor whose byte size does not fit in what autoac counts. */
 static AcStatus acTooBig(AcImportCtx *c, MlirLocation loc, AcId op,
                          const char *what) {
@@ -366,6 +377,8 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     AcId id = acGraphBuilderAddArg(b, role, bytes);
     if (id == AC_NONE || acMapValue(c, arg, id) != AC_OK)
       return acNoMem(c, floc);
+    if (acIsTorchNonValueTensor(mlirValueGetType(arg)))
+      acGraphBuilderSetMutable(b, id);
   }
 
   MlirOperation ret = mlirBlockGetTerminator(block);
@@ -501,9 +514,15 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                         opName, "");
     }
     AcId first = acGraphBuilderOp(b, opId)->firstResult;
+    if (cost.mutatesOperand >= 0 && cost.mutatesOperand < numDirect)
+      acGraphBuilderSetMutates(
+          b, opId, acPtrMapGet(&c->valueIds,
+                               mlirOperationGetOperand(op, cost.mutatesOperand).ptr));
     for (intptr_t r = 0; r < nres; ++r) {
       if (acMapValue(c, mlirOperationGetResult(op, r), first + (AcId)r) != AC_OK)
         return acNoMem(c, loc);
+      if (acIsTorchNonValueTensor(mlirValueGetType(mlirOperationGetResult(op, r))))
+        acGraphBuilderSetMutable(b, first + (AcId)r);
       acGraphBuilderSetLogicalBytes(b, first + (AcId)r,
                                     acTensorBytes(&c->types[numDirect + r]));
       if (cost.isView && numDirect > 0 && c->types[numDirect + r].isTensor &&

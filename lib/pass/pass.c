@@ -144,6 +144,44 @@ static MlirLocation acErrLoc(const AcImport *imp, const AcError *err) {
   return mlirOperationGetLocation(imp->module);
 }
 
+/* One warning per function that writes tensors in place (or holds tensors
+ * with reference semantics): the ops reading that storage are never
+ * recomputed (graph.h, mutation), which may leave memory on the table. */
+static void acWarnMutation(const AcImport *imp) {
+  const AcGraph *g = imp->graph;
+  for (AcId f = 0; f < g->numFuncs; ++f) {
+    const AcFunc *fn = &g->funcs[f];
+    intptr_t pinned = 0;
+    AcId first = AC_NONE, firstPinned = AC_NONE;
+    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+      if (!g->ops[o].mutationPinned)
+        continue;
+      pinned++;
+      if (firstPinned == AC_NONE)
+        firstPinned = o;
+      if (first == AC_NONE && g->ops[o].mutates != AC_NONE)
+        first = o;
+    }
+    if (pinned == 0)
+      continue;
+    char msg[768];
+    if (first != AC_NONE)
+      snprintf(msg, sizeof msg,
+               "autoac: '%s' writes a tensor of '@%s' in place; the %ld ops "
+               "that read or make storage written in place are never "
+               "recomputed (their results are saved instead)",
+               g->ops[first].name, fn->name, (long)pinned);
+    else
+      snprintf(msg, sizeof msg,
+               "autoac: '@%s' has tensors with reference semantics "
+               "(!torch.tensor); the %ld ops that read or make them are never "
+               "recomputed (run torch-mlir's value-semantics passes first to "
+               "let autoac plan them)", fn->name, (long)pinned);
+    AcId at = first != AC_NONE ? first : firstPinned;
+    acEmitDiagnostic(mlirOperationGetLocation(imp->ops[at]), 1, msg);
+  }
+}
+
 /* Plans with `strategy` (or reads plan-in) into `plan`, derived. */
 static AcStatus acMakePlan(const AcImport *imp, const AcOptions *opts,
                            AcStrategy strategy, int64_t staticBytes,
@@ -218,6 +256,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
                      "left unchanged");
     goto cleanup;
   }
+  acWarnMutation(imp);
   int64_t staticBytes = 0;
   st = acSimStaticBytesChecked(g, opts->optimizerFactor, opts->reserve,
                                &staticBytes, &err);

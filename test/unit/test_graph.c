@@ -342,8 +342,62 @@ AC_TEST(byteCountsThatOverflowAreRefused) {
   CHECK(bytesGraph(4, 2, INT64_C(1) << 58, &err) == AC_OK);
 }
 
+/* In-place writes pin every op that reads or makes the written storage,
+ * through views, and nothing else; reference-semantics values likewise.
+ *   x ─ relu ─ r ─ view ─ v ─ gelu ─ g;  relu_(v) writes r's storage;
+ *   u = exp(x) is unrelated;  loss = sum(g, u);  dy ─ mul(g) ─ grad. */
+AC_TEST(mutationPinsReadersAndMakers) {
+  for (int refSemantics = 0; refSemantics < 2; ++refSemantics) {
+    AcGraphBuilder *b = acGraphBuilderCreate();
+    acGraphBuilderAddFunc(b, "f");
+    AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 16);
+    AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 16);
+    AcId r = op1(b, "relu", 16, 1, x);
+    AcId v = op1(b, "view", 16, 1, r);
+    acGraphBuilderSetAlias(b, v, r);
+    AcId gl = op1(b, "gelu", 16, 1, v);
+    AcId m = AC_NONE;
+    if (!refSemantics) {
+      m = op1(b, "relu_", 16, 1, v);
+      acGraphBuilderSetMutates(b, 3, v);   /* ops: relu 0, view 1, gelu 2 */
+    } else {
+      acGraphBuilderSetMutable(b, v);
+    }
+    AcId u = op1(b, "exp", 16, 1, x);
+    AcId loss = op1(b, "sum", 4, 2, gl, u);
+    AcId gr = op1(b, "mul", 16, 2, dy, gl);
+    acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
+    acGraphBuilderAddRet(b, gr, AC_RET_GRAD);
+    for (AcId o = 0; o < (refSemantics ? 6 : 7); ++o)
+      acGraphBuilderOp(b, o)->recomputable = 1;   /* as the cost model says */
+    AcGraph *g = NULL;
+    AcError err;
+    CHECK(acGraphBuilderFinish(b, &g, &err) == AC_OK);
+    acGraphBuilderDestroy(b);
+    if (!g)
+      continue;
+    /* Pinned: relu (makes r), view (makes v), gelu (reads v), relu_
+     * (reads v).  Not: exp, sum, mul. */
+    AcId relu = g->values[r].producer, view = g->values[v].producer,
+         gelu = g->values[gl].producer, expo = g->values[u].producer,
+         sum = g->values[loss].producer, mul = g->values[gr].producer;
+    CHECK(g->ops[relu].mutationPinned && g->ops[view].mutationPinned &&
+          g->ops[gelu].mutationPinned);
+    if (m != AC_NONE) {
+      CHECK(g->ops[g->values[m].producer].mutationPinned);
+      CHECK(g->ops[g->values[m].producer].mutates == v);
+    }
+    CHECK(!g->ops[expo].mutationPinned && !g->ops[sum].mutationPinned &&
+          !g->ops[mul].mutationPinned);
+    CHECK(!g->ops[gelu].recomputable && !g->ops[relu].recomputable);
+    CHECK(g->ops[expo].recomputable && g->ops[mul].recomputable);
+    acGraphDestroy(g);
+  }
+}
+
 int main(void) {
   RUN(phasesAndCandidates);
+  RUN(mutationPinsReadersAndMakers);
   RUN(byteCountsThatOverflowAreRefused);
   RUN(forcedPhases);
   RUN(schedules);
