@@ -450,14 +450,27 @@ intptr_t acTrajectoryChoose(const AcTrajectory *t, int64_t budget) {
 AcStatus acGreedyPlanForBudget(const AcGraph *g, const uint8_t *initialSaved,
                                int64_t staticBytes, int64_t budget,
                                AcPlan *plan, AcTrajectory **out, AcError *err) {
+  return acGreedyPlanForBudgetDeadline(g, initialSaved, staticBytes, budget, 0,
+                                       NULL, plan, out, err);
+}
+
+AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
+                                       const uint8_t *initialSaved,
+                                       int64_t staticBytes, int64_t budget,
+                                       double deadline, int *cutShort,
+                                       AcPlan *plan, AcTrajectory **out,
+                                       AcError *err) {
   AcTrajectory *t = NULL;
   AcStatus st;
   if (out)
     *out = NULL;
+  if (cutShort)
+    *cutShort = 0;
   if (budget < 0) {
     st = acPlanFromSaved(g, initialSaved, plan, err);
-  } else if ((st = acGreedyTrajectoryUntil(g, initialSaved, staticBytes, budget,
-                                           &t, err)) == AC_OK) {
+  } else if ((st = acGreedyIncrementalDeadline(g, initialSaved, staticBytes,
+                                               budget, deadline, cutShort, &t,
+                                               err)) == AC_OK) {
     intptr_t k = acTrajectoryChoose(t, budget);
     st = acTrajectoryPlan(g, t, k, plan, err);
     if (st == AC_OK && t->refinedDrop != AC_NONE) {

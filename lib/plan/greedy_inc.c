@@ -62,6 +62,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /*===-------------------------- positions and summaries -------------------===*/
 
@@ -2380,10 +2381,44 @@ static void acIncRefine(AcInc *s, AcId pick, int64_t pickPeak, int64_t budget,
   }
 }
 
+double acClockSeconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static AcStatus acGreedyIncrementalRun(const AcGraph *g,
+                                       const uint8_t *initialSaved,
+                                       int64_t staticBytes, int64_t stopPeak,
+                                       int check, double deadline,
+                                       int *cutShort, AcTrajectory **out,
+                                       AcError *err);
+
 AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
                                   int64_t staticBytes, int64_t stopPeak,
                                   int check, AcTrajectory **out, AcError *err) {
+  return acGreedyIncrementalRun(g, initialSaved, staticBytes, stopPeak, check,
+                                0, NULL, out, err);
+}
+
+AcStatus acGreedyIncrementalDeadline(const AcGraph *g,
+                                     const uint8_t *initialSaved,
+                                     int64_t staticBytes, int64_t stopPeak,
+                                     double deadline, int *cutShort,
+                                     AcTrajectory **out, AcError *err) {
+  return acGreedyIncrementalRun(g, initialSaved, staticBytes, stopPeak, 0,
+                                deadline, cutShort, out, err);
+}
+
+static AcStatus acGreedyIncrementalRun(const AcGraph *g,
+                                       const uint8_t *initialSaved,
+                                       int64_t staticBytes, int64_t stopPeak,
+                                       int check, double deadline,
+                                       int *cutShort, AcTrajectory **out,
+                                       AcError *err) {
   AcStatus st = AC_OK;
+  if (cutShort)
+    *cutShort = 0;
   AcInc s;
   memset(&s, 0, sizeof s);
   s.g = g;
@@ -2436,6 +2471,12 @@ AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
   while (stopPeak < 0 || t->peakBytes[t->numPlans - 1] > stopPeak) {
     AcId v = AC_NONE;
     int primary = 0;
+    /* The clock is read every 32 drops (a drop takes microseconds). */
+    if (deadline > 0 && t->numPlans % 32 == 0 && acClockSeconds() > deadline) {
+      if (cutShort)
+        *cutShort = 1;
+      break;
+    }
     if ((st = acIncPick(&s, &v, &primary, err)) != AC_OK)
       goto cleanup;
     if (v == AC_NONE)

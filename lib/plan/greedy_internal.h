@@ -84,6 +84,28 @@ AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
                                   int64_t staticBytes, int64_t stopPeak,
                                   int check, AcTrajectory **out, AcError *err);
 
+/* As acGreedyIncrementalUntil (check off), also stopping once the monotonic
+ * clock (acClockSeconds) passes `deadline` (<= 0: never); `*cutShort`
+ * (may be NULL) says whether it did.  A trajectory cut short is a prefix of
+ * the full one. */
+AcStatus acGreedyIncrementalDeadline(const AcGraph *g,
+                                     const uint8_t *initialSaved,
+                                     int64_t staticBytes, int64_t stopPeak,
+                                     double deadline, int *cutShort,
+                                     AcTrajectory **out, AcError *err);
+
+/* acGreedyPlanForBudget under a deadline (acGreedyIncrementalDeadline):
+ * cut short, the plan is the lowest-peak one reached by then. */
+AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
+                                       const uint8_t *initialSaved,
+                                       int64_t staticBytes, int64_t budget,
+                                       double deadline, int *cutShort,
+                                       AcPlan *plan, AcTrajectory **out,
+                                       AcError *err);
+
+/* Seconds on the monotonic clock (for deadlines). */
+double acClockSeconds(void);
+
 /* Backward leaves (recompute group + op) with at least this many steps are
  * indexed by the incremental greedy (greedy_inc.c); tests lower it to
  * exercise the indexed path on small graphs. */

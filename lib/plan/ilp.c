@@ -43,6 +43,7 @@
  * asks for strictly cheaper plans, and a MILP with no solution proves the
  * incumbent optimal.  Every step is deterministic; only the time limit can
  * make the outcome depend on the machine. */
+#include "greedy_internal.h"
 #include "plan_internal.h"
 #include "autoac/simulate.h"
 
@@ -53,7 +54,14 @@
 #include <string.h>
 #include <time.h>
 
-enum { AC_ILP_DEFAULT_SECONDS = 10, AC_ILP_CUTS_FROM = 32 };
+/* AC_ILP_MAX_NONZEROS: the largest model the ILP solves.  GLPK checks its
+ * time limit only between iterations, and factorizing a model of millions
+ * of nonzeros takes longer than the whole limit (a 20k-op chain: 18.5M
+ * nonzeros, 11 s in one simplex call past a 2.6 s limit); the corpus
+ * models have at most ~5k.  Larger models are not solved: the answer is
+ * greedy's plan, marked limited, the same on every machine. */
+enum { AC_ILP_DEFAULT_SECONDS = 10, AC_ILP_CUTS_FROM = 32,
+       AC_ILP_MAX_NONZEROS = 500000 };
 
 /* Cheaper than the incumbent means cheaper by this relative margin. */
 #define AC_ILP_COST_EPS 1e-9
@@ -1414,11 +1422,15 @@ static void acIlpPut(AcIlpRow *row, int col, double v) {
  * memory.  Returns the number of memory rows, or -1 when some step's
  * constant alone exceeds the cap (no plan fits), or -2 on allocation
  * failure. */
+/* Returns the number of memory rows added, -1 when a step exceeds the cap
+ * whatever the plan, -2 when out of memory, -3 when the monotonic clock
+ * passed `deadline` (> 0) before the model was complete, -4 when the
+ * model grows past AC_ILP_MAX_NONZEROS. */
 static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t cap,
-                          double costScale, AcIlpRow *row) {
+                          double costScale, double deadline, AcIlpRow *row) {
   const AcGraph *g = m->g;
   intptr_t nd = m->numVars, nr = m->numOpVars, nc = acIlpNumCols(m);
-  intptr_t rows = 0;
+  intptr_t rows = 0, nonzeros = 0;
   glp_set_obj_dir(lp, GLP_MIN);
   if (nc > 0)
     glp_add_cols(lp, (int)nc);
@@ -1495,6 +1507,12 @@ static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t cap,
       if (c > best)
         best = c;
     }
+    /* A memory row costs O(columns): on a large model filling alone can
+       take minutes, so the time limit covers it too. */
+    if (deadline > 0 && acClockSeconds() > deadline) {
+      acFree(coef);
+      return -3;
+    }
     int64_t worst = best;
     for (intptr_t k = 0; k < nc; ++k)
       if (coef[k] > 0)
@@ -1526,6 +1544,11 @@ static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t cap,
         continue;
       }
       acIlpPut(row, (int)k + 1, (double)coef[k] * scale);
+    }
+    if ((nonzeros += row->len) > AC_ILP_MAX_NONZEROS) {
+      acFree(coef);
+      row->len = 0;
+      return -4;
     }
     acIlpAddRow(lp, row, GLP_UP, 0.0, (double)rhs * scale);
     ++rows;
@@ -1594,13 +1617,22 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
 
   /* The incumbent: greedy's plan for the budget; its lowest-peak plan when
      none of its plans fits (the fallback). */
-  if ((st = acGreedyPlanForBudget(g, initialSaved, staticBytes, budget, best,
-                                  NULL, err)) != AC_OK)
+  int cutShort = 0;
+  if ((st = acGreedyPlanForBudgetDeadline(g, initialSaved, staticBytes, budget,
+                                          t0 + limit, &cutShort, best, NULL,
+                                          err)) != AC_OK)
     goto cleanup;
   acSimResultClear(&bestSim);
   if ((st = acSimulate(g, best, staticBytes, 0, &bestSim, err)) != AC_OK)
     goto cleanup;
   haveBest = bestSim.peakBytes <= budget;
+  if (cutShort) {
+    /* The time limit passed while finding the incumbent: greedy's plan so
+       far (its lowest peak by then) is the answer, marked limited. */
+    S->limited = 1;
+    S->lowerBound = m.baseSeconds;
+    goto done;
+  }
 
   lp = glp_create_prob();
   intptr_t ncols = acIlpNumCols(&m);
@@ -1614,9 +1646,15 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
     costScale = fmax(costScale, m.opCost[k]);
   if (!(costScale > 0))
     costScale = 1;
-  intptr_t rows = acIlpFill(&m, lp, budget - staticBytes, costScale, &row);
+  intptr_t rows = acIlpFill(&m, lp, budget - staticBytes, costScale,
+                            t0 + limit, &row);
   if (rows == -2)
     goto nomem;
+  if (rows == -3 || rows == -4) {
+    S->limited = 1;
+    S->lowerBound = m.baseSeconds;
+    goto done;
+  }
   S->rows = rows < 0 ? 0 : rows;
   int proven = rows == -1; /* a step no plan can bring under the budget */
   int cutoffRow = 0;

@@ -466,6 +466,90 @@ AC_TEST(limits) {
   printf("  %d searches stopped by the round limit\n", limited);
 }
 
+/* A chain of `layers` (mm, relu) forward and (mul, mm) backward: every
+ * saved activation lives across the whole backward, so the ILP's memory
+ * rows are dense (rows x candidates nonzeros). */
+static AcGraph *chainGraph(int layers) {
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "chain");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 4096);
+  AcId w = acGraphBuilderAddArg(b, AC_ROLE_PARAM, 4096);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 4096);
+  AcId *acts = calloc((size_t)layers + 1, sizeof *acts);
+  AcId h = x;
+  for (int i = 0; i < layers; ++i) {
+    AcId in[2] = {h, w};
+    AcId mm = tkAdd(b, "mm", in, 2, 4096, AC_KIND_MATMUL, 1, 1e-3);
+    acGraphBuilderOp(b, mm)->computeIntensive = 1;
+    AcId r = tkRes(b, mm);
+    AcId relu = tkAdd(b, "relu", &r, 1, 4096, AC_KIND_ELEMENTWISE, 1, 1e-6);
+    h = acts[i] = tkRes(b, relu);
+  }
+  AcId loss = tkRes(b, tkAdd(b, "sum", &h, 1, 4, AC_KIND_REDUCTION, 1, 1e-6));
+  AcId gr = dy;
+  for (int i = layers - 1; i >= 0; --i) {
+    AcId in[2] = {gr, acts[i]};
+    gr = tkRes(b, tkAdd(b, "mul", in, 2, 4096, AC_KIND_ELEMENTWISE, 1, 1e-6));
+    AcId in2[2] = {gr, w};
+    gr = tkRes(b, tkAdd(b, "mm", in2, 2, 4096, AC_KIND_MATMUL, 1, 1e-3));
+  }
+  acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
+  acGraphBuilderAddRet(b, gr, AC_RET_GRAD);
+  AcGraph *g = NULL;
+  acGraphBuilderFinish(b, &g, NULL);
+  acGraphBuilderDestroy(b);
+  free(acts);
+  return g;
+}
+
+/* The ILP answers within its bound on models it cannot solve in time
+ * (issue 13, class 5): a model past AC_ILP_MAX_NONZEROS is not handed to
+ * GLPK (whose limit is only checked between iterations) and the answer is
+ * greedy's plan for the budget, marked limited, however long the limit;
+ * a deadline already passed stops the greedy incumbent itself. */
+AC_TEST(largeModelsAreLimited) {
+  AcGraph *g = chainGraph(1500);
+  CHECK(g != NULL);
+  if (!g)
+    return;
+  int64_t staticB = acSimStaticBytes(g, 0.0, 0);
+  uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+  CHECK(acMincutSaveSet(g, s0, NULL) == AC_OK);
+  AcPlan *p = acPlanCreate(g), *q = acPlanCreate(g);
+  AcSimResult sp, sq;
+  memset(&sp, 0, sizeof sp);
+  memset(&sq, 0, sizeof sq);
+  memcpy(p->saved, s0, (size_t)g->numValues);
+  CHECK(acPlanDerive(g, p, NULL) == AC_OK);
+  CHECK(acSimulate(g, p, staticB, 0, &sp, NULL) == AC_OK);
+  /* A peak halfway down greedy's trajectory. */
+  AcTrajectory *t = NULL;
+  CHECK(acGreedyTrajectoryFrom(g, s0, staticB, &t, NULL) == AC_OK);
+  int64_t budget = t ? t->peakBytes[t->numPlans / 2] : sp.peakBytes;
+  acTrajectoryDestroy(t);
+  AcIlpStats s;
+  AcIlpOptions opt = {3600, 0};
+  CHECK(acIlpFrom(g, s0, staticB, budget, &opt, p, &s, NULL) == AC_OK);
+  CHECK(s.limited && !s.optimal && s.rounds == 0);
+  CHECK(s.seconds < 600);   /* not a timing test: it never waits on GLPK */
+  CHECK(acGreedyPlanForBudget(g, s0, staticB, budget, q, NULL, NULL) == AC_OK);
+  CHECK(memcmp(p->saved, q->saved, (size_t)g->numValues) == 0);
+  CHECK(s.feasible);
+  /* A limit that has passed before the incumbent: greedy's trajectory is
+   * cut short at once; the plan is still a valid one, marked limited. */
+  AcIlpOptions tiny = {1e-9, 0};
+  CHECK(acIlpFrom(g, s0, staticB, budget, &tiny, p, &s, NULL) == AC_OK);
+  CHECK(s.limited && !s.optimal && s.rounds == 0);
+  CHECK(acSimulate(g, p, staticB, 0, &sq, NULL) == AC_OK);
+  CHECK(sq.peakBytes <= sp.peakBytes);
+  acSimResultClear(&sp);
+  acSimResultClear(&sq);
+  acPlanDestroy(p);
+  acPlanDestroy(q);
+  free(s0);
+  acGraphDestroy(g);
+}
+
 AC_TEST(allocFailures) {
   AcGraph *g = tkGenGraph(42, 1, 1, 14, 8);
   uint8_t *s0 = calloc((size_t)g->numValues, 1);
@@ -499,6 +583,7 @@ int main(void) {
   RUN(handGraph);
   RUN(planRunSweep);
   RUN(limits);
+  RUN(largeModelsAreLimited);
   RUN(allocFailures);
   return acTestSummary("ilp");
 }
