@@ -59,3 +59,60 @@ def test_annotate_mode_keeps_structure():
     r = autoac.plan_file(MLP, mode="annotate")
     assert "mlp_relu_8_fwd" not in r.ir
     assert "ac.saved" in r.ir
+
+
+# Hostile input (issue 13).
+
+def test_option_values_with_nul_are_refused(tmp_path):
+    # C strings end at NUL: "1KB\x00junk" was taken as 1KB, and a report path
+    # "r.json\x00..." wrote r.json.
+    with pytest.raises(autoac.AutoacError, match="option 'budget' contains a NUL"):
+        autoac.plan_file(MLP, budget="1KB\x00junk")
+    target = tmp_path / "r.json"
+    with pytest.raises(autoac.AutoacError, match="option 'report' contains a NUL"):
+        autoac.plan_file(MLP, report=str(target) + "\x00.other")
+    assert not target.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_invalid_utf8_names_raise_autoac_error():
+    # A function name that is not UTF-8: a clear AutoacError naming the
+    # problem (was UnicodeDecodeError, or "out of memory" from the report).
+    text = ('func.func @"f\\FFx"(%x: tensor<4xf32>) -> (tensor<4xf32> {ac.output}) '
+            'attributes {ac.joint} {\n  return %x : tensor<4xf32>\n}\n')
+    with pytest.raises(autoac.AutoacError, match="is not valid UTF-8"):
+        autoac.plan(text)
+    raw = text.encode().replace(b"\\FF", b"\xff")
+    with pytest.raises(autoac.AutoacError):
+        autoac.plan(raw, source_name="raw\xe9.mlir")
+
+
+def test_report_through_symlink_and_fifo(tmp_path):
+    # The report replaces a symlink's target (the link stays) and is written
+    # through a FIFO (it stays a FIFO), never replacing either.
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    autoac.plan_file(MLP, report=str(link))
+    assert link.is_symlink()
+    assert '"peak_bytes"' in real.read_text()
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    import threading
+    got = {}
+    reader = threading.Thread(target=lambda: got.update(text=open(fifo).read()))
+    reader.start()
+    autoac.plan_file(MLP, report=str(fifo))
+    reader.join(timeout=60)
+    import stat
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert '"peak_bytes"' in got["text"]
+
+
+def test_deep_nesting_is_refused_not_a_crash():
+    # 100k nested brackets crashed MLIR's recursive parser (and the
+    # interpreter with it); autoac refuses them before parsing.
+    text = "func.func @f() attributes {x = " + "[" * 100000 + "]" * 100000 + "} {\n return\n}\n"
+    with pytest.raises(autoac.AutoacError, match="more than 1000 levels deep"):
+        autoac.plan(text)
