@@ -175,8 +175,38 @@ typedef struct JgGen {
   int nextId;
   int chaos;       /* rarer constructs enabled */
   int numFuncs;
-  char funcNames[4][16];
+  char funcNames[4][400];  /* as written after '@' and in ac.schedule
+                              strings: "f0", or with chaos a 300-byte name,
+                              or a quoted one holding \00, \FF or \C3\A9 */
+  int funcQuoted[4];       /* the name needs quotes after '@' */
 } JgGen;
+
+/* Picks function `index`'s name (before the schedule names it). */
+static void jgFuncName(JgGen *g, int index) {
+  char *n = g->funcNames[index];
+  size_t cap = sizeof g->funcNames[index];
+  g->funcQuoted[index] = 0;
+  snprintf(n, cap, "f%d", index);
+  if (!g->chaos || !jgChance(g->in, 6))
+    return;
+  switch (jgTake(g->in, 4)) {
+  case 0: /* long: names were cut at 255 bytes */
+    snprintf(n, cap, "f%d%0300d", index, 0);
+    break;
+  case 1: /* a NUL inside: refused */
+    snprintf(n, cap, "f%d\\00x", index);
+    g->funcQuoted[index] = 1;
+    break;
+  case 2: /* not UTF-8: refused */
+    snprintf(n, cap, "f%d\\FF", index);
+    g->funcQuoted[index] = 1;
+    break;
+  default: /* valid UTF-8 (e with an acute accent) */
+    snprintf(n, cap, "f%d\\C3\\A9", index);
+    g->funcQuoted[index] = 1;
+    break;
+  }
+}
 
 static int64_t jgDim(JgGen *g) {
   static const int64_t small[] = {1, 2, 3, 4, 4, 8, 8, 16, 16, 32, 64, 5};
@@ -313,7 +343,10 @@ static void jgMarks(JgGen *g, int phase) {
     sep = ", ";
   }
   if (rec && (!save || g->chaos)) {
-    jgPrintf(g->out, "%sac.recompute", sep);
+    /* false is no request, true is one, other values are refused. */
+    static const char *const values[] = {"", " = true", " = false", " = 1 : i64"};
+    jgPrintf(g->out, "%sac.recompute%s", sep,
+             values[g->chaos ? jgTake(g->in, 4) : jgTake(g->in, 3)]);
     sep = ", ";
   }
   if (ph) {
@@ -629,12 +662,12 @@ static int jgOp(JgGen *g, int phase) {
 static void jgFunction(JgGen *g, int index) {
   JgText *o = g->out;
   g->numVals = 0;
-  snprintf(g->funcNames[index], sizeof g->funcNames[index], "f%d", index);
   int primals = 1 + (int)jgTake(g->in, 3), params = (int)jgTake(g->in, 5);
   int tangents = 1 + (int)jgTake(g->in, 2);
   int fwdOps = 1 + (int)jgTake(g->in, 40), bwdOps = 1 + (int)jgTake(g->in, 40);
   /* Arguments: primals, params, tangents (sometimes shuffled by chaos). */
-  jgPrintf(o, "  func.func @%s(", g->funcNames[index]);
+  jgPrintf(o, g->funcQuoted[index] ? "  func.func @\"%s\"(" : "  func.func @%s(",
+           g->funcNames[index]);
   int argNo = 0;
   for (int kind = 0; kind < 3; ++kind) {
     int n = kind == 0 ? primals : kind == 1 ? params : tangents;
@@ -767,7 +800,9 @@ static void jgModule(JgBytes *in, JgText *out) {
   g->numFuncs = jgChance(in, 40) ? 2 + (int)jgTake(in, 2) : 1;
   int schedule = g->numFuncs > 1 && jgChance(in, 128);
   jgPrintf(out, "module");
-  /* The schedule names functions before they are generated: f0, f1, ... */
+  for (int f = 0; f < g->numFuncs; ++f)
+    jgFuncName(g, f);
+  /* The schedule names functions before they are generated. */
   if (schedule) {
     jgPrintf(out, " attributes {ac.schedule = [");
     int n = 2 * g->numFuncs + (g->chaos ? (int)jgTake(in, 3) - 1 : 0);
@@ -780,7 +815,8 @@ static void jgModule(JgBytes *in, JgText *out) {
       const char *ph = i < g->numFuncs ? "fwd" : "bwd";
       if (g->chaos && jgChance(in, 10))
         ph = "sideways";
-      jgPrintf(out, "%s\"f%d.%s", i ? ", " : "", f, ph);
+      jgPrintf(out, "%s\"%s.%s", i ? ", " : "",
+               f < g->numFuncs ? g->funcNames[f] : "f9", ph);
       if (g->chaos && jgChance(in, 20))
         jgPrintf(out, "@%s", jgChance(in, 128) ? "1" : "x");
       jgPrintf(out, "\"");
