@@ -139,7 +139,17 @@ typedef struct AcTrajectory {
   double refinedRecomputeSeconds;
 } AcTrajectory;
 
-/// Greedy trajectory from the min-cut save set (acMincutSaveSet).
+/// The searches' starting save set (lib/plan/start.c): the min-cut set
+/// (acMincutSaveSet), with returned outputs saved back when that costs
+/// neither peak nor recompute time, then, while the simulated peak is at a
+/// recompute step, the value of that recompute whose saving lowers the peak
+/// most saved back (up to 32 times); save-all instead when its peak is lower
+/// still.  So its simulated peak is at most min(save-all, min-cut).  Writes
+/// `saved` ([numValues]).  Errors are acMincutSaveSet's, or AC_ERR_NOMEM.
+AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
+                        AcError *err);
+
+/// Greedy trajectory from the starting save set (acPlanStartSet).
 AcStatus acGreedyTrajectory(const AcGraph *g, int64_t staticBytes,
                             AcTrajectory **out, AcError *err);
 /// Greedy trajectory from `initialSaved` ([numValues], must derive).

@@ -105,7 +105,7 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
     goto fail;
   if (!(mincutSaved = acMalloc((size_t)g->numValues + 1)))
     goto nomem;
-  if ((st = acMincutSaveSet(g, mincutSaved, &err)) != AC_OK ||
+  if ((st = acPlanStartSet(g, staticBytes, mincutSaved, &err)) != AC_OK ||
       (st = acBeamSearch(g, mincutSaved, staticBytes, 0, &front, &err)) != AC_OK)
     goto fail;
   intptr_t droppable = acPlanDroppableCount(g, mincutSaved);

@@ -430,7 +430,7 @@ AcStatus acGreedyTrajectory(const AcGraph *g, int64_t staticBytes,
   if (!saved)
     return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                       "out of memory in the greedy planner");
-  st = acMincutSaveSet(g, saved, err);
+  st = acPlanStartSet(g, staticBytes, saved, err);
   if (st == AC_OK)
     st = acGreedyTrajectoryFrom(g, saved, staticBytes, out, err);
   acFree(saved);

@@ -22,7 +22,13 @@ AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
                     "out of memory while planning");
     goto cleanup;
   }
-  if ((st = acMincutSaveSet(g, saved, err)) != AC_OK)
+  /* The baselines start (and stay) at the min cut; the searches start from
+     the improved set, never worse than save-all or the min cut. */
+  if (opts->strategy == AC_STRATEGY_MINCUT || opts->strategy == AC_STRATEGY_KNAPSACK)
+    st = acMincutSaveSet(g, saved, err);
+  else
+    st = acPlanStartSet(g, opts->staticBytes, saved, err);
+  if (st != AC_OK)
     goto cleanup;
   switch (opts->strategy) {
   case AC_STRATEGY_GREEDY:

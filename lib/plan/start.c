@@ -1,0 +1,208 @@
+/* start.c - the planner's starting save set (plan.h, acPlanStartSet).
+ *
+ * PyTorch's min-cut set is the start, as in its partitioner: cheap, fusible
+ * ops recomputed, the fewest bytes crossing from forward to backward.  But
+ * the min cut weighs bytes crossing the cut, not the true peak, and two of
+ * its choices can make a plan worse than saving everything:
+ *  1. it recomputes a forward output the backward reads, although the output
+ *     is live until the backward's end anyway (saving it costs nothing);
+ *  2. a recompute's transients can sit at the peak, where saving one more
+ *     value would lower it.
+ * So the start is improved, each change simulated and kept only when it
+ * helps: returned outputs are saved back when that raises neither the peak
+ * nor the recompute time; then, while the peak is at a recompute step, the
+ * recomputed value (of the group at the peak) whose saving lowers the peak
+ * most is saved back; finally save-all replaces the result if its peak is
+ * still lower.  Hence with no budget the start's peak is at most
+ * min(save-all, min-cut), and every budget either meets is met by the
+ * start itself (the first plan of every search from it). */
+#include "plan_internal.h"
+#include "autoac/partition.h"
+#include "autoac/simulate.h"
+
+#include <string.h>
+
+enum {
+  AC_START_ROUNDS = 32,     /* peak-lowering saves added back at most */
+  AC_START_CANDIDATES = 32  /* values tried per round */
+};
+
+typedef struct AcStart {
+  const AcGraph *g;
+  int64_t staticBytes;
+  AcPlan *trial;
+  AcSimResult sim;          /* of `trial` after acStartTry */
+  AcError *err;
+} AcStart;
+
+/* Derives and simulates `saved` in s->trial.  AC_OK with *ok = 0 when the
+ * set does not derive (never for supersets of a set that derives, but the
+ * check costs nothing). */
+static AcStatus acStartTry(AcStart *s, const uint8_t *saved, int *ok) {
+  const AcGraph *g = s->g;
+  AcError local;
+  memcpy(s->trial->saved, saved, (size_t)g->numValues);
+  AcStatus st = acPlanDerive(g, s->trial, &local);
+  *ok = 0;
+  if (st == AC_ERR_NOMEM)
+    return acErrorSet(s->err, st, AC_NONE, AC_NONE, "%s", local.message);
+  if (st != AC_OK)
+    return AC_OK;
+  acSimResultClear(&s->sim);
+  if ((st = acSimulate(g, s->trial, s->staticBytes, 0, &s->sim, s->err)) != AC_OK)
+    return st;
+  *ok = 1;
+  return AC_OK;
+}
+
+/* May v be added to a save set (plan.h invariants)? */
+static int acStartSavable(const AcGraph *g, AcId v) {
+  const AcValue *val = &g->values[v];
+  if (val->role != AC_ROLE_RESULT || val->phase != AC_PHASE_FWD ||
+      val->aliasRoot != v || !val->saveCandidate)
+    return 0;
+  const AcOp *op = &g->ops[val->producer];
+  return !op->mustRecompute;
+}
+
+/* Recomputed values of the group running at the peak: the peak op's
+ * results and, walking back through the recomputed producers of its
+ * operands, theirs (at most AC_START_CANDIDATES, nearest first). */
+static intptr_t acStartCandidates(const AcGraph *g, const AcPlan *plan,
+                                  AcId peakOp, AcId *out, uint8_t *seen) {
+  intptr_t n = 0, head = 0;
+  AcId queue[AC_START_CANDIDATES * 4];
+  intptr_t qn = 0;
+  queue[qn++] = peakOp;
+  seen[peakOp] = 1;
+  while (head < qn && n < AC_START_CANDIDATES) {
+    AcId o = queue[head++];
+    const AcOp *op = &g->ops[o];
+    for (int32_t r = 0; r < op->numResults && n < AC_START_CANDIDATES; ++r) {
+      AcId v = g->values[op->firstResult + r].aliasRoot;
+      if (acStartSavable(g, v) && !plan->saved[v]) {
+        int dup = 0;
+        for (intptr_t k = 0; k < n && !dup; ++k)
+          dup = out[k] == v;
+        if (!dup)
+          out[n++] = v;
+      }
+    }
+    for (int32_t i = 0; i < op->numOperands; ++i) {
+      AcId p = g->values[acOpOperand(g, o, i)].producer;
+      if (p != AC_NONE && plan->recompute[p] && !seen[p] &&
+          qn < (intptr_t)(sizeof queue / sizeof queue[0])) {
+        seen[p] = 1;
+        queue[qn++] = p;
+      }
+    }
+  }
+  for (intptr_t k = 0; k < qn; ++k)
+    seen[queue[k]] = 0;
+  return n;
+}
+
+AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
+                        AcError *err) {
+  AcStatus st;
+  AcStart s;
+  uint8_t *cur = NULL, *seen = NULL;
+  AcPlan *curPlan = NULL;
+  int ok = 0;
+  memset(&s, 0, sizeof s);
+  s.g = g;
+  s.staticBytes = staticBytes;
+  s.err = err;
+  if ((st = acMincutSaveSet(g, saved, err)) != AC_OK)
+    return st;
+  s.trial = acPlanCreate(g);
+  curPlan = acPlanCreate(g);
+  cur = acMalloc((size_t)g->numValues + 1);
+  seen = acCalloc((size_t)g->numOps + 1, 1);
+  if (!s.trial || !curPlan || !cur || !seen)
+    goto nomem;
+  memcpy(cur, saved, (size_t)g->numValues);
+  if ((st = acStartTry(&s, cur, &ok)) != AC_OK || !ok)
+    goto cleanup;   /* the min-cut set itself (acPlanRun reports errors) */
+  int64_t peak = s.sim.peakBytes;
+  double secs = s.sim.recomputeSeconds;
+  acPlanCopy(curPlan, s.trial);
+
+  /* 1. Returned outputs the backward reads: live to the end anyway. */
+  int added = 0;
+  for (AcId v = 0; v < (AcId)g->numValues; ++v) {
+    const AcValue *val = &g->values[v];
+    if ((val->retFlags & AC_RET_OUTPUT) && val->role == AC_ROLE_RESULT) {
+      AcId r = val->aliasRoot;
+      if (acStartSavable(g, r) && !cur[r] && curPlan->recompute[g->values[r].producer]) {
+        cur[r] = 1;
+        added = 1;
+      }
+    }
+  }
+  if (added) {
+    if ((st = acStartTry(&s, cur, &ok)) != AC_OK)
+      goto cleanup;
+    if (ok && s.sim.peakBytes <= peak && s.sim.recomputeSeconds <= secs) {
+      peak = s.sim.peakBytes;
+      secs = s.sim.recomputeSeconds;
+      acPlanCopy(curPlan, s.trial);
+    } else {
+      memcpy(cur, curPlan->saved, (size_t)g->numValues);
+    }
+  }
+
+  /* 2. A recompute at the peak: save back what lowers the peak most. */
+  for (int round = 0; round < AC_START_ROUNDS; ++round) {
+    if ((st = acStartTry(&s, cur, &ok)) != AC_OK || !ok)
+      goto cleanup;
+    if (s.sim.peakKind != AC_STEP_RECOMPUTE || s.sim.peakOp == AC_NONE)
+      break;
+    AcId cand[AC_START_CANDIDATES];
+    intptr_t nc = acStartCandidates(g, curPlan, s.sim.peakOp, cand, seen);
+    AcId best = AC_NONE;
+    int64_t bestPeak = peak;
+    double bestSecs = secs;
+    for (intptr_t k = 0; k < nc; ++k) {
+      cur[cand[k]] = 1;
+      st = acStartTry(&s, cur, &ok);
+      cur[cand[k]] = 0;
+      if (st != AC_OK)
+        goto cleanup;
+      if (ok && (s.sim.peakBytes < bestPeak ||
+                 (best != AC_NONE && s.sim.peakBytes == bestPeak &&
+                  s.sim.recomputeSeconds < bestSecs))) {
+        best = cand[k];
+        bestPeak = s.sim.peakBytes;
+        bestSecs = s.sim.recomputeSeconds;
+      }
+    }
+    if (best == AC_NONE)
+      break;
+    cur[best] = 1;
+    if ((st = acStartTry(&s, cur, &ok)) != AC_OK || !ok)
+      goto cleanup;
+    peak = s.sim.peakBytes;
+    secs = s.sim.recomputeSeconds;
+    acPlanCopy(curPlan, s.trial);
+  }
+
+  /* 3. Save-all, if its peak is lower still. */
+  acPlanSaveAll(g, s.trial);
+  memcpy(saved, s.trial->saved, (size_t)g->numValues);
+  if ((st = acStartTry(&s, saved, &ok)) != AC_OK)
+    goto cleanup;
+  if (!ok || s.sim.peakBytes >= peak)
+    memcpy(saved, curPlan->saved, (size_t)g->numValues);
+  goto cleanup;
+nomem:
+  st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                  "out of memory choosing the starting save set");
+cleanup:
+  acSimResultClear(&s.sim);
+  acPlanDestroy(s.trial);
+  acPlanDestroy(curPlan);
+  acFree(cur);
+  acFree(seen);
+  return st;
+}
