@@ -108,6 +108,22 @@ typedef struct AcPlanOptions {
 AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
                    AcError *err);
 
+/// How a search strategy (ilp, beam) ended: the report's "search" block.
+typedef struct AcSearchStats {
+  int searched;          ///< 1 when the strategy is a search (ilp, beam)
+  int optimal;           ///< the plan is proven to recompute the least of
+                         ///< all plans of the search's space that meet the
+                         ///< budget (or, when none does, to have its lowest
+                         ///< peak)
+  int limited;           ///< a limit stopped the search before it finished
+  double seconds;        ///< wall time of the search (not part of the plan)
+} AcSearchStats;
+
+/// As acPlanRun; `stats` (may be NULL) receives how the search ended
+/// (searched == 0 for the strategies that do not search).
+AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
+                        AcPlan *plan, AcSearchStats *stats, AcError *err);
+
 /*===-------------------------- greedy trajectory --------------------------===*/
 
 /// The whole greedy run from a starting save set, budget ignored: plan k is
