@@ -41,6 +41,19 @@
 // TREPORT: step_flops = 2000006144.0
 // TREPORT: functions.0.recomputed = [{"flops":1000000000.0,"op":"my.fancy","value":"%0"},{"flops":1000000000.0,"op":"my.fancy","value":"%1"}]
 //
+// Step time: the sum of op seconds on the h100 (989e12 FLOP/s, 3.35e12 B/s),
+// forward and backward once each: other.thing 0.5 (the table's), my.fancy
+// 2 x 1e9 / 989e12 = 2.02224e-6 (compute-bound), the sum 16388 B, the muls
+// 8196 and 12288 B, bytes-bound: 36872 / 3.35e12 = 1.10066e-8; in all
+// 0.500002033.  The recompute overhead is the two my.fancy reruns over it:
+// 2.02224e-6 / 0.500002033 * 100 = 0.000404447 %.
+// RUN: %python %inputs/jq.py %t/t.json step_seconds recompute_seconds recompute_overhead_percent | FileCheck %s --check-prefix=STEP
+// STEP: step_seconds = 0.500002033{{[0-9]*}}
+// STEP: recompute_seconds = 2.0222446{{[0-9]*}}e-06
+// STEP: recompute_overhead_percent = 0.000404447{{[0-9]*}}
+// RUN: ac-opt %s --ac-budget=28672 --ac-cost-table=%t/costs.json --ac-summary -o %t/out4.mlir 2>&1 | FileCheck %s --check-prefix=SUMSTEP
+// SUMSTEP: step 0.5 s (forward + backward, cost model), recompute overhead 0.000404 %
+//
 // A table for one name leaves the other unknown.
 // RUN: echo '{"other.thing": {"flops": 5}}' > %t/one.json
 // RUN: ac-opt %s --ac-cost-table=%t/one.json -o %t/out3.mlir 2>&1 | FileCheck %s --check-prefix=ONE
