@@ -200,11 +200,11 @@ static void acBudgetFloorText(AcStrategy s, char *buf, size_t n) {
     break;
   case AC_STRATEGY_SAVE_ALL:
   case AC_STRATEGY_MINCUT:
-    snprintf(buf, n, "the peak of the %s plan, which does not depend on the "
-             "budget", acStrategyName(s));
+    snprintf(buf, n, "the peak of the %s plan (it does not depend on the "
+             "budget)", acStrategyName(s));
     break;
   case AC_STRATEGY_KNAPSACK:
-    snprintf(buf, n, "the lowest peak the knapsack reaches");
+    snprintf(buf, n, "the peak of the knapsack baseline's plan for it");
     break;
   case AC_STRATEGY_BEAM:
     snprintf(buf, n, "the lowest peak the beam search reaches");
@@ -328,35 +328,25 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
                opts->planIn);
     else
       acBudgetFloorText(opts->strategy, floorText, sizeof floorText);
-    /* The knapsack's plan is its byte-fraction guess for this budget; its
-       lowest setting keeps none of the droppable min-cut saves.  Say which
-       one the budget missed. */
-    if (!opts->planIn && opts->strategy == AC_STRATEGY_KNAPSACK) {
-      AcPlanOptions po = {AC_STRATEGY_KNAPSACK, 0, staticBytes};
-      AcSimResult zero;
-      memset(&zero, 0, sizeof zero);
-      if (acPlanRun(g, &po, base, &err) == AC_OK &&
-          acSimulate(g, base, staticBytes, 0, &zero, &err) == AC_OK &&
-          zero.peakBytes < sim.peakBytes) {
-        double frac = acKnapsackFraction(opts->budget,
-                                         rin.baselinePeak[AC_STRATEGY_MINCUT],
-                                         mincutSavedBytes);
-        snprintf(floorText, sizeof floorText,
-                 "the peak of the knapsack's plan keeping %.3g %% of the "
-                 "min-cut saved bytes (keeping none it reaches %" PRId64
-                 " bytes)", frac * 100, zero.peakBytes);
-      }
-      acSimResultClear(&zero);
-      acErrorClear(&err);
-    }
+    /* The knapsack's plan is its byte-fraction guess for the budget, not a
+       search for the lowest peak (its peak is not even monotone in the
+       fraction): say what it kept. */
+    char tail[200] = "";
+    if (!opts->planIn && opts->strategy == AC_STRATEGY_KNAPSACK &&
+        mincutSavedBytes >= 0)
+      snprintf(tail, sizeof tail, "; for this budget the knapsack keeps %.3g %% "
+               "of the min-cut saved bytes and does not look for a lower peak",
+               100 * acKnapsackFraction(opts->budget,
+                                        rin.baselinePeak[AC_STRATEGY_MINCUT],
+                                        mincutSavedBytes));
     snprintf(msg, sizeof msg,
              "autoac: budget %" PRId64 " bytes (%s) is below %s, %" PRId64
-             " bytes (%s), which occurs at '%s' in the %s of '@%s'%s",
+             " bytes (%s), which occurs at '%s' in the %s of '@%s'%s%s",
              opts->budget, want, floorText, sim.peakBytes, have,
              sim.peakOp != AC_NONE ? g->ops[sim.peakOp].name : "?",
              sim.peakKind == AC_STEP_FWD ? "forward" : "backward",
              sim.peakSched >= 0 && sim.peakSched < g->numSched
-                 ? g->funcs[g->sched[sim.peakSched].func].name : "?",
+                 ? g->funcs[g->sched[sim.peakSched].func].name : "?", tail,
              opts->strict ? "" : "; the best plan found is applied");
     MlirLocation loc = sim.peakOp != AC_NONE ? mlirOperationGetLocation(imp->ops[sim.peakOp])
                                              : mlirOperationGetLocation(module);
