@@ -6,7 +6,8 @@
  * (acBeamChoose); save-all and mincut do not depend on the budget and are
  * planned once; knapsack and the ILP are planned per budget.  The exact ILP
  * is skipped when the min-cut set has more than AC_SWEEP_ILP_MAX_DROPPABLE
- * droppable values (its binaries; each solve also stops at 10 s). */
+ * droppable values (its binaries; each solve also stops at its
+ * deterministic node limit, AC_ILP_DEFAULT_NODES). */
 #include "autoac/autoac.h"
 #include "autoac/import.h"
 #include "autoac/partition.h"

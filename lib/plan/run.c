@@ -57,6 +57,7 @@ AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
                    err);
     S->optimal = is.optimal;
     S->limited = is.limited;
+    S->work = is.nodes;
     break;
   }
   case AC_STRATEGY_BEAM:
@@ -73,6 +74,7 @@ AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
       intptr_t k = acBeamChoose(beam, opts->budget);
       /* Proven only when the starting plan itself fits. */
       S->optimal = k == 0 && beam->peakBytes[0] <= opts->budget;
+      S->work = beam->simulations;
       st = acBeamPlan(g, beam, k, plan, err);
     }
     break;

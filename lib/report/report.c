@@ -136,6 +136,8 @@ char *acReportToString(const AcReportInput *in) {
       acSet(se, "optimal", json_boolean(in->search->optimal), &failed);
       acSet(se, "limited", json_boolean(in->search->limited), &failed);
       acSet(se, "seconds", json_real(in->search->seconds), &failed);
+      acSet(se, in->strategy == AC_STRATEGY_ILP ? "nodes" : "simulations",
+            json_integer(in->search->work), &failed);
     }
     acSet(r, "search", se, &failed);
   }
