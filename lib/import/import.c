@@ -548,7 +548,7 @@ static char *acLocationText(MlirOperation op) {
   return b.data;
 }
 
-static const AcGraph *acSortGraph; /* qsort has no user pointer */
+static _Thread_local const AcGraph *acSortGraph; /* qsort has no user pointer */
 
 static int acUnknownCmp(const void *a, const void *b) {
   AcId x = *(const AcId *)a, y = *(const AcId *)b;
