@@ -229,39 +229,38 @@ cleanup:
   return st;
 }
 
-static const AcCostOverride *acFind(const AcCostTable *t, const char *name) {
-  AcCostOverride key;
-  memset(&key, 0, sizeof key);
-  key.name = name;
-  return bsearch(&key, t->entries, (size_t)t->num, sizeof *t->entries,
-                 acOverrideCmp);
+/* The entry named by the first `len` bytes of `name` (binary search; the
+ * entries are sorted by strcmp, which orders a prefix first). */
+static const AcCostOverride *acFind(const AcCostTable *t, const char *name,
+                                    size_t len) {
+  intptr_t lo = 0, hi = t->num;
+  while (lo < hi) {
+    intptr_t mid = lo + (hi - lo) / 2;
+    const char *e = t->entries[mid].name;
+    int c = strncmp(e, name, len);
+    if (c == 0)
+      c = e[len] != '\0'; /* longer than the key: after it */
+    if (c == 0)
+      return &t->entries[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
 }
 
 const AcCostOverride *acCostTableLookup(const AcCostTable *t,
                                         const char *opName) {
   if (!t || !opName)
     return NULL;
-  const AcCostOverride *hit = acFind(t, opName);
-  if (hit)
+  const AcCostOverride *hit = acFind(t, opName, strlen(opName));
+  if (hit || strncmp(opName, "torch.", 6))
     return hit;
   /* torch.aten.add.Tensor -> torch.aten.add (and torch.prim.X.Y). */
-  if (strncmp(opName, "torch.", 6))
-    return NULL;
   const char *second = strchr(opName + 6, '.');
   const char *third = second ? strchr(second + 1, '.') : NULL;
-  if (!third)
-    return NULL;
-  size_t len = (size_t)(third - opName);
-  char small[256];
-  char *base = len < sizeof small ? small : acMalloc(len + 1);
-  if (!base)
-    return NULL;
-  memcpy(base, opName, len);
-  base[len] = '\0';
-  hit = acFind(t, base);
-  if (base != small)
-    acFree(base);
-  return hit;
+  return third ? acFind(t, opName, (size_t)(third - opName)) : NULL;
 }
 
 double acCostApplyOverride(const AcCostOverride *e, const AcDevice *dev,
