@@ -1543,14 +1543,17 @@ static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t cap,
       acFree(coef);
       return -1;
     }
+    /* Peak mode: P's coefficient counts among the row's largest, so that
+       the row stays well scaled (bytes against the whole peak). */
+    double big = peak ? fmax((double)maxAbs, peakScale) : (double)maxAbs;
     int ex;
-    (void)frexp((double)maxAbs, &ex);
-    double scale = maxAbs ? ldexp(1.0, 1 - ex) : 1.0 / peakScale;
+    (void)frexp(big, &ex);
+    double scale = ldexp(1.0, 1 - ex);
     int64_t rhs = cap - best;
     for (intptr_t k = 0; k < nc; ++k) {
       if (coef[k] == 0)
         continue;
-      if ((double)llabs(coef[k]) < 1e-7 * (double)maxAbs) {
+      if ((double)llabs(coef[k]) < 1e-7 * big) {
         if (coef[k] < 0)
           rhs -= coef[k];
         continue;
