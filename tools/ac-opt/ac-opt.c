@@ -87,13 +87,17 @@ static void acPrintSummaryExtras(json_t *r) {
           json_number_value(json_object_get(r, "step_seconds")),
           json_number_value(json_object_get(r, "recompute_overhead_percent")));
   json_t *search = json_object_get(r, "search");
-  if (json_is_object(search))
-    fprintf(stderr, "  search: %s%s, %.3g s\n",
+  if (json_is_object(search)) {
+    json_t *nodes = json_object_get(search, "nodes");
+    json_t *work = nodes ? nodes : json_object_get(search, "simulations");
+    fprintf(stderr, "  search: %s%s, %.3g s, %lld %s\n",
             json_is_true(json_object_get(search, "optimal")) ? "optimal"
                                                               : "not proven optimal",
             json_is_true(json_object_get(search, "limited"))
                 ? " (stopped by its work limit)" : "",
-            json_number_value(json_object_get(search, "seconds")));
+            json_number_value(json_object_get(search, "seconds")),
+            (long long)json_integer_value(work), nodes ? "nodes" : "plans simulated");
+  }
   size_t i;
   json_t *u;
   json_array_foreach(json_object_get(r, "unknown_ops"), i, u) {
