@@ -30,6 +30,7 @@ typedef struct AcOptions {
   AcMode mode;
   const AcDevice *device;
   char *planOut, *planIn, *report, *sweepCsv;
+  char *costTable;         ///< cost table file (docs/cost-model.md), or NULL
   int strict;
   int sweep;               ///< ac-opt only: number of budgets to sweep (0: off)
 } AcOptions;
@@ -80,6 +81,14 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
                         const char *const *names, const char *const *values,
                         intptr_t numOptions, char **irOut, char **reportOut,
                         char **errorOut);
+
+/// Imports `module` as acImportModuleWithCosts does, with the cost table
+/// opts->costTable names (if any), and warns about the ops the cost model
+/// does not know (acImportWarnUnknownOps).  Errors are emitted through the
+/// context (at the module for a bad cost table); *out is NULL on failure.
+struct AcImport;
+AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
+                            struct AcImport **out);
 
 /// Pareto sweep (`--ac-sweep=N`): plans N budgets evenly spaced between the
 /// lowest peak greedy reaches and the save-all peak, for every strategy,

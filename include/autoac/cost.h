@@ -62,6 +62,8 @@ typedef struct AcOpCost {
   uint8_t computeIntensive;
   uint8_t isView;          ///< results alias operand 0 (no allocation)
   int32_t mutatesOperand;  ///< direct operand the op writes in place, or -1
+  uint8_t unknown;         ///< no rule matched the name: FLOPs are 0 and the
+                           ///< op is pinned (unless knownPure), a guess
 } AcOpCost;
 
 /// Estimates an op's cost from its name and types; `extra` may be NULL.
@@ -84,6 +86,68 @@ const AcDevice *acDeviceLookup(const char *name);
 const char *acDeviceNames(void);
 /// Roofline seconds: max(flops / peakFlops, bytes / bandwidth).
 double acCostSeconds(const AcDevice *dev, double flops, double bytesMoved);
+
+/*===--------------------- user cost table (--ac-cost-table) ---------------===*/
+
+/// One entry of a cost table: what a user says about ops of one name.  A
+/// field the entry does not give (has* == 0) keeps the model's value.
+typedef struct AcCostOverride {
+  const char *name;        ///< op name the entry is for (owned by the table)
+  uint8_t hasFlops, hasBytes, hasSeconds, hasRecomputable;
+  double flops;            ///< FLOPs per execution
+  double bytes;            ///< bytes moved per execution
+  double seconds;          ///< time per execution (replaces the roofline)
+  uint8_t recomputable;    ///< may be rerun in the backward
+} AcCostOverride;
+
+/// Op costs given by a user, by op name (docs/cost-model.md, "Cost tables").
+typedef struct AcCostTable AcCostTable;
+
+/// Parses a cost table from JSON `text` of `len` bytes; `sourceName` names
+/// it in messages (the file).  The text is an object mapping op names
+/// (dialect.op) to objects with any of "flops", "bytes", "seconds" (finite
+/// numbers >= 0) and "recomputable" (a boolean), e.g.
+/// {"my.op": {"flops": 1e9, "bytes": 4096, "recomputable": true}}.
+/// AC_ERR_INVALID with a message naming the source and the entry for bad
+/// JSON, a duplicate or malformed name, an unknown key, a wrong type, a
+/// negative or non-finite number, an entry that sets nothing, or
+/// "recomputable": true for a random or in-place op; AC_ERR_NOMEM.
+AcStatus acCostTableCreateFromString(const char *text, size_t len,
+                                     const char *sourceName,
+                                     AcCostTable **out, AcError *err);
+/// As acCostTableCreateFromString, reading the file `path` (AC_ERR_IO when
+/// it cannot be read, naming it).
+AcStatus acCostTableCreateFromFile(const char *path, AcCostTable **out,
+                                   AcError *err);
+/// Frees a table; NULL is accepted.
+void acCostTableDestroy(AcCostTable *table);
+/// Number of entries.
+intptr_t acCostTableSize(const AcCostTable *table);
+/// The name the table was read from (for messages).
+const char *acCostTableSource(const AcCostTable *table);
+/// The entry for `opName`: its exact name, else, for torch ops, the name
+/// without the overload ("torch.aten.add" for "torch.aten.add.Tensor");
+/// NULL when none (or `table` is NULL).
+const AcCostOverride *acCostTableLookup(const AcCostTable *table,
+                                        const char *opName);
+/// Applies `entry` to `cost`: the FLOPs, bytes moved and recomputability it
+/// gives replace the model's, and the op is no longer unknown.  Returns the
+/// op's seconds on `dev`: the entry's, else the roofline of the result.
+double acCostApplyOverride(const AcCostOverride *entry, const AcDevice *dev,
+                           AcOpCost *cost);
+
+/// Ops of one name the cost model has no rule for and no cost table entry
+/// covers: they cost 0 FLOPs and are never recomputed (unless registered and
+/// free of memory effects).  Listed so that users see them (warnings,
+/// summary, report's unknown_ops).
+typedef struct AcUnknownOp {
+  const char *name;        ///< op name (not owned)
+  intptr_t count;          ///< ops of that name in the joint functions
+  AcId firstOp;            ///< the first of them in program order
+  char *location;          ///< its location as text ("file:line:col"; owned
+                           ///< by the list's owner, may be NULL)
+  uint8_t recomputable;    ///< registered and free of memory effects
+} AcUnknownOp;
 
 /// Parses a size: bytes, or a number with B, KB, MB, GB, TB (powers of 1000)
 /// or KiB, MiB, GiB, TiB (powers of 1024); "24GB", "1.5GiB", "3e9".  Rejects

@@ -226,6 +226,13 @@ int64_t acGraphGradBytes(const AcGraph *g);
 /// Counts ops of function `f` in `phase`.
 intptr_t acGraphCountPhase(const AcGraph *g, AcId f, AcPhase phase);
 
+/// The cost model's estimate of one step of the original program: the sum
+/// of op seconds (AcOp.seconds) over every schedule entry (each function's
+/// forward ops for its forward entries, backward ops for its backward ones,
+/// once per microbatch), recomputation excluded.  `flops` (may be NULL)
+/// receives the FLOPs summed the same way.
+double acGraphStepSeconds(const AcGraph *g, double *flops);
+
 /// The storage root op `o` may write its result in place of: the root of its
 /// destination-style init (dpsInit) when o has one result, that result is
 /// its own storage root, and the init's root is an op result of the same

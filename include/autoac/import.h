@@ -26,6 +26,9 @@ typedef struct AcImport {
   MlirOperation *returnOps;   ///< [graph->numFuncs] their func.return
   char **valueNames;          ///< [graph->numValues] stable names ("%12", "%arg0", "%5#1")
   MlirOperation module;       ///< the module op (not owned)
+  AcUnknownOp *unknownOps;    ///< [numUnknownOps] ops the cost model does not
+                              ///< know, one per name, by first appearance
+  intptr_t numUnknownOps;
 } AcImport;
 
 /// Imports every ac.joint function of `module` (a builtin.module op), costing
@@ -34,6 +37,17 @@ typedef struct AcImport {
 /// A module without joint functions gives AC_OK with graph->numFuncs == 0.
 AcStatus acImportModule(MlirOperation module, const AcDevice *device,
                         AcImport **out, AcError *err, MlirLocation *errLoc);
+/// As acImportModule, with the user's cost table `costTable` (may be NULL)
+/// overriding the model for the ops it names.  An entry that makes an op
+/// recomputable although the op declares memory effects is AC_ERR_INVALID,
+/// naming the table and the op.
+AcStatus acImportModuleWithCosts(MlirOperation module, const AcDevice *device,
+                                 const AcCostTable *costTable, AcImport **out,
+                                 AcError *err, MlirLocation *errLoc);
+/// Emits one warning per entry of imp->unknownOps at its first op: how many
+/// ops of that name, that they count 0 FLOPs (and are never recomputed unless
+/// registered and pure), and how to give them costs.
+void acImportWarnUnknownOps(const AcImport *imp);
 /// Frees an import; NULL is accepted.
 void acImportDestroy(AcImport *imp);
 

@@ -108,6 +108,24 @@ typedef struct AcPlanOptions {
 AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
                    AcError *err);
 
+/// How a search strategy (ilp, beam) ended: the report's "search" block.
+typedef struct AcSearchStats {
+  int searched;          ///< 1 when the strategy is a search (ilp, beam)
+  int optimal;           ///< the plan is proven to recompute the least of
+                         ///< all plans of the search's space that meet the
+                         ///< budget (or, when none does, to have its lowest
+                         ///< peak)
+  int limited;           ///< a limit stopped the search before it finished
+  double seconds;        ///< wall time of the search (not part of the plan)
+  intptr_t work;         ///< ilp: branch-and-bound nodes used (the limit is
+                         ///< AcIlpOptions.maxNodes); beam: plans simulated
+} AcSearchStats;
+
+/// As acPlanRun; `stats` (may be NULL) receives how the search ended
+/// (searched == 0 for the strategies that do not search).
+AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
+                        AcPlan *plan, AcSearchStats *stats, AcError *err);
+
 /*===-------------------------- greedy trajectory --------------------------===*/
 
 /// The whole greedy run from a starting save set, budget ignored: plan k is
@@ -210,20 +228,31 @@ AcStatus acKnapsackFrom(const AcGraph *g, const uint8_t *initialSaved,
 
 /// Options of acIlpFrom (zero-initialized: the defaults).
 typedef struct AcIlpOptions {
-  double timeLimit;     ///< seconds for the whole solve; <= 0: 10
+  double timeLimit;     ///< wall-clock seconds for the whole solve; <= 0:
+                        ///< none (the default).  A time limit makes the plan
+                        ///< depend on the machine's speed and load.
   intptr_t maxRounds;   ///< MILP solves at most; <= 0: no limit
+  intptr_t maxNodes;    ///< branch-and-bound nodes over all solves (the
+                        ///< deterministic work limit); <= 0: the default,
+                        ///< AC_ILP_DEFAULT_NODES
 } AcIlpOptions;
+
+/// The ILP's default work limit in branch-and-bound nodes: the same plan
+/// on any machine, whatever the load (docs/optimality.md).
+#define AC_ILP_DEFAULT_NODES 20000
 
 /// What acIlpFrom did and found.
 typedef struct AcIlpStats {
   int optimal;            ///< the search finished: the plan is optimal, or
-                          ///< no plan of the space fits the budget
+                          ///< no plan of the space fits the budget and the
+                          ///< plan has the lowest peak of the space
   int feasible;           ///< the plan's simulated peak <= budget
-  int limited;            ///< the time or round limit (or a solver failure)
-                          ///< stopped the search before it finished
+  int limited;            ///< the node, round or time limit (or a solver
+                          ///< failure) stopped the search before it finished
   intptr_t candidates;    ///< droppable values of the starting set (binaries)
   intptr_t rows;          ///< memory rows of the model at this budget
   intptr_t rounds;        ///< MILP solves
+  intptr_t nodes;         ///< branch-and-bound nodes over all solves
   intptr_t cuts;          ///< MILP solutions the simulator rejected
   double lowerBound;      ///< proven lower bound on the recompute seconds of
                           ///< any plan of the space that fits the budget
@@ -241,7 +270,12 @@ typedef struct AcIlpStats {
 /// simulated, and one that does not fit is cut off and the MILP solved again
 /// (docs/optimality.md).  The greedy plan for the budget is the starting
 /// incumbent and the fallback: when the limits stop the search, the best plan
-/// that fits found so far; when nothing fits, greedy's lowest-peak plan.
+/// that fits found so far.  When nothing fits, the ILP's own lowest plan: a
+/// second MILP minimizes the model's peak below the best plan known
+/// (greedy's lowest-peak plan to start with), each proposal simulated and
+/// cut off, until none is lower (then optimal) or the limits stop it.
+/// The limits are deterministic by default (maxNodes; no wall clock), so
+/// the same input gives the same plan on any machine under any load.
 /// No budget (< 0): the starting plan.  `opts` and `stats` may be NULL.
 AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
                    int64_t staticBytes, int64_t budget,

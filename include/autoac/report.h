@@ -28,7 +28,15 @@ typedef struct AcReportInput {
   const AcSimResult *sim;          ///< of plan, with timeline
   int64_t baselinePeak[AC_STRATEGY_COUNT]; ///< -1 where not computed
   const AcDevice *device;
+  const AcUnknownOp *unknownOps;   ///< [numUnknownOps] (may be NULL when 0)
+  intptr_t numUnknownOps;
+  const AcSearchStats *search;     ///< ilp/beam: how the search ended; NULL
+                                   ///< or searched == 0: no "search" block
 } AcReportInput;
+
+/// Recompute overhead in percent of the step: recomputeSeconds / stepSeconds
+/// * 100 (acGraphStepSeconds); 0 when the step costs nothing.
+double acOverheadPercent(double recomputeSeconds, double stepSeconds);
 
 /// Builds the report (contract section 4) as JSON text; caller frees with
 /// acFree.  NULL on allocation failure.

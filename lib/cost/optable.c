@@ -1252,6 +1252,7 @@ void acCostEstimate(const char *opName, const AcTensorType *operands,
     out->flops = acFlops(r, opName, &c);
     out->bytesMoved = acBytesMoved(0, &c);
     out->computeIntensive = (r->flags & F_CI) != 0;
+    out->unknown = rule == NULL;
     return;
   }
 
@@ -1283,6 +1284,7 @@ void acCostEstimate(const char *opName, const AcTensorType *operands,
       }
     }
   } else {
+    out->unknown = 1;
     out->bytesMoved = acBytesMoved(0, &c);
     if (extra && extra->knownPure && !extra->hasMemoryEffects) {
       out->kind = AC_KIND_DATA_MOVEMENT;

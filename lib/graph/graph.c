@@ -579,3 +579,19 @@ intptr_t acGraphCountPhase(const AcGraph *g, AcId f, AcPhase phase) {
     n += g->ops[o].phase == phase;
   return n;
 }
+
+double acGraphStepSeconds(const AcGraph *g, double *flops) {
+  double seconds = 0, f = 0;
+  for (intptr_t i = 0; i < g->numSched; ++i) {
+    const AcSchedEntry *e = &g->sched[i];
+    const AcFunc *fn = &g->funcs[e->func];
+    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o)
+      if (g->ops[o].phase == e->phase) {
+        seconds += g->ops[o].seconds;
+        f += g->ops[o].flops;
+      }
+  }
+  if (flops)
+    *flops = f;
+  return seconds;
+}

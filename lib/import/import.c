@@ -20,6 +20,9 @@
 
 typedef struct AcImportCtx {
   const AcDevice *device;
+  const AcCostTable *costTable;  /* user overrides, may be NULL */
+  uint8_t *unknown;              /* [op] no rule and no table entry */
+  intptr_t capUnknown;
   AcGraphBuilder *b;
   AcImport *imp;
   AcPtrMap valueIds;             /* MlirValue.ptr -> graph value id */
@@ -458,6 +461,19 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       acLinalgExtra(op, c->types, numDirect, &extra);
     AcOpCost cost;
     acCostEstimate(opName, c->types, numDirect, c->types + numDirect, nres, &extra, &cost);
+    const AcCostOverride *user = acCostTableLookup(c->costTable, opName);
+    if (user && user->hasRecomputable && user->recomputable &&
+        extra.hasMemoryEffects) {
+      if (rb != resBytes)
+        acFree(rb);
+      char why[512];
+      snprintf(why, sizeof why, "cost table '%s' makes '%s' recomputable, "
+               "but the op declares memory effects%s",
+               acCostTableSource(c->costTable), opName, "");
+      return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE, "%s%s", why,
+                      ": autoac never reruns it");
+    }
+    double userSeconds = user ? acCostApplyOverride(user, c->device, &cost) : 0;
     opId = acGraphBuilderAddOp(b, opName, c->operands, (int32_t)c->numOperands,
                                (int32_t)nres, rb);
     if (rb != resBytes)
@@ -467,11 +483,15 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     if (!acGrowArray((void **)&imp->ops, &c->capOps, opId + 1, sizeof *imp->ops))
       return acNoMem(c, loc);
     imp->ops[opId] = op;
+    if (!acGrowArray((void **)&c->unknown, &c->capUnknown, opId + 1, 1))
+      return acNoMem(c, loc);
+    c->unknown[opId] = cost.unknown;
     AcOp *gop = acGraphBuilderOp(b, opId);
     gop->kind = (uint8_t)cost.kind;
     gop->flops = cost.flops;
     gop->bytesMoved = cost.bytesMoved;
-    gop->seconds = acCostSeconds(c->device, cost.flops, cost.bytesMoved);
+    gop->seconds = user ? userSeconds
+                        : acCostSeconds(c->device, cost.flops, cost.bytesMoved);
     gop->recomputable = cost.recomputable;
     gop->computeIntensive = cost.computeIntensive;
     int flag = acRequestFlag(op, "ac.save");
@@ -608,11 +628,115 @@ static AcStatus acImportSchedule(AcImportCtx *c, MlirOperation module) {
   return AC_OK;
 }
 
+/* Location text of `op`: "file:line:col" when it has one, else as printed. */
+static char *acLocationText(MlirOperation op) {
+  MlirLocation loc = mlirOperationGetLocation(op);
+  AcStrBuf b = {0};
+  if (mlirLocationIsAFileLineColRange(loc)) {
+    MlirStringRef f = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+    char tail[64];
+    snprintf(tail, sizeof tail, ":%d:%d",
+             mlirLocationFileLineColRangeGetStartLine(loc),
+             mlirLocationFileLineColRangeGetStartColumn(loc));
+    acStrBufAppend(&b, f.data, f.length);
+    acStrBufAppend(&b, tail, strlen(tail));
+  } else {
+    mlirLocationPrint(loc, acStrBufMlirCallback, &b);
+    acStrBufAppend(&b, "", 0);
+  }
+  if (b.failed) {
+    acStrBufClear(&b);
+    return NULL;
+  }
+  return b.data;
+}
+
+static _Thread_local const AcGraph *acSortGraph; /* qsort has no user pointer */
+
+static int acUnknownCmp(const void *a, const void *b) {
+  AcId x = *(const AcId *)a, y = *(const AcId *)b;
+  int c = strcmp(acSortGraph->ops[x].name, acSortGraph->ops[y].name);
+  return c ? c : (x > y) - (x < y);
+}
+
+static int acFirstOpCmp(const void *a, const void *b) {
+  AcId x = ((const AcUnknownOp *)a)->firstOp, y = ((const AcUnknownOp *)b)->firstOp;
+  return (x > y) - (x < y);
+}
+
+/* imp->unknownOps: one entry per name of the ops the cost model did not
+ * know, with their count and first op, in order of first appearance. */
+static AcStatus acCollectUnknownOps(AcImportCtx *c) {
+  AcImport *imp = c->imp;
+  const AcGraph *g = imp->graph;
+  AcStatus st = AC_OK;
+  intptr_t n = 0;
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    n += c->unknown[o] != 0;
+  if (n == 0)
+    return AC_OK;
+  AcId *ids = acMalloc((size_t)n * sizeof *ids);
+  imp->unknownOps = acCalloc((size_t)n, sizeof *imp->unknownOps);
+  if (!ids || !imp->unknownOps)
+    goto nomem;
+  n = 0;
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    if (c->unknown[o])
+      ids[n++] = (AcId)o;
+  acSortGraph = g;
+  qsort(ids, (size_t)n, sizeof *ids, acUnknownCmp);
+  for (intptr_t i = 0; i < n; ++i) {
+    const AcOp *op = &g->ops[ids[i]];
+    AcUnknownOp *last = imp->numUnknownOps ? &imp->unknownOps[imp->numUnknownOps - 1] : NULL;
+    if (last && !strcmp(last->name, op->name)) {
+      last->count++;
+      continue;
+    }
+    AcUnknownOp *u = &imp->unknownOps[imp->numUnknownOps++];
+    u->name = op->name;
+    u->count = 1;
+    u->firstOp = ids[i];
+    u->recomputable = op->recomputable;
+  }
+  qsort(imp->unknownOps, (size_t)imp->numUnknownOps, sizeof *imp->unknownOps,
+        acFirstOpCmp);
+  for (intptr_t i = 0; i < imp->numUnknownOps; ++i)
+    if (!(imp->unknownOps[i].location =
+              acLocationText(imp->ops[imp->unknownOps[i].firstOp])))
+      goto nomem;
+  goto cleanup;
+nomem:
+  st = acNoMem(c, mlirOperationGetLocation(imp->module));
+cleanup:
+  acFree(ids);
+  return st;
+}
+
+void acImportWarnUnknownOps(const AcImport *imp) {
+  for (intptr_t i = 0; i < imp->numUnknownOps; ++i) {
+    const AcUnknownOp *u = &imp->unknownOps[i];
+    char msg[768];
+    snprintf(msg, sizeof msg,
+             "autoac: %lld op%s '%s' %s unknown to the cost model%s: "
+             "counted as 0 FLOPs%s; give %s costs with --ac-cost-table=FILE "
+             "(pass option cost-table=FILE)",
+             (long long)u->count, u->count == 1 ? "" : "s", u->name,
+             u->count == 1 ? "is" : "are", u->count == 1 ? "" : " (the first here)",
+             u->recomputable ? " (registered and free of side effects, so "
+                               "still recomputable)"
+                             : " and never recomputed",
+             u->count == 1 ? "it" : "them");
+    acEmitDiagnostic(mlirOperationGetLocation(imp->ops[u->firstOp]), 1, msg);
+  }
+}
+
 static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
-                             AcImport **out, AcError *err, MlirLocation *errLoc) {
+                             const AcCostTable *costTable, AcImport **out,
+                             AcError *err, MlirLocation *errLoc) {
   AcImportCtx c;
   memset(&c, 0, sizeof c);
   c.device = device;
+  c.costTable = costTable;
   c.err = err;
   c.errLoc = errLoc;
   AcStatus st = AC_OK;
@@ -677,6 +801,8 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
       goto cleanup;
     }
   }
+  if ((st = acCollectUnknownOps(&c)) != AC_OK)
+    goto cleanup;
   *out = c.imp;
   c.imp = NULL;
 cleanup:
@@ -684,6 +810,7 @@ cleanup:
   acGraphBuilderDestroy(c.b);
   acPtrMapClear(&c.valueIds);
   acFree(c.types);
+  acFree(c.unknown);
   acFree(c.operands);
   acFree(c.seenAt);
   acFree(c.opName);
@@ -708,6 +835,9 @@ void acImportDestroy(AcImport *imp) {
   acFree(imp->values);
   acFree(imp->funcOps);
   acFree(imp->returnOps);
+  for (intptr_t i = 0; i < imp->numUnknownOps; ++i)
+    acFree(imp->unknownOps[i].location);
+  acFree(imp->unknownOps);
   acFree(imp);
 }
 
@@ -767,7 +897,13 @@ static intptr_t acSinkBackwardAliases(const AcImport *imp) {
 
 AcStatus acImportModule(MlirOperation module, const AcDevice *device,
                         AcImport **out, AcError *err, MlirLocation *errLoc) {
-  AcStatus st = acImportOnce(module, device, out, err, errLoc);
+  return acImportModuleWithCosts(module, device, NULL, out, err, errLoc);
+}
+
+AcStatus acImportModuleWithCosts(MlirOperation module, const AcDevice *device,
+                                 const AcCostTable *costTable, AcImport **out,
+                                 AcError *err, MlirLocation *errLoc) {
+  AcStatus st = acImportOnce(module, device, costTable, out, err, errLoc);
   if (st != AC_OK)
     return st;
   intptr_t moved = acSinkBackwardAliases(*out);
@@ -778,7 +914,7 @@ AcStatus acImportModule(MlirOperation module, const AcDevice *device,
   *out = NULL;
   if (moved < 0)
     goto nomem;
-  st = acImportOnce(module, device, out, err, errLoc);
+  st = acImportOnce(module, device, costTable, out, err, errLoc);
   if (st != AC_OK)
     goto cleanup;
   /* Names stay those of the input as written: the printed numbering of the

@@ -15,7 +15,8 @@
 
 const char *const acOptionNames[] = {
     "budget", "reserve", "optimizer", "strategy", "mode",   "device",
-    "plan-out", "plan-in", "report",  "strict",   "sweep", "sweep-csv", NULL};
+    "plan-out", "plan-in", "report",  "strict",   "sweep", "sweep-csv",
+    "cost-table", NULL};
 
 AcOptions *acOptionsCreate(void) {
   AcOptions *o = acCalloc(1, sizeof *o);
@@ -36,6 +37,7 @@ void acOptionsDestroy(AcOptions *o) {
   acFree(o->planIn);
   acFree(o->report);
   acFree(o->sweepCsv);
+  acFree(o->costTable);
   acFree(o);
 }
 
@@ -122,7 +124,8 @@ AcStatus acOptionsSet(AcOptions *o, const char *name, const char *value,
   char **slot = !strcmp(name, "plan-out") ? &o->planOut
                 : !strcmp(name, "plan-in") ? &o->planIn
                 : !strcmp(name, "report") ? &o->report
-                : !strcmp(name, "sweep-csv") ? &o->sweepCsv : NULL;
+                : !strcmp(name, "sweep-csv") ? &o->sweepCsv
+                : !strcmp(name, "cost-table") ? &o->costTable : NULL;
   if (slot) {
     if (!*value)
       return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
@@ -131,7 +134,8 @@ AcStatus acOptionsSet(AcOptions *o, const char *name, const char *value,
   }
   return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                     "unknown option '%s' (accepted: budget, reserve, optimizer, "
-                    "strategy, mode, device, plan-out, plan-in, report, strict)",
+                    "strategy, mode, device, plan-out, plan-in, report, strict, "
+                    "cost-table)",
                     name);
 }
 
@@ -182,10 +186,34 @@ static void acWarnMutation(const AcImport *imp) {
   }
 }
 
+AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
+                            AcImport **out) {
+  AcCostTable *table = NULL;
+  AcError err;
+  MlirLocation errLoc = mlirOperationGetLocation(module);
+  AcStatus st = AC_OK;
+  acErrorClear(&err);
+  *out = NULL;
+  if (opts->costTable &&
+      (st = acCostTableCreateFromFile(opts->costTable, &table, &err)) != AC_OK) {
+    mlirEmitError(errLoc, err.message);
+    goto cleanup;
+  }
+  st = acImportModuleWithCosts(module, opts->device, table, out, &err, &errLoc);
+  if (st != AC_OK) {
+    mlirEmitError(errLoc, err.message);
+    goto cleanup;
+  }
+  acImportWarnUnknownOps(*out);
+cleanup:
+  acCostTableDestroy(table);
+  return st;
+}
+
 /* Plans with `strategy` (or reads plan-in) into `plan`, derived. */
 static AcStatus acMakePlan(const AcImport *imp, const AcOptions *opts,
                            AcStrategy strategy, int64_t staticBytes,
-                           AcPlan *plan, AcError *err) {
+                           AcPlan *plan, AcSearchStats *search, AcError *err) {
   const AcGraph *g = imp->graph;
   if (opts->planIn) {
     AcStatus st = acPlanFileRead(g, (const char *const *)imp->valueNames,
@@ -198,7 +226,32 @@ static AcStatus acMakePlan(const AcImport *imp, const AcOptions *opts,
   po.strategy = strategy;
   po.budget = opts->budget;
   po.staticBytes = staticBytes;
-  return acPlanRun(g, &po, plan, err);
+  return acPlanRunStats(g, &po, plan, search, err);
+}
+
+/* What a plan's peak at an unreachable budget is, per strategy: each
+ * speaks of its own floor. */
+static void acBudgetFloorText(AcStrategy s, char *buf, size_t n) {
+  switch (s) {
+  case AC_STRATEGY_GREEDY:
+    snprintf(buf, n, "the lowest peak reachable");
+    break;
+  case AC_STRATEGY_SAVE_ALL:
+  case AC_STRATEGY_MINCUT:
+    snprintf(buf, n, "the peak of the %s plan (it does not depend on the "
+             "budget)", acStrategyName(s));
+    break;
+  case AC_STRATEGY_KNAPSACK:
+    snprintf(buf, n, "the peak of the knapsack baseline's plan for it");
+    break;
+  case AC_STRATEGY_BEAM:
+    snprintf(buf, n, "the lowest peak the beam search reaches");
+    break;
+  default:
+    snprintf(buf, n, "the lowest peak the %s reaches", s == AC_STRATEGY_ILP
+                                                          ? "ILP" : acStrategyName(s));
+    break;
+  }
 }
 
 AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts) {
@@ -244,11 +297,9 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   if (reportOut)
     *reportOut = NULL;
 
-  st = acImportModule(module, opts->device, &imp, &err, &errLoc);
-  if (st != AC_OK) {
-    mlirEmitError(errLoc, err.message);
+  st = acImportForOptions(module, opts, &imp);
+  if (st != AC_OK)
     goto cleanup;
-  }
   const AcGraph *g = imp->graph;
   if (g->numFuncs == 0) {
     acEmitDiagnostic(mlirOperationGetLocation(module), 1,
@@ -271,7 +322,9 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     mlirEmitError(errLoc, err.message);
     goto cleanup;
   }
-  st = acMakePlan(imp, opts, opts->strategy, staticBytes, plan, &err);
+  AcSearchStats search;
+  memset(&search, 0, sizeof search);
+  st = acMakePlan(imp, opts, opts->strategy, staticBytes, plan, &search, &err);
   if (st != AC_OK) {
     mlirEmitError(acErrLoc(imp, &err), err.message);
     goto cleanup;
@@ -286,6 +339,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
     rin.baselinePeak[s] = -1;
   /* The baselines: save-all and mincut; knapsack too when there is a budget. */
+  int64_t mincutSavedBytes = -1;
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
     if (s != AC_STRATEGY_SAVE_ALL && s != AC_STRATEGY_MINCUT)
       continue;
@@ -293,8 +347,11 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     AcSimResult bs;
     memset(&bs, 0, sizeof bs);
     if (acPlanRun(g, &po, base, &err) == AC_OK &&
-        acSimulate(g, base, staticBytes, 0, &bs, &err) == AC_OK)
+        acSimulate(g, base, staticBytes, 0, &bs, &err) == AC_OK) {
       rin.baselinePeak[s] = bs.peakBytes;
+      if (s == AC_STRATEGY_MINCUT)
+        mincutSavedBytes = bs.savedBytes;
+    }
     acSimResultClear(&bs);
   }
   if (opts->budget >= 0) {
@@ -308,18 +365,33 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   }
   acErrorClear(&err);
   if (opts->budget >= 0 && sim.peakBytes > opts->budget) {
-    char msg[640], have[32], want[32];
+    char msg[1024], have[32], want[32], floorText[160];
     acFormatBytes(sim.peakBytes, have, sizeof have);
     acFormatBytes(opts->budget, want, sizeof want);
+    if (opts->planIn)
+      snprintf(floorText, sizeof floorText, "the peak of the plan read from '%s'",
+               opts->planIn);
+    else
+      acBudgetFloorText(opts->strategy, floorText, sizeof floorText);
+    /* The knapsack's plan is its byte-fraction guess for the budget, not a
+       search for the lowest peak (its peak is not even monotone in the
+       fraction): say what it kept. */
+    char tail[200] = "";
+    if (!opts->planIn && opts->strategy == AC_STRATEGY_KNAPSACK &&
+        mincutSavedBytes >= 0)
+      snprintf(tail, sizeof tail, "; for this budget the knapsack keeps %.3g %% "
+               "of the min-cut saved bytes and does not look for a lower peak",
+               100 * acKnapsackFraction(opts->budget,
+                                        rin.baselinePeak[AC_STRATEGY_MINCUT],
+                                        mincutSavedBytes));
     snprintf(msg, sizeof msg,
-             "autoac: budget %" PRId64 " bytes (%s) is below the lowest peak "
-             "reachable, %" PRId64 " bytes (%s), which occurs at '%s' in the "
-             "%s of '@%s'%s",
-             opts->budget, want, sim.peakBytes, have,
+             "autoac: budget %" PRId64 " bytes (%s) is below %s, %" PRId64
+             " bytes (%s), which occurs at '%s' in the %s of '@%s'%s%s",
+             opts->budget, want, floorText, sim.peakBytes, have,
              sim.peakOp != AC_NONE ? g->ops[sim.peakOp].name : "?",
              sim.peakKind == AC_STEP_FWD ? "forward" : "backward",
              sim.peakSched >= 0 && sim.peakSched < g->numSched
-                 ? g->funcs[g->sched[sim.peakSched].func].name : "?",
+                 ? g->funcs[g->sched[sim.peakSched].func].name : "?", tail,
              opts->strict ? "" : "; the best plan found is applied");
     MlirLocation loc = sim.peakOp != AC_NONE ? mlirOperationGetLocation(imp->ops[sim.peakOp])
                                              : mlirOperationGetLocation(module);
@@ -338,6 +410,9 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   rin.plan = plan;
   rin.sim = &sim;
   rin.device = opts->device;
+  rin.unknownOps = imp->unknownOps;
+  rin.numUnknownOps = imp->numUnknownOps;
+  rin.search = opts->planIn ? NULL : &search;
   if ((opts->report || reportOut) && !(report = acReportToString(&rin))) {
     st = AC_ERR_NOMEM;
     mlirEmitError(errLoc, "autoac: out of memory while building the report");

@@ -50,6 +50,7 @@ struct AutoACPass
   Option<std::string> planOut{*this, "plan-out", llvm::cl::desc("Write the plan as JSON")};
   Option<std::string> planIn{*this, "plan-in", llvm::cl::desc("Apply a saved plan")};
   Option<std::string> report{*this, "report", llvm::cl::desc("Write the JSON report")};
+  Option<std::string> costTable{*this, "cost-table", llvm::cl::desc("JSON file of op costs by name (docs/cost-model.md)")};
   Option<bool> strict{*this, "strict", llvm::cl::desc("Unreachable budget is an error"), llvm::cl::init(false)};
 
   void runOnOperation() override {
@@ -62,7 +63,8 @@ struct AutoACPass
     const std::pair<const char *, const Option<std::string> *> strs[] = {
         {"budget", &budget},   {"reserve", &reserve}, {"optimizer", &optimizer},
         {"strategy", &strategy}, {"mode", &mode},     {"device", &device},
-        {"plan-out", &planOut}, {"plan-in", &planIn}, {"report", &report}};
+        {"plan-out", &planOut}, {"plan-in", &planIn}, {"report", &report},
+        {"cost-table", &costTable}};
     bool ok = true;
     for (const auto &[name, opt] : strs) {
       if (!opt->hasValue() || opt->getValue().empty())

@@ -6,7 +6,8 @@
  * (acBeamChoose); save-all and mincut do not depend on the budget and are
  * planned once; knapsack and the ILP are planned per budget.  The exact ILP
  * is skipped when the min-cut set has more than AC_SWEEP_ILP_MAX_DROPPABLE
- * droppable values (its binaries; each solve also stops at 10 s). */
+ * droppable values (its binaries; each solve also stops at its
+ * deterministic node limit, AC_ILP_DEFAULT_NODES). */
 #include "autoac/autoac.h"
 #include "autoac/import.h"
 #include "autoac/partition.h"
@@ -82,11 +83,9 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
   AcSweepCell fixed[AC_STRATEGY_COUNT];
   memset(fixed, 0, sizeof fixed);
   acErrorClear(&err);
-  st = acImportModule(module, opts->device, &imp, &err, &loc);
-  if (st != AC_OK) {
-    mlirEmitError(loc, err.message);
+  st = acImportForOptions(module, opts, &imp);
+  if (st != AC_OK)
     goto cleanup;
-  }
   const AcGraph *g = imp->graph;
   if (g->numFuncs == 0) {
     st = AC_ERR_INVALID;
@@ -120,12 +119,20 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
   int64_t hi = fixed[AC_STRATEGY_SAVE_ALL].peak;
   if (hi < lo)
     hi = lo;
+  /* Recompute seconds are also shown as a share of the estimated step
+     (forward + backward, acGraphStepSeconds). */
+  double stepSeconds = acGraphStepSeconds(g, NULL);
+  printf("step (forward + backward, cost model on %s): %.4g s; ovh%% = "
+         "recompute seconds / step seconds\n",
+         opts->device ? opts->device->name : "h100", stepSeconds);
   printf("%-14s", "budget");
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
-    printf(" | %-9s %14s %11s", acStrategyName((AcStrategy)s), "peak", "recomp_s");
+    printf(" | %-9s %14s %11s %8s", acStrategyName((AcStrategy)s), "peak",
+           "recomp_s", "ovh%");
   printf("\n");
   if ((st = acCsvAppend(&csv, "budget_bytes,strategy,peak_bytes,recompute_seconds,"
-                              "saved_bytes,feasible\n")) != AC_OK)
+                              "saved_bytes,feasible,recompute_overhead_percent,"
+                              "step_seconds\n")) != AC_OK)
     goto nomem;
   for (int i = 0; i < opts->sweep; ++i) {
     int64_t budget = lo + (int64_t)((double)(hi - lo) * i / (opts->sweep - 1));
@@ -157,19 +164,20 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
         cell.planned = 1;
       } else if (!cell.planned) {
         if (!strcmp(name, "ilp") && droppable > AC_SWEEP_ILP_MAX_DROPPABLE) {
-          printf(" | %-9s %14s %11s", "skipped", "-", "-");
+          printf(" | %-9s %14s %11s %8s", "skipped", "-", "-", "-");
           continue;
         }
         if ((st = acSweepPlan(g, (AcStrategy)s, budget, staticBytes, plan,
                               &cell, &err)) != AC_OK)
           goto fail;
       }
-      char line[256];
-      printf(" | %-9s %14" PRId64 " %11.4g", cell.peak <= budget ? "ok" : "over",
-             cell.peak, cell.seconds);
-      snprintf(line, sizeof line, "%" PRId64 ",%s,%" PRId64 ",%.9g,%" PRId64 ",%d\n",
-               budget, name, cell.peak, cell.seconds, cell.savedBytes,
-               cell.peak <= budget);
+      char line[320];
+      double ovh = acOverheadPercent(cell.seconds, stepSeconds);
+      printf(" | %-9s %14" PRId64 " %11.4g %7.3g%%", cell.peak <= budget ? "ok" : "over",
+             cell.peak, cell.seconds, ovh);
+      snprintf(line, sizeof line, "%" PRId64 ",%s,%" PRId64 ",%.9g,%" PRId64
+               ",%d,%.9g,%.9g\n", budget, name, cell.peak, cell.seconds,
+               cell.savedBytes, cell.peak <= budget, ovh, stepSeconds);
       if ((st = acCsvAppend(&csv, line)) != AC_OK)
         goto nomem;
     }

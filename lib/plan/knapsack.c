@@ -8,7 +8,9 @@
  *     peak ~= (mincutPeak - mincutSaved) + kept
  *     fraction = (budget - (mincutPeak - mincutSaved)) / mincutSaved,
  *
- * clamped to [0, 1] (1 without a budget or when nothing is saved).  That
+ * clamped to [0, 1] (1 without a budget or when nothing is saved).  When
+ * every candidate fits (fraction 1 among others) the plan is the min-cut
+ * one: the knapsack only drops what the fraction asks it to.  That
  * guess ignores when the saves are live and the transients of recomputation,
  * which is exactly what makes this a baseline: no simulated peak is used
  * beyond the one min-cut simulation for the mapping.
@@ -99,6 +101,12 @@ AcStatus acKnapsackFrom(const AcGraph *g, const uint8_t *initialSaved,
     trial->saved[cand[i]] = 0;
   int64_t fixedBytes = acPlanSavedBytes(g, trial);
   double room = frac * (double)savedBytes - (double)fixedBytes;
+  if (room >= (double)candBytes) {
+    /* Everything fits (fraction 1 among others): the starting plan.  The
+       quantized DP below rounds weights up and could drop a save here. */
+    acPlanCopy(plan, base);
+    goto cleanup;
+  }
 
   /* 0/1 knapsack over quantized bytes. */
   int64_t unit = candBytes / AC_KNAPSACK_BUCKETS +

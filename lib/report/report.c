@@ -86,6 +86,10 @@ static json_t *acFunctionJson(const AcReportInput *in, AcId f, int *failed) {
   return o;
 }
 
+double acOverheadPercent(double recomputeSeconds, double stepSeconds) {
+  return stepSeconds > 0 ? recomputeSeconds / stepSeconds * 100.0 : 0.0;
+}
+
 char *acReportToString(const AcReportInput *in) {
   const AcGraph *g = in->g;
   const AcSimResult *sim = in->sim;
@@ -122,6 +126,35 @@ char *acReportToString(const AcReportInput *in) {
   acSet(r, "saved_bytes", json_integer(acPlanSavedBytes(g, in->plan)), &failed);
   acSet(r, "recompute_flops", json_real(sim->recomputeFlops), &failed);
   acSet(r, "recompute_seconds", json_real(sim->recomputeSeconds), &failed);
+  double stepFlops = 0, stepSeconds = acGraphStepSeconds(g, &stepFlops);
+  acSet(r, "step_flops", json_real(stepFlops), &failed);
+  acSet(r, "step_seconds", json_real(stepSeconds), &failed);
+  acSet(r, "recompute_overhead_percent",
+        json_real(acOverheadPercent(sim->recomputeSeconds, stepSeconds)), &failed);
+  if (in->search && in->search->searched) {
+    json_t *se = json_object();
+    if (se) {
+      acSet(se, "optimal", json_boolean(in->search->optimal), &failed);
+      acSet(se, "limited", json_boolean(in->search->limited), &failed);
+      acSet(se, "seconds", json_real(in->search->seconds), &failed);
+      acSet(se, in->strategy == AC_STRATEGY_ILP ? "nodes" : "simulations",
+            json_integer(in->search->work), &failed);
+    }
+    acSet(r, "search", se, &failed);
+  }
+  json_t *unknown = json_array();
+  for (intptr_t i = 0; unknown && i < in->numUnknownOps; ++i) {
+    const AcUnknownOp *u = &in->unknownOps[i];
+    json_t *e = json_object();
+    if (e) {
+      acSet(e, "name", json_string(u->name), &failed);
+      acSet(e, "count", json_integer(u->count), &failed);
+      acSet(e, "location", json_string(u->location ? u->location : ""), &failed);
+      acSet(e, "recomputable", json_boolean(u->recomputable), &failed);
+    }
+    acPush(unknown, e, &failed);
+  }
+  acSet(r, "unknown_ops", unknown, &failed);
   for (AcId f = 0; f < g->numFuncs; ++f)
     acPush(funcs, acFunctionJson(in, f, &failed), &failed);
   acSet(r, "functions", funcs, &failed);

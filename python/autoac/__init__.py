@@ -19,7 +19,7 @@ from typing import Any, Dict, Optional, Union
 __all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "library_path"]
 
 _OPTION_NAMES = ("budget", "reserve", "optimizer", "strategy", "mode", "device",
-                 "plan_out", "plan_in", "report", "strict")
+                 "plan_out", "plan_in", "report", "strict", "cost_table")
 
 
 class AutoacError(RuntimeError):

@@ -146,8 +146,9 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
 
 def read_sweep(source: Union[str, Iterable[Dict[str, Any]]]) -> List[Dict[str, Any]]:
     """Rows of a sweep CSV (budget_bytes,strategy,peak_bytes,recompute_seconds,
-    saved_bytes,feasible) with numbers converted; `source` is a path, CSV
-    text, or rows already read."""
+    saved_bytes,feasible,recompute_overhead_percent,step_seconds; the last
+    two are 0 when absent, as in older files) with numbers converted;
+    `source` is a path, CSV text, or rows already read."""
     if isinstance(source, str):
         if "\n" in source or ("," in source and not os.path.exists(source)):
             rows = list(csv.DictReader(io.StringIO(source)))
@@ -168,6 +169,8 @@ def read_sweep(source: Union[str, Iterable[Dict[str, Any]]]) -> List[Dict[str, A
             "peak_bytes": float(r["peak_bytes"]), "recompute_seconds": float(r["recompute_seconds"]),
             "saved_bytes": float(r.get("saved_bytes") or 0),
             "feasible": str(r.get("feasible", "1")).strip().lower() in ("1", "true", "yes"),
+            "recompute_overhead_percent": float(r.get("recompute_overhead_percent") or 0),
+            "step_seconds": float(r.get("step_seconds") or 0),
         })
     return out
 

@@ -116,3 +116,28 @@ def test_deep_nesting_is_refused_not_a_crash():
     text = "func.func @f() attributes {x = " + "[" * 100000 + "]" * 100000 + "} {\n return\n}\n"
     with pytest.raises(autoac.AutoacError, match="more than 1000 levels deep"):
         autoac.plan(text)
+UNKNOWN = """func.func @step(%x: tensor<1024xf32>, %dy: tensor<f32> {ac.tangent}) -> (tensor<f32> {ac.output}, tensor<1024xf32> {ac.grad}) attributes {ac.joint} {
+  %a = "my.fancy"(%x) : (tensor<1024xf32>) -> tensor<1024xf32>
+  %b = "my.fancy"(%a) : (tensor<1024xf32>) -> tensor<1024xf32>
+  %s = "torch.aten.sum"(%b) : (tensor<1024xf32>) -> tensor<f32>
+  %g = "torch.aten.mul"(%dy, %b) : (tensor<f32>, tensor<1024xf32>) -> tensor<1024xf32>
+  %g2 = "torch.aten.mul"(%g, %a) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+  return %s, %g2 : tensor<f32>, tensor<1024xf32>
+}"""
+
+
+def test_unknown_ops_named_and_cost_table(tmp_path):
+    r = autoac.plan(UNKNOWN, source_name="u.mlir")
+    assert "u.mlir:2:8: warning: autoac: 2 ops 'my.fancy' are unknown to the cost model" in r.warnings
+    assert r.report["unknown_ops"] == [
+        {"name": "my.fancy", "count": 2, "location": "u.mlir:2:8", "recomputable": False}]
+    table = tmp_path / "costs.json"
+    table.write_text('{"my.fancy": {"flops": 1e9, "recomputable": true}}')
+    t = autoac.plan(UNKNOWN, source_name="u.mlir", cost_table=str(table))
+    assert "unknown" not in t.warnings
+    assert t.report["unknown_ops"] == []
+    # The sum and the two muls (1024 FLOPs each), and the table's 1e9 twice.
+    assert t.report["step_flops"] == 2e9 + 3 * 1024
+    table.write_text('{"my.fancy": {"flops": -1}}')
+    with pytest.raises(autoac.AutoacError, match=r"cost table '.*costs.json': entry 'my.fancy': \"flops\" must be"):
+        autoac.plan(UNKNOWN, cost_table=str(table))

@@ -108,6 +108,18 @@ def test_pareto_front_keeps_non_dominated_points():
     assert ap.pareto_front(pts) == [(10, 4.0), (12, 3.0), (20, 0.0)]
 
 
+def test_read_sweep_overhead_columns(sweep_csv):
+    rows = ap.read_sweep(sweep_csv)
+    steps = {r["step_seconds"] for r in rows}
+    assert len(steps) == 1 and steps.pop() > 0
+    for r in rows:
+        want = r["recompute_seconds"] / r["step_seconds"] * 100
+        assert r["recompute_overhead_percent"] == pytest.approx(want, rel=1e-6, abs=1e-12)
+    # Older files without the columns read as 0.
+    old = ap.read_sweep("budget_bytes,strategy,peak_bytes,recompute_seconds\n1,greedy,2,0.5\n")
+    assert old[0]["recompute_overhead_percent"] == 0 and old[0]["step_seconds"] == 0
+
+
 def test_read_sweep_rejects_wrong_columns():
     with pytest.raises(ValueError, match="lacks"):
         ap.read_sweep("a,b\n1,2\n")

@@ -46,6 +46,15 @@ for kp, ks in sorted(kpts):
     eq_better += min(cands) <= ks * (1 + 1e-9)
 print(f"{sys.argv[2]}: at equal peak, greedy recomputes no more than knapsack for "
       f"{eq_better} of {eq_total} distinct knapsack plans")
+# Overhead: each row's recompute_overhead_percent is its recompute seconds
+# over the step's seconds (the same on every row, positive) times 100.
+steps = {float(r["step_seconds"]) for s in rows.values() for r in s.values()}
+ovh_ok = len(steps) == 1 and min(steps) > 0
+for s in rows.values():
+    for r in s.values():
+        want = float(r["recompute_seconds"]) / float(r["step_seconds"]) * 100
+        ovh_ok &= abs(float(r["recompute_overhead_percent"]) - want) <= 1e-6 * max(1.0, want)
+print(f"overhead = recompute seconds / step seconds * 100 on every row: {'yes' if ovh_ok else 'NO'}")
 for p in problems:
     print("  " + p)
 sys.exit(1 if problems else 0)

@@ -410,6 +410,7 @@ AC_TEST(test_unknown) {
   AcTensorType t[] = {F32(2, D(10), D(10))};
   AcOpCost c = est("mydialect.frobnicate", t, 1, t, 1, NULL);
   CHECK_EQ_I64(c.kind, AC_KIND_UNKNOWN);
+  CHECK(c.unknown == 1);
   CHECK(c.recomputable == 0 && !c.computeIntensive && !c.isView);
   CHECK_NEAR(c.bytesMoved, 800.0, 1e-12);
   CHECK_NEAR(c.flops, 0.0, 0);
@@ -421,6 +422,12 @@ AC_TEST(test_unknown) {
   c = est("mydialect.frobnicate", t, 1, t, 1, &pure);
   CHECK_EQ_I64(c.kind, AC_KIND_DATA_MOVEMENT);
   CHECK(c.recomputable == 1);
+  CHECK(c.unknown == 1); /* recomputable, but its FLOPs are still a guess */
+  /* Known names are not unknown, whatever their kind. */
+  CHECK(est("torch.aten.mm", t, 1, t, 1, NULL).unknown == 0);
+  CHECK(est("torch.aten.bernoulli", t, 1, t, 1, NULL).unknown == 0);
+  CHECK(est("torch.aten.add_.Tensor", t, 1, t, 1, NULL).unknown == 0);
+  CHECK(est("torch.aten.frobnicate_", t, 1, t, 1, NULL).unknown == 1);
   CHECK_NEAR(c.bytesMoved, 800.0, 1e-12);
   /* Known pure but with memory effects: still in-place. */
   AcOpExtra both = {0, 0, 0, 1, 1};
@@ -442,6 +449,101 @@ AC_TEST(test_unknown) {
   longName[sizeof longName - 1] = '\0';
   c = est(longName, t, 1, t, 1, NULL);
   CHECK_EQ_I64(c.kind, AC_KIND_UNKNOWN);
+}
+
+/* Cost tables: parsing, lookup (exact, then torch without the overload),
+ * applying an entry, and every error naming the source and the entry. */
+static AcStatus tableFrom(const char *json, AcCostTable **t, AcError *err) {
+  acErrorClear(err);
+  return acCostTableCreateFromString(json, strlen(json), "t.json", t, err);
+}
+
+AC_TEST(test_cost_table) {
+  AcCostTable *t = NULL;
+  AcError err;
+  const char *good =
+      "{\"my.op\": {\"flops\": 1e9, \"bytes\": 4096, \"recomputable\": true},"
+      " \"torch.aten.foo\": {\"seconds\": 0.25},"
+      " \"torch.aten.foo.Tensor\": {\"flops\": 7},"
+      " \"a.b\": {\"recomputable\": false}}";
+  CHECK(tableFrom(good, &t, &err) == AC_OK);
+  CHECK_EQ_I64(acCostTableSize(t), 4);
+  CHECK(strcmp(acCostTableSource(t), "t.json") == 0);
+  const AcCostOverride *e = acCostTableLookup(t, "my.op");
+  CHECK(e && e->hasFlops && e->hasBytes && e->hasRecomputable && !e->hasSeconds);
+  CHECK(e && e->flops == 1e9 && e->bytes == 4096 && e->recomputable == 1);
+  /* The exact name wins over the base name; other overloads get the base. */
+  e = acCostTableLookup(t, "torch.aten.foo.Tensor");
+  CHECK(e && e->hasFlops && e->flops == 7 && !e->hasSeconds);
+  e = acCostTableLookup(t, "torch.aten.foo.Scalar");
+  CHECK(e && e->hasSeconds && e->seconds == 0.25);
+  CHECK(acCostTableLookup(t, "torch.aten.foo") == acCostTableLookup(t, "torch.aten.foo.out"));
+  CHECK(acCostTableLookup(t, "torch.aten.foobar") == NULL);
+  CHECK(acCostTableLookup(t, "my.op2") == NULL);
+  CHECK(acCostTableLookup(t, "my") == NULL);
+  CHECK(acCostTableLookup(NULL, "my.op") == NULL);
+  /* Applying: given fields replace the model's, the op is known; seconds
+     are the entry's, else the roofline of the new numbers. */
+  AcTensorType x[] = {F32(1, D(1024))};
+  AcOpCost c = est("my.op", x, 1, x, 1, NULL);
+  CHECK(c.unknown && !c.recomputable);
+  const AcDevice *h100 = acDeviceLookup("h100");
+  double sec = acCostApplyOverride(acCostTableLookup(t, "my.op"), h100, &c);
+  CHECK(!c.unknown && c.recomputable && c.flops == 1e9 && c.bytesMoved == 4096);
+  CHECK_NEAR(sec, 1e9 / 989e12, 1e-20);
+  c = est("torch.aten.foo.Scalar", x, 1, x, 1, NULL);
+  double bytes = c.bytesMoved; /* 8192: in + out */
+  sec = acCostApplyOverride(acCostTableLookup(t, "torch.aten.foo.Scalar"), h100, &c);
+  CHECK(sec == 0.25 && c.bytesMoved == bytes && c.bytesMoved == 8192);
+  acCostTableDestroy(t);
+  acCostTableDestroy(NULL);
+
+  struct { const char *json, *message; } bad[] = {
+      {"{\"my.op\": {\"flops\": 1,}}", "cannot read cost table 't.json': "},
+      {"[1]", "cost table 't.json' must be a JSON object mapping op names"},
+      {"{\"myop\": {\"flops\": 1}}", "entry 'myop' is not an op name"},
+      {"{\".op\": {\"flops\": 1}}", "entry '.op' is not an op name"},
+      {"{\"my.\": {\"flops\": 1}}", "entry 'my.' is not an op name"},
+      {"{\"my.op\": 3}", "entry 'my.op' must be an object like"},
+      {"{\"my.op\": {\"flop\": 1}}", "entry 'my.op': unknown key \"flop\""},
+      {"{\"my.op\": {\"bytes\": -4}}", "entry 'my.op': \"bytes\" must be a finite number >= 0"},
+      {"{\"my.op\": {\"flops\": null}}", "entry 'my.op': \"flops\" must be a finite"},
+      {"{\"my.op\": {\"seconds\": \"1\"}}", "entry 'my.op': \"seconds\" must be a finite"},
+      {"{\"my.op\": {\"recomputable\": \"yes\"}}", "\"recomputable\" must be true or false"},
+      {"{\"my.op\": {}}", "entry 'my.op' sets nothing"},
+      {"{\"a.b\": {\"flops\": 1}, \"a.b\": {\"flops\": 2}}", "duplicate object key"},
+      {"{\"stablehlo.rng\": {\"recomputable\": true}}", "refused for a random op"},
+      {"{\"torch.aten.dropout\": {\"recomputable\": true}}", "refused for a random op"},
+      {"{\"torch.aten.mul_.Tensor\": {\"recomputable\": true}}", "refused for an in-place op"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    t = (AcCostTable *)1;
+    AcStatus st = tableFrom(bad[i].json, &t, &err);
+    CHECK(st == AC_ERR_INVALID && t == NULL);
+    if (!strstr(err.message, bad[i].message) || !strstr(err.message, "t.json")) {
+      printf("  %s: got '%s'\n", bad[i].json, err.message);
+      CHECK(0);
+    }
+  }
+  /* A random op may still be given costs, only not made recomputable. */
+  CHECK(tableFrom("{\"torch.aten.dropout\": {\"flops\": 3, \"recomputable\": false}}",
+                  &t, &err) == AC_OK);
+  acCostTableDestroy(t);
+  /* Files: a missing one is an I/O error naming it. */
+  CHECK(acCostTableCreateFromFile("/nonexistent/autoac-costs.json", &t, &err) == AC_ERR_IO);
+  CHECK(t == NULL && strstr(err.message, "/nonexistent/autoac-costs.json"));
+  /* Allocation failures: NOMEM, nothing leaked, eventually success. */
+  int sawOk = 0;
+  for (int64_t n = 1; n < 2000 && !sawOk; ++n) {
+    acAllocFailAfter(n);
+    AcStatus st = tableFrom(good, &t, &err);
+    acAllocFailAfter(0);
+    CHECK(st == AC_OK || st == AC_ERR_NOMEM);
+    sawOk = st == AC_OK;
+    acCostTableDestroy(t);
+    t = NULL;
+  }
+  CHECK(sawOk);
 }
 
 AC_TEST(test_views) {
@@ -947,6 +1049,7 @@ int main(void) {
   RUN(test_reductions);
   RUN(test_random_and_inplace);
   RUN(test_unknown);
+  RUN(test_cost_table);
   RUN(test_views);
   RUN(test_constants_and_fills);
   RUN(test_corpus_names);

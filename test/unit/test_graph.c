@@ -199,6 +199,49 @@ AC_TEST(schedules) {
   }
 }
 
+/* acGraphStepSeconds: each function's forward ops once per forward entry,
+ * its backward ops once per backward entry.  Ops: A.relu (fwd), A.mul (bwd),
+ * B.relu (fwd), B.mul (bwd) with 1, 2, 4, 8 s and 10, 20, 40, 80 FLOPs.
+ *   default schedule (each phase once): 1 + 2 + 4 + 8 = 15 s, 150 FLOPs;
+ *   A with two microbatches: 2 * (1 + 2) + 4 + 8 = 18 s, 2 * 30 + 120 = 180. */
+AC_TEST(stepSeconds) {
+  AcGraph *gr = NULL;
+  AcGraphBuilder *b = twoFuncs();
+  CHECK(acGraphBuilderFinish(b, &gr, NULL) == AC_OK);
+  acGraphBuilderDestroy(b);
+  if (!gr)
+    return;
+  for (AcId o = 0; o < 4; ++o) {
+    gr->ops[o].seconds = (double)(1 << o);
+    gr->ops[o].flops = 10.0 * (1 << o);
+  }
+  CHECK(gr->ops[0].phase == AC_PHASE_FWD && gr->ops[1].phase == AC_PHASE_BWD);
+  double flops = -1;
+  CHECK_NEAR(acGraphStepSeconds(gr, &flops), 15.0, 0);
+  CHECK_NEAR(flops, 150.0, 0);
+  CHECK_NEAR(acGraphStepSeconds(gr, NULL), 15.0, 0);
+  acGraphDestroy(gr);
+  b = twoFuncs();
+  acGraphBuilderAddSched(b, 0, AC_PHASE_FWD, 0);
+  acGraphBuilderAddSched(b, 0, AC_PHASE_FWD, 1);
+  acGraphBuilderAddSched(b, 0, AC_PHASE_BWD, 0);
+  acGraphBuilderAddSched(b, 1, AC_PHASE_FWD, 0);
+  acGraphBuilderAddSched(b, 1, AC_PHASE_BWD, 0);
+  acGraphBuilderAddSched(b, 0, AC_PHASE_BWD, 1);
+  gr = NULL;
+  CHECK(acGraphBuilderFinish(b, &gr, NULL) == AC_OK);
+  acGraphBuilderDestroy(b);
+  if (!gr)
+    return;
+  for (AcId o = 0; o < 4; ++o) {
+    gr->ops[o].seconds = (double)(1 << o);
+    gr->ops[o].flops = 10.0 * (1 << o);
+  }
+  CHECK_NEAR(acGraphStepSeconds(gr, &flops), 18.0, 0);
+  CHECK_NEAR(flops, 180.0, 0);
+  acGraphDestroy(gr);
+}
+
 /* Random graphs: phases equal the definition computed by brute force
    (forward iff an output is reachable from the op and no tangent reaches
    it), uses are exactly the readers. */
@@ -401,6 +444,7 @@ int main(void) {
   RUN(byteCountsThatOverflowAreRefused);
   RUN(forcedPhases);
   RUN(schedules);
+  RUN(stepSeconds);
   RUN(randomPhasesMatchDefinition);
   RUN(allocationFailuresAreClean);
   return acTestSummary("graph");

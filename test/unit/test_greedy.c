@@ -381,6 +381,43 @@ AC_TEST(monotoneSweep) {
   CHECK(refined >= 5); /* the rule is exercised (more in test_greedy_inc) */
 }
 
+/* The knapsack drops only what its fraction asks for: with no budget, and at
+ * any budget at or above the min-cut peak (fraction 1), its plan is the
+ * min-cut plan, although its DP rounds weights up (random sizes rarely fill
+ * whole buckets). */
+AC_TEST(knapsackFullFraction) {
+  int graphs = 0, withCandidates = 0;
+  for (uint64_t seed = 900; seed < 960; ++seed) {
+    AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 2), 1, 14, 10);
+    if (!g)
+      continue;
+    ++graphs;
+    /* Sizes that are not whole buckets (about 1/1000 of the saved bytes). */
+    for (intptr_t v = 0; v < g->numValues; ++v)
+      if (g->values[v].bytes > 0)
+        g->values[v].bytes = g->values[v].bytes * 37 + 1 + v % 7;
+    AcPlan *mc = acPlanCreate(g), *k = acPlanCreate(g);
+    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, 0};
+    AcSimResult r;
+    CHECK(acPlanRun(g, &om, mc, NULL) == AC_OK);
+    CHECK(acSimulate(g, mc, 0, 0, &r, NULL) == AC_OK);
+    withCandidates += acPlanDroppableCount(g, mc->saved) > 1;
+    int64_t budgets[] = {-1, r.peakBytes, r.peakBytes + 1, 2 * r.peakBytes};
+    for (int i = 0; i < 4; ++i) {
+      AcPlanOptions ok = {AC_STRATEGY_KNAPSACK, budgets[i], 0};
+      CHECK(acPlanRun(g, &ok, k, NULL) == AC_OK);
+      CHECK(memcmp(k->saved, mc->saved, (size_t)g->numValues) == 0);
+      CHECK(memcmp(k->recompute, mc->recompute, (size_t)g->numOps) == 0);
+    }
+    acSimResultClear(&r);
+    acPlanDestroy(mc);
+    acPlanDestroy(k);
+    acGraphDestroy(g);
+  }
+  printf("  %d graphs, %d with several droppable saves\n", graphs, withCandidates);
+  CHECK(graphs >= 50 && withCandidates >= 20);
+}
+
 AC_TEST(allocFailures) {
   AcGraph *g = tkGenGraph(42, 1, 1, 10, 6);
   uint8_t *s0 = calloc((size_t)g->numValues, 1);
@@ -412,6 +449,7 @@ int main(void) {
   RUN(randomTrajectories);
   RUN(plateauTrajectories);
   RUN(monotoneSweep);
+  RUN(knapsackFullFraction);
   RUN(allocFailures);
   return acTestSummary("greedy");
 }

@@ -230,7 +230,7 @@ static int sameCost(double a, double b) {
  * simulation's. */
 static void matchesBruteForce(int dps, uint64_t firstSeed, int fwdOps) {
   int graphs = 0, budgets = 0, greedyWorse = 0, belowGreedy = 0, cuts = 0;
-  int limited = 0;
+  int limited = 0, noneFits = 0, lowestBelowGreedy = 0;
   tkDpsPercent = dps;
   for (uint64_t seed = firstSeed; seed < firstSeed + 240; ++seed) {
     AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 3 == 0),
@@ -268,7 +268,7 @@ static void matchesBruteForce(int dps, uint64_t firstSeed, int fwdOps) {
       AcError err;
       /* A round limit, not the clock, so that the outcome is the same on
          every machine and under the sanitizers. */
-      AcIlpOptions opts = {120, 120};
+      AcIlpOptions opts = {120, 120, 0};
       AcStatus st = acIlpFrom(g, s0, staticB, budget, &opts, p, &s, &err);
       CHECK(st == AC_OK);
       if (st != AC_OK) {
@@ -311,8 +311,15 @@ static void matchesBruteForce(int dps, uint64_t firstSeed, int fwdOps) {
         }
       } else {
         CHECK(s.limited || isinf(s.lowerBound));
-        /* Nothing fits: greedy's lowest-peak plan. */
-        CHECK_EQ_I64(s.peakBytes, t->peakBytes[t->numPlans - 1]);
+        /* Nothing fits: the ILP's own lowest-peak plan, the lowest of the
+           space unless a limit stopped it; never above greedy's. */
+        CHECK(s.peakBytes <= t->peakBytes[t->numPlans - 1]);
+        CHECK(s.peakBytes >= peaks[0]);
+        if (!s.limited)
+          CHECK_EQ_I64(s.peakBytes, peaks[0]);
+        CHECK(s.optimal == !s.limited);
+        lowestBelowGreedy += s.peakBytes < t->peakBytes[t->numPlans - 1];
+        noneFits++;
       }
     }
     acPlanDestroy(p);
@@ -323,8 +330,11 @@ static void matchesBruteForce(int dps, uint64_t firstSeed, int fwdOps) {
     acGraphDestroy(g);
   }
   printf("  %d graphs, %d budgets, %d cuts, %d stopped by the round limit; "
-         "greedy costlier at %d, fails where the ilp fits at %d\n",
-         graphs, budgets, cuts, limited, greedyWorse, belowGreedy);
+         "greedy costlier at %d, fails where the ilp fits at %d; nothing "
+         "fits at %d, where the ilp's lowest peak is below greedy's at %d\n",
+         graphs, budgets, cuts, limited, greedyWorse, belowGreedy, noneFits,
+         lowestBelowGreedy);
+  CHECK(noneFits >= 100);
   CHECK(graphs >= 150 && budgets >= 1500);
   /* The relaxation leaves recompute steps out; rarely, proving that
      nothing fits takes more cuts than the round limit allows. */
@@ -447,7 +457,7 @@ AC_TEST(limits) {
     for (intptr_t k = 1; k < t->numPlans; ++k) {
       int64_t budget = t->peakBytes[k];
       AcIlpStats s;
-      AcIlpOptions opt = {0, 1};
+      AcIlpOptions opt = {0, 1, 0};
       CHECK(acIlpFrom(g, s0, staticB, budget, &opt, p, &s, NULL) == AC_OK);
       CHECK(s.rounds <= 1);
       CHECK(s.feasible); /* greedy's plan fits */
@@ -528,16 +538,17 @@ AC_TEST(largeModelsAreLimited) {
   int64_t budget = t ? t->peakBytes[t->numPlans / 2] : sp.peakBytes;
   acTrajectoryDestroy(t);
   AcIlpStats s;
-  AcIlpOptions opt = {3600, 0};
+  AcIlpOptions opt = {0, 0, 0};   /* the defaults: no clock at all */
   CHECK(acIlpFrom(g, s0, staticB, budget, &opt, p, &s, NULL) == AC_OK);
   CHECK(s.limited && !s.optimal && s.rounds == 0);
-  CHECK(s.seconds < 600);   /* not a timing test: it never waits on GLPK */
+  CHECK(s.nodes == 0);      /* never handed to GLPK */
   CHECK(acGreedyPlanForBudget(g, s0, staticB, budget, q, NULL, NULL) == AC_OK);
   CHECK(memcmp(p->saved, q->saved, (size_t)g->numValues) == 0);
   CHECK(s.feasible);
-  /* A limit that has passed before the incumbent: greedy's trajectory is
-   * cut short at once; the plan is still a valid one, marked limited. */
-  AcIlpOptions tiny = {1e-9, 0};
+  /* A wall-clock limit (optional, machine-dependent) that has passed
+   * before the incumbent: greedy's trajectory is cut short at once; the
+   * plan is still a valid one, marked limited. */
+  AcIlpOptions tiny = {1e-9, 0, 0};
   CHECK(acIlpFrom(g, s0, staticB, budget, &tiny, p, &s, NULL) == AC_OK);
   CHECK(s.limited && !s.optimal && s.rounds == 0);
   CHECK(acSimulate(g, p, staticB, 0, &sq, NULL) == AC_OK);
@@ -548,6 +559,59 @@ AC_TEST(largeModelsAreLimited) {
   acPlanDestroy(q);
   free(s0);
   acGraphDestroy(g);
+}
+
+/* The node limit is the ILP's work limit: deterministic, so the same call
+ * gives the same plan and the same statistics every time (the wall clock
+ * plays no part), and a search it stops says so. */
+AC_TEST(nodeLimitDeterministic) {
+  int calls = 0, limited = 0, unlimited = 0;
+  for (uint64_t seed = 11; seed <= 60; ++seed) {
+    AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 2), 1, 30, 20);
+    if (!g)
+      continue;
+    int64_t staticB = acSimStaticBytes(g, 1.0, 0);
+    uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+    CHECK(acMincutSaveSet(g, s0, NULL) == AC_OK);
+    AcTrajectory *t = NULL;
+    CHECK(acGreedyTrajectoryFrom(g, s0, staticB, &t, NULL) == AC_OK);
+    AcPlan *p = acPlanCreate(g), *q = acPlanCreate(g);
+    for (intptr_t k = 1; k <= t->numPlans; ++k) {
+      /* Along the trajectory, then below its lowest peak. */
+      int64_t budget = k < t->numPlans ? t->peakBytes[k] - 1
+                                       : t->peakBytes[t->numPlans - 1] - 1;
+      for (intptr_t maxNodes = 1; maxNodes <= 8; maxNodes *= 8) {
+        AcIlpOptions o = {0, 0, maxNodes};
+        AcIlpStats a, b;
+        CHECK(acIlpFrom(g, s0, staticB, budget, &o, p, &a, NULL) == AC_OK);
+        CHECK(acIlpFrom(g, s0, staticB, budget, &o, q, &b, NULL) == AC_OK);
+        ++calls;
+        CHECK(memcmp(p->saved, q->saved, (size_t)g->numValues) == 0);
+        CHECK(a.nodes == b.nodes && a.rounds == b.rounds && a.cuts == b.cuts);
+        CHECK(a.optimal == b.optimal && a.limited == b.limited);
+        CHECK(a.peakBytes == b.peakBytes &&
+              memcmp(&a.recomputeSeconds, &b.recomputeSeconds, sizeof(double)) == 0 &&
+              memcmp(&a.lowerBound, &b.lowerBound, sizeof(double)) == 0);
+        /* The limit holds, give or take the branching that crossed it (a
+           branch adds two nodes at once). */
+        if (a.nodes > maxNodes + 2)
+          printf("  seed %d budget %ld: %ld nodes, limit %ld\n", (int)seed,
+                 (long)budget, (long)a.nodes, (long)maxNodes);
+        CHECK(a.nodes <= maxNodes + 2);
+        CHECK(!(a.optimal && a.limited));
+        limited += a.limited;
+        unlimited += !a.limited && a.rounds > 0;
+      }
+    }
+    acPlanDestroy(p);
+    acPlanDestroy(q);
+    acTrajectoryDestroy(t);
+    free(s0);
+    acGraphDestroy(g);
+  }
+  printf("  %d calls twice, %d stopped by the node limit, %d finished\n", calls,
+         limited, unlimited);
+  CHECK(calls >= 100 && limited >= 20 && unlimited >= 20);
 }
 
 AC_TEST(allocFailures) {
@@ -584,6 +648,7 @@ int main(void) {
   RUN(planRunSweep);
   RUN(limits);
   RUN(largeModelsAreLimited);
+  RUN(nodeLimitDeterministic);
   RUN(allocFailures);
   return acTestSummary("ilp");
 }

@@ -32,6 +32,7 @@ static const char *acUsage =
     "  report     write the JSON report      strict   unreachable budget is an error\n"
     "  sweep      plan N budgets for every strategy, print a table (no IR output)\n"
     "  sweep-csv  where --ac-sweep writes its CSV (default: stdout table only)\n"
+    "  cost-table JSON file of op costs by name: {\"my.op\": {\"flops\": 1e9}}\n"
     "  --ac-summary prints a readable summary of what autoac saw and chose.\n"
     "--pass-pipeline runs before autoac; if it names auto-ac itself, autoac is\n"
     "not run again.\n";
@@ -91,6 +92,38 @@ static char *acReadAll(FILE *f, size_t *len) {
   return t.data;
 }
 
+/* The summary's lines on step time, the search and unknown ops, from the
+ * report `r` (contract section 4): step time and recompute overhead, how an
+ * ilp or beam search ended, and each op name the cost model does not know. */
+static void acPrintSummaryExtras(json_t *r) {
+  fprintf(stderr, "  step %.3g s (forward + backward, cost model), recompute "
+          "overhead %.3g %%\n",
+          json_number_value(json_object_get(r, "step_seconds")),
+          json_number_value(json_object_get(r, "recompute_overhead_percent")));
+  json_t *search = json_object_get(r, "search");
+  if (json_is_object(search)) {
+    json_t *nodes = json_object_get(search, "nodes");
+    json_t *work = nodes ? nodes : json_object_get(search, "simulations");
+    fprintf(stderr, "  search: %s%s, %.3g s, %lld %s\n",
+            json_is_true(json_object_get(search, "optimal")) ? "optimal"
+                                                              : "not proven optimal",
+            json_is_true(json_object_get(search, "limited"))
+                ? " (stopped by its work limit)" : "",
+            json_number_value(json_object_get(search, "seconds")),
+            (long long)json_integer_value(work), nodes ? "nodes" : "plans simulated");
+  }
+  size_t i;
+  json_t *u;
+  json_array_foreach(json_object_get(r, "unknown_ops"), i, u) {
+    json_int_t n = json_integer_value(json_object_get(u, "count"));
+    fprintf(stderr, "  unknown op %s: %lld op%s, first at %s: 0 FLOPs%s\n",
+            json_string_value(json_object_get(u, "name")), (long long)n,
+            n == 1 ? "" : "s", json_string_value(json_object_get(u, "location")),
+            json_is_true(json_object_get(u, "recomputable"))
+                ? "" : ", never recomputed");
+  }
+}
+
 /* Prints a readable summary of the report (JSON text) to stderr. */
 static void acPrintSummary(const char *reportText) {
   json_error_t jerr;
@@ -140,6 +173,7 @@ static void acPrintSummary(const char *reportText) {
   fprintf(stderr, "  saved %s, recompute %.3g FLOPs (%.3g s)\n", a,
           json_number_value(json_object_get(r, "recompute_flops")),
           json_number_value(json_object_get(r, "recompute_seconds")));
+  acPrintSummaryExtras(r);
   json_decref(r);
 }
 

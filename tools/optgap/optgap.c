@@ -141,9 +141,10 @@ static int run(const char *path, int nb, double tlim, int width, int brute,
   double tb = now() - t0;
   /* The droppable values, as the ILP sees them. */
   AcIlpStats st0;
-  AcIlpOptions io = {tlim, 0};
+  /* A time limit, not the node limit: optgap measures gaps within a time. */
+  AcIlpOptions io = {tlim, 0, INTPTR_MAX};
   /* (A budget nothing fits, one round: only to count the binaries.) */
-  (void)acIlpFrom(g, s0, staticB, 0, &(AcIlpOptions){0, 1}, p, &st0, NULL);
+  (void)acIlpFrom(g, s0, staticB, 0, &(AcIlpOptions){0, 1, 0}, p, &st0, NULL);
   int64_t hi = t->peakBytes[0];
   int64_t lo = t->peakBytes[t->numPlans - 1];
   if (bf->peakBytes[bf->numPlans - 1] < lo)

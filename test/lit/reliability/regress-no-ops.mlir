@@ -10,7 +10,7 @@
 // CHECK: peak_bytes = 16
 // CHECK: peak_at = {"function":"","op":"","phase":{{.*}},"step":-1}
 // RUN: ac-opt %s --ac-budget=1 --ac-strategy=knapsack --ac-mode=annotate --ac-report=%t/r.json -o %t.discard.mlir 2>&1 | FileCheck %s --check-prefix=BUDGET
-// BUDGET: warning: autoac: budget 1 bytes (1 B) is below the lowest peak reachable, 16 bytes (16 B), which occurs at '?' in the {{.*}} of '@?'
+// BUDGET: warning: autoac: budget 1 bytes (1 B) is below the peak of the knapsack baseline's plan for it, 16 bytes (16 B), which occurs at '?' in the {{.*}} of '@?'
 // RUN: not ac-opt %s --ac-budget=1 --ac-strict -o %t.discard.mlir 2>&1 | FileCheck %s --check-prefix=STRICT
 // STRICT: error: autoac: budget 1 bytes
 func.func @empty(%w: !torch.vtensor<[4],f32> {ac.param}, %n: !torch.int,
