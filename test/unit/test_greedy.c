@@ -336,7 +336,14 @@ AC_TEST(monotoneSweep) {
     AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, staticB};
     CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
     CHECK(acPlanRun(g, &om, mc, NULL) == AC_OK);
-    CHECK(memcmp(p->saved, mc->saved, (size_t)g->numValues) == 0);
+    {
+      /* No budget: the starting set (acPlanStartSet), whose peak is at most
+         the min cut's. */
+      uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+      CHECK(acPlanStartSet(g, staticB, s0, NULL) == AC_OK);
+      CHECK(memcmp(p->saved, s0, (size_t)g->numValues) == 0);
+      free(s0);
+    }
     int64_t prev = INT64_MAX;
     for (int i = 0; i < 50; ++i) {
       /* From above the min-cut peak down to below the lowest peak. */
@@ -442,8 +449,112 @@ AC_TEST(allocFailures) {
   acGraphDestroy(g);
 }
 
+static int64_t peakOf(const AcGraph *g, AcPlan *p, int64_t staticB) {
+  AcSimResult r;
+  memset(&r, 0, sizeof r);
+  if (acPlanDerive(g, p, NULL) != AC_OK || acSimulate(g, p, staticB, 0, &r, NULL) != AC_OK)
+    return -1;
+  int64_t peak = r.peakBytes;
+  acSimResultClear(&r);
+  return peak;
+}
+
+/* The searches start from a set never worse than save-all or the min cut
+ * (issue 14 item 1): with no budget every search's peak is at most
+ * min(save-all, min-cut), and every budget either of them meets is met, on
+ * random graphs (destination-style ops included). */
+AC_TEST(startNeverWorse) {
+  static const AcStrategy searches[] = {AC_STRATEGY_GREEDY, AC_STRATEGY_BEAM,
+                                        AC_STRATEGY_ILP};
+  int graphs = 0, belowMincut = 0, saveAllWins = 0;
+  for (int dps = 0; dps <= 40; dps += 40) {
+    tkDpsPercent = dps;
+    for (uint64_t seed = 900; seed < 1000; ++seed) {
+      AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 2), 1 + (int)(seed % 3 == 0),
+                              14, 10);
+      if (!g)
+        continue;
+      ++graphs;
+      int64_t staticB = acSimStaticBytes(g, 1.0, 16);
+      AcPlan *p = acPlanCreate(g);
+      acPlanSaveAll(g, p);
+      int64_t saveAll = peakOf(g, p, staticB);
+      CHECK(acMincutSaveSet(g, p->saved, NULL) == AC_OK);
+      int64_t mincut = peakOf(g, p, staticB);
+      CHECK(saveAll > 0 && mincut > 0);
+      int64_t best = saveAll < mincut ? saveAll : mincut;
+      CHECK(acPlanStartSet(g, staticB, p->saved, NULL) == AC_OK);
+      int64_t start = peakOf(g, p, staticB);
+      CHECK(start > 0 && start <= best);
+      belowMincut += start < mincut;
+      saveAllWins += saveAll < mincut;
+      for (size_t s = 0; s < sizeof searches / sizeof searches[0]; ++s) {
+        int64_t budgets[3] = {-1, saveAll, mincut};
+        for (int k = 0; k < 3; ++k) {
+          AcPlanOptions o = {searches[s], budgets[k], staticB};
+          CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
+          int64_t peak = peakOf(g, p, staticB);
+          if (k == 0)
+            CHECK(peak <= best);
+          else
+            CHECK(peak <= budgets[k]);
+        }
+      }
+      acPlanDestroy(p);
+      acGraphDestroy(g);
+    }
+  }
+  tkDpsPercent = 0;
+  printf("  %d graphs; the start is below the min cut on %d, save-all below the "
+         "min cut on %d\n", graphs, belowMincut, saveAllWins);
+  CHECK(graphs >= 150 && belowMincut > 0);
+}
+
+/* The case the issue found: a forward output the backward also reads.  The
+ * min cut recomputes it from the saved operand (a transient at the peak);
+ * it is live until the end anyway, so the start saves it back: no
+ * recompute, and a peak no higher than save-all's.
+ *   x, w ─ mm ─ h (saved: compute-intensive) ─ gelu ─ y (ac.output)
+ *   dy ─ mul(dy, y) ─ g ─ mul(g, h) ─ gh (grad) */
+AC_TEST(startSavesReturnedOutput) {
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "f");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 1000);
+  AcId w = acGraphBuilderAddArg(b, AC_ROLE_PARAM, 1000);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 1000);
+  AcId mm = tkAdd(b, "mm", (AcId[]){x, w}, 2, 1000, AC_KIND_MATMUL, 1, 1e-3);
+  acGraphBuilderOp(b, mm)->computeIntensive = 1;
+  AcId h = tkRes(b, mm);
+  AcId y = tkRes(b, tkAdd(b, "gelu", &h, 1, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
+  AcId g1 = tkRes(b, tkAdd(b, "mul", (AcId[]){dy, y}, 2, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
+  AcId gh = tkRes(b, tkAdd(b, "mul", (AcId[]){g1, h}, 2, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
+  acGraphBuilderAddRet(b, y, AC_RET_OUTPUT);
+  acGraphBuilderAddRet(b, gh, AC_RET_GRAD);
+  AcGraph *g = NULL;
+  CHECK(acGraphBuilderFinish(b, &g, NULL) == AC_OK);
+  acGraphBuilderDestroy(b);
+  if (!g)
+    return;
+  AcPlan *p = acPlanCreate(g);
+  CHECK(acMincutSaveSet(g, p->saved, NULL) == AC_OK);
+  int64_t mincut = peakOf(g, p, 0);
+  int mincutRecomputesY = p->recompute[g->values[y].producer];
+  acPlanSaveAll(g, p);
+  int64_t saveAll = peakOf(g, p, 0);
+  CHECK(acPlanStartSet(g, 0, p->saved, NULL) == AC_OK);
+  int64_t start = peakOf(g, p, 0);
+  printf("  min cut %lld (recomputes y: %d), save-all %lld, start %lld\n",
+         (long long)mincut, mincutRecomputesY, (long long)saveAll, (long long)start);
+  CHECK(p->saved[y] && !p->recompute[g->values[y].producer]);
+  CHECK(start <= saveAll && start <= mincut);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
 int main(void) {
   RUN(handTrajectory);
+  RUN(startNeverWorse);
+  RUN(startSavesReturnedOutput);
   RUN(knapsack);
   RUN(planRun);
   RUN(randomTrajectories);

@@ -8,11 +8,14 @@
 // RUN: mlir-opt %s --allow-unregistered-dialect --load-pass-plugin=%plugin \
 // RUN:   --pass-pipeline='builtin.module(auto-ac{mode=annotate})' | FileCheck %s
 
-// relu of a primal input: the input is live for the whole step anyway, so the
-// min-cut reads it again in the backward and recomputes the relu (saving it
-// would cost 2*4*4 = 32 bytes; rereading %x costs nothing).
+// relu of a primal input, returned as the forward output: the min cut reads
+// %x again in the backward and recomputes the relu, but the output is live
+// until the backward's end anyway, so the starting set saves it back (no
+// recompute, no extra byte: docs/planner.md, the starting set).
 // CHECK-LABEL: func.func @step
-// CHECK: "torch.aten.relu"(%arg0) {ac.recomputed}
+// CHECK: "torch.aten.relu"(%arg0) {ac.saved = array<i64: 0>}
+// CHECK-NOT: ac.recomputed
+// CHECK: return
 func.func @step(%x: !torch.vtensor<[2,4],f32>, %dy: !torch.vtensor<[2,4],f32> {ac.tangent}) -> (!torch.vtensor<[2,4],f32> {ac.output}, !torch.vtensor<[2,4],f32> {ac.grad}) attributes {ac.joint} {
   %0 = "torch.aten.relu"(%x) : (!torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
   %1 = "torch.aten.threshold_backward"(%dy, %0, %dy) : (!torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
