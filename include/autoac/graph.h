@@ -24,8 +24,9 @@
  *  - mutation: a storage root is mutated when an op writes a value of it in
  *    place (AcOp.mutates) or one of its values has reference semantics
  *    (AcValue.mutableStorage).  Every op that reads or produces a value of a
- *    mutated storage has recomputable == 0 and mutationPinned == 1: a
- *    recompute could read the storage after it was written.
+ *    mutated storage has recomputable == 0 (a recompute could read the
+ *    storage after it was written); mutationPinned == 1 on those the rule
+ *    made so (recomputable by the cost model).
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_GRAPH_H
 #define AUTOAC_GRAPH_H
@@ -90,8 +91,8 @@ typedef struct AcOp {
   uint8_t mustSave;       ///< ac.save
   uint8_t mustRecompute;  ///< ac.recompute
   uint8_t phaseForced;    ///< phase came from ac.phase
-  uint8_t mutationPinned; ///< reads or makes storage something mutates in
-                          ///< place: never recomputed (acGraphBuilderFinish)
+  uint8_t mutationPinned; ///< would be recomputable but reads or makes
+                          ///< storage written in place (acGraphBuilderFinish)
   double flops;           ///< floating-point operations
   double bytesMoved;      ///< bytes read + written
   double seconds;         ///< roofline time on the graph's device profile

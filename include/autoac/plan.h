@@ -99,7 +99,23 @@ typedef struct AcPlanOptions {
   AcStrategy strategy;
   int64_t budget;        ///< peak limit in bytes, static part included; <0: none
   int64_t staticBytes;   ///< params + grads + optimizer state + reserve
+  int floorSearch;       ///< greedy only: when greedy's plan misses the
+                         ///< budget, also run beam (start with at most
+                         ///< AC_FLOOR_BEAM_DROPPABLE droppable values) and
+                         ///< the ILP (at most AC_FLOOR_ILP_DROPPABLE, node
+                         ///< limit AC_FLOOR_ILP_NODES) and take the cheapest
+                         ///< plan that meets it, else the lowest peak found
 } AcPlanOptions;
+
+/// Bounds of greedy's floor search (AcPlanOptions.floorSearch): beam on
+/// starts with at most this many droppable values ...
+#define AC_FLOOR_BEAM_DROPPABLE 256
+/// ... the ILP on at most this many, with this branch-and-bound node limit.
+#define AC_FLOOR_ILP_DROPPABLE 64
+#define AC_FLOOR_ILP_NODES 2000
+/// Bits of AcSearchStats.floorSearched: the floor search ran; beam ran; the
+/// ILP ran.
+enum { AC_FLOOR_RAN = 1, AC_FLOOR_BEAM = 2, AC_FLOOR_ILP = 4 };
 
 /// Plans `g`: fills `plan` (derived) for the strategy.  With no budget,
 /// greedy returns the min-cut plan.  Greedy and knapsack honour the budget
@@ -119,6 +135,11 @@ typedef struct AcSearchStats {
   double seconds;        ///< wall time of the search (not part of the plan)
   intptr_t work;         ///< ilp: branch-and-bound nodes used (the limit is
                          ///< AcIlpOptions.maxNodes); beam: plans simulated
+  AcStrategy foundBy;    ///< the search whose plan was returned (greedy's
+                         ///< floor search may return beam's or the ILP's)
+  int floorSearched;     ///< greedy missed the budget and its floor search
+                         ///< ran (AcPlanOptions.floorSearch): a bitmask of
+                         ///< AC_FLOOR_RAN, AC_FLOOR_BEAM, AC_FLOOR_ILP
 } AcSearchStats;
 
 /// As acPlanRun; `stats` (may be NULL) receives how the search ended

@@ -410,9 +410,9 @@ static void acPinMutated(AcGraph *g, uint8_t *mark) {
       pin = mark[g->values[acOpOperand(g, (AcId)o, i)].aliasRoot];
     for (int32_t r = 0; r < op->numResults && !pin; ++r)
       pin = mark[g->values[op->firstResult + r].aliasRoot];
-    if (pin) {
+    if (pin && op->recomputable) {
       op->recomputable = 0;
-      op->mutationPinned = 1;
+      op->mutationPinned = 1;   /* the rule changed it (see graph.h) */
     }
   }
 }

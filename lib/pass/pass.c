@@ -148,9 +148,27 @@ static MlirLocation acErrLoc(const AcImport *imp, const AcError *err) {
   return mlirOperationGetLocation(imp->module);
 }
 
-/* One warning per function that writes tensors in place (or holds tensors
- * with reference semantics): the ops reading that storage are never
- * recomputed (graph.h, mutation), which may leave memory on the table. */
+/* Could a plan have recomputed op `o` but for the mutation rule: is one of
+ * its results read by a backward op or by an op that may be recomputed? */
+static int acPinMatters(const AcGraph *g, AcId o) {
+  const AcOp *op = &g->ops[o];
+  for (int32_t r = 0; r < op->numResults; ++r) {
+    const AcValue *v = &g->values[op->firstResult + r];
+    for (int32_t u = 0; u < v->numUses; ++u) {
+      const AcOp *user = &g->ops[acValueUse(g, op->firstResult + r, u)];
+      if (user->phase == AC_PHASE_BWD || user->recomputable ||
+          user->mutationPinned)
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* One warning per function where writes in place (or tensors with reference
+ * semantics) stop ops from being recomputed that otherwise could be
+ * (graph.h, mutation), which may leave memory on the table.  Writes that
+ * change nothing (torch's dropout: bernoulli_ into a fresh empty_like, both
+ * never recomputed anyway) say nothing. */
 static void acWarnMutation(const AcImport *imp) {
   const AcGraph *g = imp->graph;
   for (AcId f = 0; f < g->numFuncs; ++f) {
@@ -158,13 +176,13 @@ static void acWarnMutation(const AcImport *imp) {
     intptr_t pinned = 0;
     AcId first = AC_NONE, firstPinned = AC_NONE;
     for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
-      if (!g->ops[o].mutationPinned)
+      if (first == AC_NONE && g->ops[o].mutates != AC_NONE)
+        first = o;
+      if (!g->ops[o].mutationPinned || !acPinMatters(g, o))
         continue;
       pinned++;
       if (firstPinned == AC_NONE)
         firstPinned = o;
-      if (first == AC_NONE && g->ops[o].mutates != AC_NONE)
-        first = o;
     }
     if (pinned == 0)
       continue;
@@ -226,6 +244,9 @@ static AcStatus acMakePlan(const AcImport *imp, const AcOptions *opts,
   po.strategy = strategy;
   po.budget = opts->budget;
   po.staticBytes = staticBytes;
+  /* The default strategy meets every budget its searches can (greedy, then
+     beam and the ILP within their bounds when greedy falls short). */
+  po.floorSearch = strategy == AC_STRATEGY_GREEDY;
   return acPlanRunStats(g, &po, plan, search, err);
 }
 
@@ -343,7 +364,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
     if (s != AC_STRATEGY_SAVE_ALL && s != AC_STRATEGY_MINCUT)
       continue;
-    AcPlanOptions po = {(AcStrategy)s, -1, staticBytes};
+    AcPlanOptions po = {(AcStrategy)s, -1, staticBytes, 0};
     AcSimResult bs;
     memset(&bs, 0, sizeof bs);
     if (acPlanRun(g, &po, base, &err) == AC_OK &&
@@ -355,7 +376,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     acSimResultClear(&bs);
   }
   if (opts->budget >= 0) {
-    AcPlanOptions po = {AC_STRATEGY_KNAPSACK, opts->budget, staticBytes};
+    AcPlanOptions po = {AC_STRATEGY_KNAPSACK, opts->budget, staticBytes, 0};
     AcSimResult bs;
     memset(&bs, 0, sizeof bs);
     if (acPlanRun(g, &po, base, &err) == AC_OK &&
@@ -365,12 +386,23 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   }
   acErrorClear(&err);
   if (opts->budget >= 0 && sim.peakBytes > opts->budget) {
-    char msg[1024], have[32], want[32], floorText[160];
+    char msg[1024], have[32], want[32], floorText[320];
     acFormatBytes(sim.peakBytes, have, sizeof have);
     acFormatBytes(opts->budget, want, sizeof want);
     if (opts->planIn)
       snprintf(floorText, sizeof floorText, "the peak of the plan read from '%s'",
                opts->planIn);
+    else if (opts->strategy == AC_STRATEGY_GREEDY && search.floorSearched)
+      snprintf(floorText, sizeof floorText,
+               "the lowest peak autoac's searches found (greedy%s%s%s; this "
+               "plan by %s)",
+               search.floorSearched & AC_FLOOR_BEAM ? ", beam" : "",
+               search.floorSearched & AC_FLOOR_ILP ? ", the ILP" : "",
+               search.floorSearched & (AC_FLOOR_BEAM | AC_FLOOR_ILP)
+                   ? "" : "; beam and the ILP skipped: the graph has more "
+                          "droppable saves than their bounds",
+               search.foundBy == AC_STRATEGY_ILP ? "the ILP"
+                                                 : acStrategyName(search.foundBy));
     else
       acBudgetFloorText(opts->strategy, floorText, sizeof floorText);
     /* The knapsack's plan is its byte-fraction guess for the budget, not a

@@ -1,6 +1,7 @@
 /* run.c - acPlanRun: one planning run for a strategy (docs/planner.md). */
 #include "plan_internal.h"
 #include "autoac/partition.h"
+#include "autoac/simulate.h"
 
 #include <string.h>
 #include <time.h>
@@ -14,6 +15,91 @@ static double acRunNow(void) {
 AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
                    AcError *err) {
   return acPlanRunStats(g, opts, plan, NULL, err);
+}
+
+/* A candidate plan of the floor search and what it costs. */
+typedef struct AcFloorPick {
+  int64_t peak;
+  double seconds;
+  AcStrategy by;
+} AcFloorPick;
+
+/* Is `a` better than `b` for `budget`: meeting it beats missing it; among
+ * plans that meet it the one recomputing less (then the lower peak), among
+ * plans that miss it the lower peak (then less recompute). */
+static int acFloorBetter(const AcFloorPick *a, const AcFloorPick *b,
+                         int64_t budget) {
+  int fa = a->peak <= budget, fb = b->peak <= budget;
+  if (fa != fb)
+    return fa;
+  if (fa)
+    return a->seconds < b->seconds ||
+           (a->seconds == b->seconds && a->peak < b->peak);
+  return a->peak < b->peak || (a->peak == b->peak && a->seconds < b->seconds);
+}
+
+/* Greedy's floor search (AcPlanOptions.floorSearch): `plan` holds greedy's
+ * plan for the budget; when it misses the budget, beam and the ILP (within
+ * their bounds) search the same space, and the best plan of the three
+ * (acFloorBetter) is returned, so the default strategy meets every budget
+ * any search meets and its lowest peak is the lowest any search found.
+ * Beam's choice and the ILP's are monotone in the budget and each is taken
+ * only below greedy's lowest peak, so the peak stays monotone too. */
+static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
+                                    const AcPlanOptions *opts, AcPlan *plan,
+                                    AcSearchStats *S, AcError *err) {
+  AcStatus st;
+  AcSimResult sim;
+  AcPlan *trial = NULL;
+  AcBeamFront *beam = NULL;
+  memset(&sim, 0, sizeof sim);
+  S->foundBy = AC_STRATEGY_GREEDY;
+  if ((st = acSimulate(g, plan, opts->staticBytes, 0, &sim, err)) != AC_OK)
+    goto cleanup;
+  AcFloorPick best = {sim.peakBytes, sim.recomputeSeconds, AC_STRATEGY_GREEDY};
+  if (best.peak <= opts->budget)
+    goto cleanup;
+  intptr_t droppable = acPlanDroppableCount(g, saved);
+  if (droppable < 0 || !(trial = acPlanCreate(g))) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while planning");
+    goto cleanup;
+  }
+  S->floorSearched = AC_FLOOR_RAN;
+  for (int which = 0; which < 2; ++which) {
+    if (which == 0) {
+      if (droppable > AC_FLOOR_BEAM_DROPPABLE)
+        continue;
+      S->floorSearched |= AC_FLOOR_BEAM;
+      if ((st = acBeamSearch(g, saved, opts->staticBytes, 0, &beam, err)) != AC_OK ||
+          (st = acBeamPlan(g, beam, acBeamChoose(beam, opts->budget), trial,
+                           err)) != AC_OK)
+        goto cleanup;
+    } else {
+      if (droppable > AC_FLOOR_ILP_DROPPABLE)
+        continue;
+      S->floorSearched |= AC_FLOOR_ILP;
+      AcIlpOptions io = {0, 0, AC_FLOOR_ILP_NODES};
+      if ((st = acIlpFrom(g, saved, opts->staticBytes, opts->budget, &io, trial,
+                          NULL, err)) != AC_OK)
+        goto cleanup;
+    }
+    acSimResultClear(&sim);
+    if ((st = acSimulate(g, trial, opts->staticBytes, 0, &sim, err)) != AC_OK)
+      goto cleanup;
+    AcFloorPick pick = {sim.peakBytes, sim.recomputeSeconds,
+                        which == 0 ? AC_STRATEGY_BEAM : AC_STRATEGY_ILP};
+    if (acFloorBetter(&pick, &best, opts->budget)) {
+      best = pick;
+      acPlanCopy(plan, trial);
+    }
+  }
+  S->foundBy = best.by;
+cleanup:
+  acSimResultClear(&sim);
+  acBeamFrontDestroy(beam);
+  acPlanDestroy(trial);
+  return st;
 }
 
 AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
@@ -55,6 +141,8 @@ AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
     /* The trajectory until a plan fits, and the budget's last drop. */
     st = acGreedyPlanForBudget(g, saved, opts->staticBytes, opts->budget, plan,
                                NULL, err);
+    if (st == AC_OK && opts->floorSearch)
+      st = acGreedyFloorSearch(g, saved, opts, plan, S, err);
     break;
   case AC_STRATEGY_ILP: {
     AcIlpStats is;

@@ -142,6 +142,14 @@ char *acReportToString(const AcReportInput *in) {
     }
     acSet(r, "search", se, &failed);
   }
+  if (in->search && in->search->floorSearched) {
+    /* Greedy missed the budget and searched further (contract, strategy). */
+    json_t *fs = json_object();
+    if (fs)
+      acSet(fs, "found_by", json_string(acStrategyName(in->search->foundBy)),
+            &failed);
+    acSet(r, "floor_search", fs, &failed);
+  }
   json_t *unknown = json_array();
   for (intptr_t i = 0; unknown && i < in->numUnknownOps; ++i) {
     const AcUnknownOp *u = &in->unknownOps[i];

@@ -104,7 +104,7 @@ AC_TEST(planRun) {
       {AC_STRATEGY_KNAPSACK, 400, 0, 0, 0, 840},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-    AcPlanOptions o = {cases[i].s, cases[i].budget, 0};
+    AcPlanOptions o = {cases[i].s, cases[i].budget, 0, 0};
     CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
     CHECK(p->saved[2] == cases[i].a && p->saved[3] == cases[i].b &&
           p->saved[4] == cases[i].c);
@@ -332,8 +332,8 @@ AC_TEST(monotoneSweep) {
     ++graphs;
     int64_t lo = t->peakBytes[t->numPlans - 1], hi = t->peakBytes[0];
     AcPlan *p = acPlanCreate(g), *mc = acPlanCreate(g);
-    AcPlanOptions o = {AC_STRATEGY_GREEDY, -1, staticB};
-    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, staticB};
+    AcPlanOptions o = {AC_STRATEGY_GREEDY, -1, staticB, 0};
+    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, staticB, 0};
     CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
     CHECK(acPlanRun(g, &om, mc, NULL) == AC_OK);
     {
@@ -374,7 +374,7 @@ AC_TEST(monotoneSweep) {
                 g->ops[op].kind != AC_KIND_RANDOM);
       acSimResultClear(&r);
       /* Knapsack and the baselines run at every budget too. */
-      AcPlanOptions ok = {AC_STRATEGY_KNAPSACK, budget, staticB};
+      AcPlanOptions ok = {AC_STRATEGY_KNAPSACK, budget, staticB, 0};
       CHECK(acPlanRun(g, &ok, mc, NULL) == AC_OK);
     }
     acPlanDestroy(p);
@@ -404,14 +404,14 @@ AC_TEST(knapsackFullFraction) {
       if (g->values[v].bytes > 0)
         g->values[v].bytes = g->values[v].bytes * 37 + 1 + v % 7;
     AcPlan *mc = acPlanCreate(g), *k = acPlanCreate(g);
-    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, 0};
+    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, 0, 0};
     AcSimResult r;
     CHECK(acPlanRun(g, &om, mc, NULL) == AC_OK);
     CHECK(acSimulate(g, mc, 0, 0, &r, NULL) == AC_OK);
     withCandidates += acPlanDroppableCount(g, mc->saved) > 1;
     int64_t budgets[] = {-1, r.peakBytes, r.peakBytes + 1, 2 * r.peakBytes};
     for (int i = 0; i < 4; ++i) {
-      AcPlanOptions ok = {AC_STRATEGY_KNAPSACK, budgets[i], 0};
+      AcPlanOptions ok = {AC_STRATEGY_KNAPSACK, budgets[i], 0, 0};
       CHECK(acPlanRun(g, &ok, k, NULL) == AC_OK);
       CHECK(memcmp(k->saved, mc->saved, (size_t)g->numValues) == 0);
       CHECK(memcmp(k->recompute, mc->recompute, (size_t)g->numOps) == 0);
@@ -491,7 +491,7 @@ AC_TEST(startNeverWorse) {
       for (size_t s = 0; s < sizeof searches / sizeof searches[0]; ++s) {
         int64_t budgets[3] = {-1, saveAll, mincut};
         for (int k = 0; k < 3; ++k) {
-          AcPlanOptions o = {searches[s], budgets[k], staticB};
+          AcPlanOptions o = {searches[s], budgets[k], staticB, 0};
           CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
           int64_t peak = peakOf(g, p, staticB);
           if (k == 0)
@@ -551,8 +551,108 @@ AC_TEST(startSavesReturnedOutput) {
   acGraphDestroy(g);
 }
 
+/* The default strategy's floor (issue 14 item 2): greedy with its floor
+ * search meets every budget beam or the ILP meets (within their bounds),
+ * its peak never rises as the budget falls, and below everything it returns
+ * the lowest peak any of them found. */
+/* Beam as acPlanRun runs it; the ILP with the floor search's node limit
+ * (the default limit searches harder than the floor search does). */
+static AcStatus runSearch(const AcGraph *g, const AcPlanOptions *o, AcPlan *p) {
+  if (o->strategy == AC_STRATEGY_BEAM)
+    return acPlanRun(g, o, p, NULL);
+  uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+  AcStatus st = acPlanStartSet(g, o->staticBytes, s0, NULL);
+  AcIlpOptions io = {0, 0, AC_FLOOR_ILP_NODES};
+  if (st == AC_OK)
+    st = acIlpFrom(g, s0, o->staticBytes, o->budget, &io, p, NULL, NULL);
+  free(s0);
+  return st;
+}
+
+AC_TEST(floorSearchMeetsWhatAnySearchMeets) {
+  int graphs = 0, rescued = 0;
+  /* 40 graphs, and two (found by a wider run) where beam or the ILP goes
+     below greedy's lowest peak, so the rescue itself is exercised. */
+  uint64_t seeds[22];
+  for (int i = 0; i < 20; ++i)
+    seeds[i] = 7000 + (uint64_t)i;
+  seeds[20] = 114;
+  seeds[21] = 9038;
+  for (int si = 0; si < 22; ++si) {
+    uint64_t seed = seeds[si];
+    AcGraph *g = tkGenGraph(seed, 1, 1, 30, 20);
+    if (!g)
+      continue;
+    ++graphs;
+    int64_t staticB = acSimStaticBytes(g, 1.0, 16);
+    AcPlan *p = acPlanCreate(g);
+    AcTrajectory *t = NULL;
+    CHECK(acGreedyTrajectory(g, staticB, &t, NULL) == AC_OK);
+    int64_t lo = t->peakBytes[t->numPlans - 1], hi = t->peakBytes[0];
+    acTrajectoryDestroy(t);
+    int64_t prev = INT64_MAX, lowestAny = INT64_MAX;
+    /* The beam's and the ILP's lowest peaks, where greedy alone may fail. */
+    int64_t extra[2];
+    for (int k = 0; k < 2; ++k) {
+      AcPlanOptions so = {k ? AC_STRATEGY_ILP : AC_STRATEGY_BEAM, 0, staticB, 0};
+      CHECK(runSearch(g, &so, p) == AC_OK);
+      extra[k] = peakOf(g, p, staticB);
+    }
+    int64_t budgets[16];
+    for (int i = 0; i < 12; ++i)
+      budgets[i] = hi + 50 - (int64_t)((double)(hi - lo + 400) * i / 11);
+    budgets[12] = extra[0] > extra[1] ? extra[0] : extra[1];
+    budgets[13] = extra[0] < extra[1] ? extra[0] : extra[1];
+    budgets[14] = budgets[13] - 1;
+    budgets[15] = 0;
+    /* Descending order, for the monotonicity check. */
+    for (int i = 0; i < 16; ++i)
+      for (int j = i + 1; j < 16; ++j)
+        if (budgets[j] > budgets[i]) {
+          int64_t tmp = budgets[i];
+          budgets[i] = budgets[j];
+          budgets[j] = tmp;
+        }
+    for (int i = 0; i < 16; ++i) {
+      int64_t budget = budgets[i];
+      AcPlanOptions o = {AC_STRATEGY_GREEDY, budget, staticB, 1};
+      AcSearchStats s;
+      CHECK(acPlanRunStats(g, &o, p, &s, NULL) == AC_OK);
+      int64_t peak = peakOf(g, p, staticB);
+      CHECK(peak <= prev);
+      prev = peak;
+      int meetsAny = 0;
+      for (int k = 0; k < 2; ++k) {
+        AcPlanOptions so = {k ? AC_STRATEGY_ILP : AC_STRATEGY_BEAM, budget, staticB, 0};
+        AcPlan *q = acPlanCreate(g);
+        CHECK(runSearch(g, &so, q) == AC_OK);
+        int64_t qp = peakOf(g, q, staticB);
+        meetsAny |= qp <= budget;
+        if (qp < lowestAny)
+          lowestAny = qp;
+        acPlanDestroy(q);
+      }
+      if (meetsAny)
+        CHECK(peak <= budget);
+      if (peak <= budget && budget < lo)
+        ++rescued;
+      if (s.floorSearched)
+        CHECK(peak > budget || s.foundBy != AC_STRATEGY_GREEDY || peak <= lo);
+    }
+    /* Below everything: the lowest peak found by any search.  (The default
+       ILP searches harder than the floor search's; it may go lower.) */
+    CHECK(prev <= lo);
+    acPlanDestroy(p);
+    acGraphDestroy(g);
+  }
+  printf("  %d graphs; %d budgets below greedy's lowest peak met by the floor "
+         "search\n", graphs, rescued);
+  CHECK(graphs >= 20 && rescued >= 2);
+}
+
 int main(void) {
   RUN(handTrajectory);
+  RUN(floorSearchMeetsWhatAnySearchMeets);
   RUN(startNeverWorse);
   RUN(startSavesReturnedOutput);
   RUN(knapsack);
