@@ -22,6 +22,7 @@ typedef struct AcFreeStats {
   intptr_t movedFrees;  ///< frees moved up to right after their buffer's last use
   intptr_t ownedFrees;  ///< frees inserted for `ac.owned` arguments
   intptr_t transferred; ///< caller frees removed because a call took ownership
+  intptr_t demoted;     ///< ac.owned arguments set to false (storage shared)
 } AcFreeStats;
 
 /// Runs on a builtin.module after `one-shot-bufferize` and
@@ -29,7 +30,11 @@ typedef struct AcFreeStats {
 ///  1. a call to a function whose argument k carries `ac.owned` gives the
 ///     buffer to the callee: the caller's frees of it (and of its aliases)
 ///     after the call are removed; it is an error if the caller still reads
-///     it after the call or frees nothing of it (it did not own it);
+///     it after the call or frees nothing of it (it did not own it).  When
+///     the buffer comes from a call whose callee may return its storage
+///     twice (two results of one buffer, or an argument's; a callee without
+///     a body), ownership cannot move: the argument becomes
+///     `ac.owned = false` and every caller keeps freeing it;
 ///  2. an `ac.owned` memref argument is freed (`memref.dealloc`) right after
 ///     the last use of it or of any alias; an error if an alias is returned;
 ///  3. every free (a `memref.dealloc`, or an `scf.if` holding only

@@ -6,6 +6,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
+#include "mlir-c/Dialect/Func.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +46,10 @@ typedef struct AcFree {
   AcOpList transferCalls; ///< calls to mark ac.owned_transferred
   AcOwnedFree *owned; ///< ac.owned frees to insert
   intptr_t numOwned, capOwned;
+  AcOpList demotedFn; ///< (function, argument) whose ac.owned cannot hold:
+  intptr_t *demotedArg; ///< the buffer may share storage with another
+  intptr_t capDemoted;
+  AcValList tmp;      ///< call results found in a caller's alias set
   AcFreeStats stats;
 } AcFree;
 
@@ -285,8 +290,39 @@ static int argOwned(MlirOperation fn, intptr_t k) {
       k >= mlirArrayAttrGetNumElements(arr))
     return 0;
   MlirAttribute d = mlirArrayAttrGetElement(arr, k);
-  return mlirAttributeIsADictionary(d) &&
-         !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(d, SREF("ac.owned")));
+  if (!mlirAttributeIsADictionary(d))
+    return 0;
+  MlirAttribute o = mlirDictionaryAttrGetElementByName(d, SREF("ac.owned"));
+  return !mlirAttributeIsNull(o) &&
+         (mlirAttributeIsAUnit(o) ||
+          (mlirAttributeIsABool(o) && mlirBoolAttrGetValue(o)));
+}
+
+/// Whether argument `k` of `fn` was found shared (ownership kept by callers).
+static int isDemoted(const AcFree *f, MlirOperation fn, intptr_t k) {
+  for (intptr_t i = 0; i < f->demotedFn.n; ++i)
+    if (mlirOperationEqual(f->demotedFn.v[i], fn) && f->demotedArg[i] == k)
+      return 1;
+  return 0;
+}
+
+static AcStatus demote(AcFree *f, MlirOperation fn, intptr_t k) {
+  if (isDemoted(f, fn, k))
+    return AC_OK;
+  intptr_t n = f->demotedFn.n;
+  if (pushOp(&f->demotedFn, fn) != AC_OK)
+    return AC_ERR_NOMEM;
+  if (f->demotedFn.cap > f->capDemoted) {
+    intptr_t *p = acRealloc(f->demotedArg, sizeof *p * (size_t)f->demotedFn.cap);
+    if (!p) {
+      f->demotedFn.n = n;
+      return AC_ERR_NOMEM;
+    }
+    f->demotedArg = p;
+    f->capDemoted = f->demotedFn.cap;
+  }
+  f->demotedArg[n] = k;
+  return AC_OK;
 }
 
 static intptr_t funcNumArgs(MlirOperation fn) {
@@ -397,10 +433,43 @@ static MlirOperation lookupCallee(AcFree *f, MlirOperation call) {
   return (MlirOperation){NULL};
 }
 
-/// Checks one call to a function with `ac.owned` arguments and records the
-/// caller frees it makes redundant.
+/// Whether result `r` of `call` may share storage with another value its
+/// callee returns or with one of the callee's arguments (two results of one
+/// buffer: a saved `tensor.empty` and the op written into it in place, say).
+/// A callee without a body may.  Uses (and clobbers) the current set.
+static AcStatus resultShared(AcFree *f, MlirOperation call, intptr_t r,
+                             int *shared) {
+  MlirOperation g = lookupCallee(f, call);
+  *shared = 1;
+  if (mlirOperationIsNull(g) || !funcHasBody(g))
+    return AC_OK;
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry)))
+    return AC_OK;
+  MlirOperation ret = mlirBlockGetTerminator(entry);
+  intptr_t n = mlirOperationGetNumOperands(ret);
+  if (mlirOperationIsNull(ret) || r >= n)
+    return AC_OK;
+  if (beginSet(f) != AC_OK ||
+      addAlias(f, mlirOperationGetOperand(ret, r)) != AC_OK ||
+      closeSet(f) != AC_OK)
+    return AC_ERR_NOMEM;
+  for (intptr_t j = 0; j < n; ++j)
+    if (j != r && inSet(f, mlirOperationGetOperand(ret, j)))
+      return AC_OK;
+  for (intptr_t j = 0; j < mlirBlockGetNumArguments(entry); ++j)
+    if (inSet(f, mlirBlockGetArgument(entry, j)))
+      return AC_OK;
+  *shared = 0;
+  return AC_OK;
+}
+
+/// One call to a function with `ac.owned` arguments.  Checking (`collect`
+/// 0): errors, and demotes an argument whose buffer may share storage with
+/// another value (its `ac.owned` cannot hold; the callers keep freeing it).
+/// Collecting (1): records the caller frees a kept ac.owned makes redundant.
 static AcStatus planTransfer(AcFree *f, MlirOperation fn, MlirOperation call,
-                             MlirOperation callee) {
+                             MlirOperation callee, int collect) {
   char caller[256], cname[256];
   funcName(fn, caller, sizeof caller);
   funcName(callee, cname, sizeof cname);
@@ -411,7 +480,7 @@ static AcStatus planTransfer(AcFree *f, MlirOperation fn, MlirOperation call,
   intptr_t n = mlirOperationGetNumOperands(call);
   int any = 0;
   for (intptr_t k = 0; k < n && k < funcNumArgs(callee); ++k) {
-    if (!argOwned(callee, k))
+    if (!argOwned(callee, k) || (collect && isDemoted(f, callee, k)))
       continue;
     MlirValue v = mlirOperationGetOperand(call, k);
     if (!mlirTypeIsAMemRef(mlirValueGetType(v)) &&
@@ -432,8 +501,13 @@ static AcStatus planTransfer(AcFree *f, MlirOperation fn, MlirOperation call,
         return AC_ERR_INVALID;
       }
     intptr_t frees = 0, firstErase = f->erase.n;
+    f->tmp.n = 0;
     for (intptr_t i = 0; i < f->set.n; ++i) {
-      for (MlirOpOperand u = mlirValueGetFirstUse(f->set.v[i]);
+      MlirValue w = f->set.v[i];
+      if (mlirValueIsAOpResult(w) && opIs(mlirOpResultGetOwner(w), "func.call") &&
+          pushVal(&f->tmp, w) != AC_OK)
+        return AC_ERR_NOMEM;
+      for (MlirOpOperand u = mlirValueGetFirstUse(w);
            !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
         MlirOperation user = mlirOpOperandGetOwner(u);
         intptr_t p = posIn(f, user, block);
@@ -446,7 +520,7 @@ static AcStatus planTransfer(AcFree *f, MlirOperation fn, MlirOperation call,
         if (p <= at)
           continue;
         if (opIs(user, "memref.dealloc")) {
-          if (pushOp(&f->erase, user) != AC_OK)
+          if (collect && pushOp(&f->erase, user) != AC_OK)
             return AC_ERR_NOMEM;
           frees++;
           continue;
@@ -468,8 +542,23 @@ static AcStatus planTransfer(AcFree *f, MlirOperation fn, MlirOperation call,
              "it does not own it", caller, (long)k, cname);
       return AC_ERR_INVALID;
     }
+    if (collect)
+      continue;
+    /* Returned by a call: the callee must return it in a buffer of its own. */
+    for (intptr_t t = 0; t < f->tmp.n; ++t) {
+      MlirValue w = f->tmp.v[t];
+      int shared = 1;
+      if (resultShared(f, mlirOpResultGetOwner(w), mlirOpResultGetResultNumber(w),
+                       &shared) != AC_OK)
+        return AC_ERR_NOMEM;
+      if (shared) {
+        if (demote(f, callee, k) != AC_OK)
+          return AC_ERR_NOMEM;
+        break;
+      }
+    }
   }
-  if (any && pushOp(&f->transferCalls, call) != AC_OK)
+  if (collect && any && pushOp(&f->transferCalls, call) != AC_OK)
     return AC_ERR_NOMEM;
   return AC_OK;
 }
@@ -483,7 +572,7 @@ static AcStatus planOwned(AcFree *f, MlirOperation fn) {
   MlirRegion body = mlirOperationGetRegion(fn, 0);
   MlirBlock entry = mlirRegionGetFirstBlock(body);
   for (intptr_t k = 0; k < nArgs; ++k) {
-    if (!argOwned(fn, k))
+    if (!argOwned(fn, k) || isDemoted(f, fn, k))
       continue;
     if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
       emitAt(fn, "auto-ac-free-at-last-use: @%s has 'ac.owned' arguments and "
@@ -719,7 +808,20 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
       MlirOperation callee = lookupCallee(&f, calls.calls.v[c]);
       if (mlirOperationIsNull(callee))
         continue;
-      if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee)) != AC_OK)
+      if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, 0)) != AC_OK)
+        goto failed;
+    }
+  }
+  for (intptr_t i = 0; i < funcs.n; ++i) {
+    calls.calls.n = 0;
+    mlirOperationWalk(funcs.v[i], collectCallsCb, &calls, MlirWalkPreOrder);
+    if ((st = calls.st) != AC_OK)
+      goto nomem;
+    for (intptr_t c = 0; c < calls.calls.n; ++c) {
+      MlirOperation callee = lookupCallee(&f, calls.calls.v[c]);
+      if (mlirOperationIsNull(callee))
+        continue;
+      if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, 1)) != AC_OK)
         goto failed;
     }
   }
@@ -727,6 +829,11 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
     if ((st = planOwned(&f, funcs.v[i])) != AC_OK)
       goto failed;
   /* Apply. */
+  for (intptr_t i = 0; i < f.demotedFn.n; ++i) {
+    mlirFuncSetArgAttr(f.demotedFn.v[i], f.demotedArg[i], SREF("ac.owned"),
+                       mlirBoolAttrGet(f.ctx, 0));
+    f.stats.demoted++;
+  }
   for (intptr_t i = 0; i < f.erase.n; ++i) {
     MlirOperation d = f.erase.v[i];
     MlirOperation parent = mlirOperationGetParentOperation(d);
@@ -770,6 +877,9 @@ done:
   acFree(f.erase.v);
   acFree(f.transferCalls.v);
   acFree(f.owned);
+  acFree(f.demotedFn.v);
+  acFree(f.demotedArg);
+  acFree(f.tmp.v);
   acFree(funcs.v);
   acFree(calls.calls.v);
   return st;

@@ -224,3 +224,67 @@ func.func @unused_owned(%s: memref<16xf32> {ac.owned}) {
   "test.other"() : () -> ()
   return
 }
+
+// -----
+
+// Buffers that come from a call: ownership moves when the callee returns
+// each in a storage of its own (@fresh2)...
+// CHECK-LABEL: func.func @from_call
+// CHECK:      %[[R:.*]]:2 = call @fresh2()
+// CHECK-NEXT: memref.dealloc %[[R]]#1
+// CHECK-NEXT: call @take_one(%[[R]]#0, %{{.*}}) {ac.owned_transferred}
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @take_one
+// CHECK-SAME: {ac.owned}
+// CHECK-NEXT: memref.copy %arg0, %arg1
+// CHECK-NEXT: memref.dealloc %arg0
+// CHECK-NEXT: return
+func.func @from_call(%y: memref<4xf32>) {
+  %r:2 = call @fresh2() : () -> (memref<4xf32>, memref<4xf32>)
+  call @take_one(%r#0, %y) : (memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %r#0 : memref<4xf32>
+  memref.dealloc %r#1 : memref<4xf32>
+  return
+}
+func.func @fresh2() -> (memref<4xf32>, memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  return %a, %b : memref<4xf32>, memref<4xf32>
+}
+func.func @take_one(%s: memref<4xf32> {ac.owned}, %y: memref<4xf32>) {
+  memref.copy %s, %y : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+// ...and cannot when it may return one storage twice (a saved tensor.empty
+// and the op written into it in place bufferize so): the arguments become
+// ac.owned = false, nothing is freed in @take_pair, the caller keeps its
+// frees.
+// CHECK-LABEL: func.func @shared_results
+// CHECK:      %[[R:.*]]:2 = call @same_twice()
+// CHECK-NEXT: call @take_pair(%[[R]]#0, %[[R]]#1, %{{.*}}) : (
+// CHECK-NEXT: memref.dealloc %[[R]]#0
+// CHECK-NEXT: memref.dealloc %[[R]]#1
+// CHECK-LABEL: func.func @take_pair
+// CHECK-SAME: {ac.owned = false}
+// CHECK-SAME: {ac.owned = false}
+// CHECK-NOT:  memref.dealloc
+// CHECK:      return
+func.func @shared_results(%y: memref<4xf32>) {
+  %r:2 = call @same_twice() : () -> (memref<4xf32>, memref<4xf32>)
+  call @take_pair(%r#0, %r#1, %y) : (memref<4xf32>, memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %r#0 : memref<4xf32>
+  memref.dealloc %r#1 : memref<4xf32>
+  return
+}
+func.func @same_twice() -> (memref<4xf32>, memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  return %a, %a : memref<4xf32>, memref<4xf32>
+}
+func.func @take_pair(%s: memref<4xf32> {ac.owned}, %t: memref<4xf32> {ac.owned}, %y: memref<4xf32>) {
+  memref.copy %s, %y : memref<4xf32> to memref<4xf32>
+  memref.copy %t, %y : memref<4xf32> to memref<4xf32>
+  return
+}
