@@ -200,6 +200,8 @@ int main(int argc, char **argv) {
   ctx = mlirContextCreateWithRegistry(registry, false);
   mlirDialectRegistryDestroy(registry);
   mlirContextSetAllowUnregisteredDialects(ctx, true);
+  /* gpu-module-to-binary (auto-ac-lower-gpu) serializes through LLVM IR. */
+  mlirRegisterAllLLVMTranslations(ctx);
   mlirRegisterAllPasses();
   acRegisterPasses();
   mlirContextAttachDiagnosticHandler(ctx, acOnDiagnostic, NULL, NULL);

@@ -50,6 +50,23 @@
 // OUTLINED:           arith.mulf
 // OUTLINED:           arith.addf
 
+// The named pipeline auto-ac-lower-gpu does the same in one step, with the
+// deallocation pipeline and auto-ac-free-at-last-use before the GPU mapping:
+// each function frees its temporaries right after the last kernel that
+// reads them (still host allocations: memref.alloc becomes malloc).
+// RUN: ac-opt %t.split.mlir --pass-pipeline='builtin.module(auto-ac-lower-gpu)' | FileCheck %s --check-prefix=NAMED
+// RUN: %if plugin %{ mlir-opt %t.split.mlir --load-pass-plugin=%plugin --pass-pipeline='builtin.module(auto-ac-lower-gpu)' | FileCheck %s --check-prefix=NAMED %}
+// NAMED-LABEL: llvm.func @f_fwd(
+// NAMED:         gpu.launch_func
+// NAMED:         llvm.call @free(
+// NAMED-NEXT:    llvm.return
+// NAMED:       gpu.binary @{{[a-z_0-9]+}} [#gpu.object<#nvvm.target
+// NAMED-LABEL: llvm.func @f_bwd(
+// NAMED:         gpu.launch_func
+// NAMED:         llvm.call @free(
+// NAMED-NEXT:    llvm.return
+// NAMED:       gpu.binary @{{[a-z_0-9]+}} [#gpu.object<#nvvm.target
+//
 // NVVM-LABEL: llvm.func @f_fwd(
 // NVVM:         gpu.launch_func
 // NVVM:       gpu.binary @{{[a-z_0-9]+}} [#gpu.object<#nvvm.target
