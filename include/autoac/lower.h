@@ -50,8 +50,11 @@ typedef struct AcFreeStats {
 /// A use inside a nested region counts at its ancestor op in the block.
 /// IR still on tensors, or holding `bufferization.dealloc`, is an error
 /// naming the op.  Errors are emitted through the context at the op's
-/// location; the module is unchanged unless everything was checked.
-/// Returns AC_OK, AC_ERR_INVALID or AC_ERR_NOMEM.  `stats` may be NULL.
+/// location.  Everything is checked before anything changes: on
+/// AC_ERR_INVALID the module is unchanged; on AC_ERR_NOMEM it is correct
+/// (ownership moved completely or not at all) with some frees not moved yet
+/// (test/reliability/test_free.c).  Returns AC_OK, AC_ERR_INVALID or
+/// AC_ERR_NOMEM.  `stats` (may be NULL) is filled on AC_OK.
 AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats);
 
 /// Targets of the named lowering pipelines.

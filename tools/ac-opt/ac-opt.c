@@ -32,8 +32,9 @@ static const char *acUsage =
     "  sweep      plan N budgets for every strategy, print a table (no IR output)\n"
     "  sweep-csv  where --ac-sweep writes its CSV (default: stdout table only)\n"
     "  --ac-summary prints a readable summary of what autoac saw and chose.\n"
-    "--pass-pipeline runs before autoac; if it names auto-ac itself, autoac is\n"
-    "not run again.\n";
+    "--pass-pipeline runs before autoac; if it names auto-ac itself or one of\n"
+    "the lowering names (auto-ac-free-at-last-use, auto-ac-lower-cpu,\n"
+    "auto-ac-lower-gpu: docs/contract.md section 5), autoac is not run again.\n";
 
 static void acPrintTo(MlirStringRef s, void *user) {
   fwrite(s.data, 1, s.length, (FILE *)user);
