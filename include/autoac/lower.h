@@ -48,8 +48,8 @@ typedef struct AcFreeStats {
 /// bufferization.clone, memref.get_global) and call results (the
 /// deallocation ABI: a callee returns buffers its caller owns) are not.
 /// A use inside a nested region counts at its ancestor op in the block.
-/// IR still on tensors, or holding `bufferization.dealloc`, is an error
-/// naming the op.  Errors are emitted through the context at the op's
+/// IR still on tensors, holding `bufferization.dealloc`, or already lowered
+/// (an `llvm.func` with a body) is an error naming the op.  Errors are emitted through the context at the op's
 /// location.  Everything is checked before anything changes: on
 /// AC_ERR_INVALID the module is unchanged; on AC_ERR_NOMEM it is correct
 /// (ownership moved completely or not at all) with some frees not moved yet

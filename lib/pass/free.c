@@ -781,6 +781,7 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
   f.ctx = mlirOperationGetContext(module);
   AcStatus st = AC_OK;
   AcOpList funcs = {0};
+  MlirOperation lowered = {NULL};
   AcCalls calls = {{0}, AC_OK};
   if (stats)
     memset(stats, 0, sizeof *stats);
@@ -791,14 +792,26 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
   }
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (opIs(op, "llvm.func") && funcHasBody(op) && mlirOperationIsNull(lowered))
+      lowered = op;
     if (opIs(op, "func.func") && funcHasBody(op) &&
         (st = pushOp(&funcs, op)) != AC_OK)
       goto nomem;
+  }
   /* Check everything first: the module changes only when all is well. */
   for (intptr_t i = 0; i < funcs.n; ++i)
     if ((st = checkInput(&f, funcs.v[i])) != AC_OK)
       goto done;
+  if (!mlirOperationIsNull(lowered)) {
+    char name[256];
+    funcName(lowered, name, sizeof name);
+    emitAt(lowered, "auto-ac-free-at-last-use: @%s is already lowered to the "
+           "LLVM dialect; the pass runs on bufferized func.func, after "
+           "buffer-deallocation-pipeline and before the lowering", name);
+    st = AC_ERR_INVALID;
+    goto done;
+  }
   for (intptr_t i = 0; i < funcs.n; ++i) {
     calls.calls.n = 0;
     mlirOperationWalk(funcs.v[i], collectCallsCb, &calls, MlirWalkPreOrder);

@@ -1,10 +1,13 @@
 // Every error of auto-ac-free-at-last-use: a clear message at the op, no
-// crash, the module unchanged.  The first case is the wrong pipeline order
-// (the pass before bufferization); ac-opt reports it too.
+// crash, the module unchanged.  The wrong pipeline orders come first (the
+// pass before bufferization, and after the LLVM lowering), through ac-opt.
 //
 // RUN: not ac-opt %s --pass-pipeline='builtin.module(auto-ac-free-at-last-use,one-shot-bufferize{bufferize-function-boundaries},buffer-deallocation-pipeline)' 2>&1 | FileCheck %s --check-prefix=ACOPT
-// ACOPT: free-at-last-use-errors.mlir:[[@LINE+6]]:1: error: auto-ac-free-at-last-use: 'func.func' in @on_tensors works on tensors; it runs on bufferized IR, after one-shot-bufferize and buffer-deallocation-pipeline
+// ACOPT: free-at-last-use-errors.mlir:[[@LINE+9]]:1: error: auto-ac-free-at-last-use: 'func.func' in @on_tensors works on tensors; it runs on bufferized IR, after one-shot-bufferize and buffer-deallocation-pipeline
 // ACOPT-NOT: error
+//
+// RUN: not ac-opt %inputs/fidelity/small-mlp.mlir --pass-pipeline='builtin.module(auto-ac-lower-cpu,auto-ac-free-at-last-use)' 2>&1 | FileCheck %s --check-prefix=LATE
+// LATE: small-mlp.mlir:{{[0-9]+}}:1: error: auto-ac-free-at-last-use: @mlp is already lowered to the LLVM dialect
 //
 // RUN: %if plugin %{ mlir-opt %s --allow-unregistered-dialect --load-pass-plugin=%plugin -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(auto-ac-free-at-last-use)' %}
 
@@ -85,4 +88,12 @@ func.func @blocks(%s: memref<4xf32> {ac.owned}) {
   cf.br ^bb1
 ^bb1:
   return
+}
+
+// -----
+
+// The pass after the LLVM lowering: too late.
+// expected-error @+1 {{@lowered is already lowered to the LLVM dialect; the pass runs on bufferized func.func, after buffer-deallocation-pipeline and before the lowering}}
+llvm.func @lowered() {
+  llvm.return
 }
