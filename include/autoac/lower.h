@@ -57,10 +57,22 @@ typedef struct AcFreeStats {
 /// AC_ERR_NOMEM.  `stats` (may be NULL) is filled on AC_OK.
 AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats);
 
+/// The `auto-ac-gpu-buffers` pass: every `memref.alloc` / `memref.dealloc`
+/// of host code (not inside gpu.module, gpu.func or gpu.launch) becomes
+/// `gpu.alloc host_shared` / `gpu.dealloc`, so buffers live in GPU memory
+/// that the host code around the kernels (copies, the dealloc helper, the
+/// caller) can still read; the runtime's mgpuMemAlloc/mgpuMemFree allocate
+/// them.  Runs after auto-ac-free-at-last-use (it keeps the places of the
+/// frees).  `converted` (may be NULL) receives the number of ops replaced.
+/// Returns AC_OK, AC_ERR_INVALID (the gpu dialect cannot be loaded) or
+/// AC_ERR_NOMEM.
+AcStatus acGpuBuffers(MlirOperation module, intptr_t *converted);
+
 /// Targets of the named lowering pipelines.
 typedef enum AcLowerTarget {
   AC_LOWER_CPU = 0, ///< auto-ac-lower-cpu: to the LLVM dialect
-  AC_LOWER_GPU = 1  ///< auto-ac-lower-gpu: kernels outlined, to NVVM (PTX)
+  AC_LOWER_GPU = 1  ///< auto-ac-lower-gpu: buffers in GPU memory, kernels
+                    ///< outlined, to NVVM (PTX)
 } AcLowerTarget;
 
 /// Options of the named lowering pipelines.

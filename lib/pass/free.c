@@ -920,7 +920,7 @@ AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
           (long long)opts->bufferAlignment);
   if (target == AC_LOWER_GPU) {
     static const char gpu[] =
-        "func.func(convert-linalg-to-parallel-loops,gpu-map-parallel-loops,"
+        "auto-ac-gpu-buffers,func.func(convert-linalg-to-parallel-loops,gpu-map-parallel-loops,"
         "convert-parallel-loops-to-gpu),gpu-kernel-outlining,"
         "gpu-lower-to-nvvm-pipeline{cubin-format=isa}";
     acStrBufAppend(out, gpu, sizeof gpu - 1);

@@ -12,6 +12,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -110,6 +111,26 @@ struct FreeAtLastUsePass
   }
 };
 
+/// auto-ac-gpu-buffers: the body is acGpuBuffers (lib/pass/gpubuf.c).
+struct GpuBuffersPass
+    : public mlir::PassWrapper<GpuBuffersPass,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuBuffersPass)
+
+  llvm::StringRef getArgument() const final { return "auto-ac-gpu-buffers"; }
+  llvm::StringRef getDescription() const final {
+    return "Host buffers in GPU memory: memref.alloc/dealloc of host code "
+           "become gpu.alloc host_shared/gpu.dealloc";
+  }
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::gpu::GPUDialect>();
+  }
+  void runOnOperation() override {
+    if (acGpuBuffers(wrap(getOperation().getOperation()), nullptr) != AC_OK)
+      signalPassFailure();
+  }
+};
+
 /// Options of auto-ac-lower-cpu and auto-ac-lower-gpu.
 struct LowerOptions : public mlir::PassPipelineOptions<LowerOptions> {
   Option<int64_t> bufferAlignment{
@@ -144,6 +165,7 @@ extern "C" void acRegisterPasses(void) {
   std::call_once(once, [] {
     mlir::PassRegistration<AutoACPass>();
     mlir::PassRegistration<FreeAtLastUsePass>();
+    mlir::PassRegistration<GpuBuffersPass>();
     mlir::PassPipelineRegistration<LowerOptions>(
         "auto-ac-lower-cpu",
         "Lower autoac's split output to the LLVM dialect with every buffer "
@@ -155,9 +177,10 @@ extern "C" void acRegisterPasses(void) {
     mlir::PassPipelineRegistration<LowerOptions>(
         "auto-ac-lower-gpu",
         "Lower autoac's split output to GPU kernels (NVVM, PTX) with every "
-        "buffer freed at its last use: one-shot-bufferize, "
-        "buffer-deallocation-pipeline, auto-ac-free-at-last-use, linalg to "
-        "parallel loops to gpu.launch, gpu-lower-to-nvvm-pipeline",
+        "buffer in GPU memory and freed at its last use: one-shot-bufferize, "
+        "buffer-deallocation-pipeline, auto-ac-free-at-last-use, "
+        "auto-ac-gpu-buffers, linalg to parallel loops to gpu.launch, "
+        "gpu-lower-to-nvvm-pipeline",
         [](mlir::OpPassManager &pm, const LowerOptions &o) {
           buildLowering(pm, o, AC_LOWER_GPU);
         });
