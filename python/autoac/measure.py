@@ -730,6 +730,9 @@ def main(argv=None):
                     ("the mlir-opt plugin", a.plugin)):
         if not p or not os.path.exists(p):
             die("%s not found (%s); pass --build, --ac-opt or --runtime" % (what, p))
+    if a.target == "gpu" and not a.free_pass:
+        die("--no-free-pass applies to --target=cpu (auto-ac-lower-gpu always "
+            "frees at the last use)")
     tools = Tools(a)
     global EXACT
     EXACT = a.bytes

@@ -50,3 +50,12 @@ def test_tools_launcher_is_the_same_tool():
                        capture_output=True, text=True)
     assert p.returncode == 0
     assert "--print-pipeline" in p.stdout and "--target" in p.stdout
+
+
+def test_usage_errors_are_clean(tmp_path):
+    p, _ = _measure(tmp_path, "--target=gpu", "--no-free-pass")
+    assert p.returncode == 2
+    assert "ac-measure: --no-free-pass applies to --target=cpu" in p.stderr
+    p, _ = _measure(tmp_path, "--plugin=%s" % (tmp_path / "none.so"))
+    assert p.returncode == 2
+    assert "ac-measure: the mlir-opt plugin not found" in p.stderr
