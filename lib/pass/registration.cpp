@@ -4,7 +4,8 @@
 // registry with printable options (so `auto-ac{budget=24GB}` parses and
 // survives --dump-pass-pipeline), the mlir-opt plugin entry point, and a few
 // queries (warnings, side-effect interfaces).  Everything else is C: the pass
-// body calls acRunOnModule.
+// bodies call acRunOnModule, acFreeAtLastUse and acGpuBuffers, and the named
+// pipelines auto-ac-lower-cpu/gpu are parsed from acLowerPipeline's text.
 //
 //===----------------------------------------------------------------------===//
 #include "autoac/autoac.h"
