@@ -10,6 +10,7 @@
 
 #include "autoac/cost.h"
 #include "autoac/graph.h"
+#include "autoac/lower.h"
 #include "autoac/plan.h"
 #include "mlir-c/IR.h"
 

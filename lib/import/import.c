@@ -502,13 +502,20 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     gop->mustSave = (uint8_t)flag;
     /* A linalg op with one result writes it into its one `outs` operand
        (the last direct operand); bufferization does so in place when that
-       init is not read afterwards, and the simulator counts it so. */
+       init is not read afterwards, and the simulator counts it so.  Ops
+       with variadic ins and outs say so in operandSegmentSizes; the named
+       ops with one fixed init (linalg.broadcast, linalg.transpose,
+       linalg.map: their init is the last operand) carry no such attribute. */
     if (nres == 1 && numDirect > 0 && strncmp(opName, "linalg.", 7) == 0) {
       MlirAttribute seg =
           mlirOperationGetAttributeByName(op, acStr("operandSegmentSizes"));
-      if (!mlirAttributeIsNull(seg) && mlirAttributeIsADenseI32Array(seg) &&
-          mlirDenseArrayGetNumElements(seg) >= 2 &&
-          mlirDenseI32ArrayGetElement(seg, mlirDenseArrayGetNumElements(seg) - 1) == 1)
+      int fixedInit = strcmp(opName, "linalg.broadcast") == 0 ||
+                      strcmp(opName, "linalg.transpose") == 0 ||
+                      strcmp(opName, "linalg.map") == 0;
+      if ((!mlirAttributeIsNull(seg) && mlirAttributeIsADenseI32Array(seg) &&
+           mlirDenseArrayGetNumElements(seg) >= 2 &&
+           mlirDenseI32ArrayGetElement(seg, mlirDenseArrayGetNumElements(seg) - 1) == 1) ||
+          (fixedInit && mlirAttributeIsNull(seg) && numDirect >= 2))
         gop->dpsInit = acPtrMapGet(&c->valueIds,
                                    mlirOperationGetOperand(op, numDirect - 1).ptr);
     }

@@ -4,19 +4,24 @@
 // registry with printable options (so `auto-ac{budget=24GB}` parses and
 // survives --dump-pass-pipeline), the mlir-opt plugin entry point, and a few
 // queries (warnings, side-effect interfaces).  Everything else is C: the pass
-// body calls acRunOnModule.
+// bodies call acRunOnModule, acFreeAtLastUse and acGpuBuffers, and the named
+// pipelines auto-ac-lower-cpu/gpu are parsed from acLowerPipeline's text.
 //
 //===----------------------------------------------------------------------===//
 #include "autoac/autoac.h"
 #include "autoac/import.h"
+#include "autoac/lower.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
@@ -89,11 +94,101 @@ struct AutoACPass
       signalPassFailure();
   }
 };
+/// auto-ac-free-at-last-use: the body is acFreeAtLastUse (lib/pass/free.c).
+struct FreeAtLastUsePass
+    : public mlir::PassWrapper<FreeAtLastUsePass,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FreeAtLastUsePass)
+
+  llvm::StringRef getArgument() const final { return "auto-ac-free-at-last-use"; }
+  llvm::StringRef getDescription() const final {
+    return "After bufferization and buffer-deallocation-pipeline: free every "
+           "buffer right after its last use (aliases included) and honour "
+           "ac.owned arguments (the callee frees them)";
+  }
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+  }
+  void runOnOperation() override {
+    if (acFreeAtLastUse(wrap(getOperation().getOperation()), nullptr) != AC_OK)
+      signalPassFailure();
+  }
+};
+
+/// auto-ac-gpu-buffers: the body is acGpuBuffers (lib/pass/gpubuf.c).
+struct GpuBuffersPass
+    : public mlir::PassWrapper<GpuBuffersPass,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuBuffersPass)
+
+  llvm::StringRef getArgument() const final { return "auto-ac-gpu-buffers"; }
+  llvm::StringRef getDescription() const final {
+    return "Host buffers in GPU memory: memref.alloc/dealloc of host code "
+           "become gpu.alloc host_shared/gpu.dealloc";
+  }
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::gpu::GPUDialect>();
+  }
+  void runOnOperation() override {
+    if (acGpuBuffers(wrap(getOperation().getOperation()), nullptr) != AC_OK)
+      signalPassFailure();
+  }
+};
+
+/// Options of auto-ac-lower-cpu and auto-ac-lower-gpu.
+struct LowerOptions : public mlir::PassPipelineOptions<LowerOptions> {
+  Option<int64_t> bufferAlignment{
+      *this, "buffer-alignment",
+      llvm::cl::desc("one-shot-bufferize buffer-alignment (0: exact sizes)"),
+      llvm::cl::init(64)};
+  Option<bool> genericFunctions{
+      *this, "use-generic-functions",
+      llvm::cl::desc("CPU: allocate through _mlir_memref_to_llvm_alloc/free "
+                     "(finalize-memref-to-llvm use-generic-functions)"),
+      llvm::cl::init(false)};
+};
+
+/// Builds a named lowering pipeline from its text (acLowerPipeline).
+void buildLowering(mlir::OpPassManager &pm, const LowerOptions &o,
+                   AcLowerTarget target) {
+  AcLowerOptions opts = {o.bufferAlignment, o.genericFunctions ? 1 : 0};
+  AcStrBuf text = {};
+  if (acLowerPipeline(target, &opts, &text) != AC_OK) {
+    acStrBufClear(&text);
+    llvm::report_fatal_error("autoac: out of memory building a pipeline");
+  }
+  std::string pipeline(text.data, text.len);
+  acStrBufClear(&text);
+  if (mlir::failed(mlir::parsePassPipeline(pipeline, pm, llvm::errs())))
+    llvm::report_fatal_error("autoac: the lowering pipeline does not parse");
+}
 } // namespace
 
 extern "C" void acRegisterPasses(void) {
   static std::once_flag once;
-  std::call_once(once, [] { mlir::PassRegistration<AutoACPass>(); });
+  std::call_once(once, [] {
+    mlir::PassRegistration<AutoACPass>();
+    mlir::PassRegistration<FreeAtLastUsePass>();
+    mlir::PassRegistration<GpuBuffersPass>();
+    mlir::PassPipelineRegistration<LowerOptions>(
+        "auto-ac-lower-cpu",
+        "Lower autoac's split output to the LLVM dialect with every buffer "
+        "freed at its last use: one-shot-bufferize, "
+        "buffer-deallocation-pipeline, auto-ac-free-at-last-use, CPU lowering",
+        [](mlir::OpPassManager &pm, const LowerOptions &o) {
+          buildLowering(pm, o, AC_LOWER_CPU);
+        });
+    mlir::PassPipelineRegistration<LowerOptions>(
+        "auto-ac-lower-gpu",
+        "Lower autoac's split output to GPU kernels (NVVM, PTX) with every "
+        "buffer in GPU memory and freed at its last use: one-shot-bufferize, "
+        "buffer-deallocation-pipeline, auto-ac-free-at-last-use, "
+        "auto-ac-gpu-buffers, linalg to parallel loops to gpu.launch, "
+        "gpu-lower-to-nvvm-pipeline",
+        [](mlir::OpPassManager &pm, const LowerOptions &o) {
+          buildLowering(pm, o, AC_LOWER_GPU);
+        });
+  });
 }
 
 extern "C" void acEmitDiagnostic(MlirLocation loc, int severity,

@@ -206,7 +206,8 @@ static AcStatus createFunc(Split *s, AcId f, const char *name,
                            const AcId *args, int32_t numArgs,
                            const AcId *rets, int32_t numRets,
                            const int32_t *retSlot, const char *tag,
-                           MlirOperation *outFn, MlirBlock *outBlock) {
+                           const char *owned, MlirOperation *outFn,
+                           MlirBlock *outBlock) {
   const AcGraph *g = s->g;
   MlirOperation fOp = s->imp->funcOps[f];
   MlirLocation loc = mlirOperationGetLocation(fOp);
@@ -242,6 +243,10 @@ static AcStatus createFunc(Split *s, AcId f, const char *name,
     MlirAttribute d = mlirAttributeGetNull();
     if (g->values[args[i]].producer == AC_NONE)
       d = funcSlotAttrs(fOp, 0, g->values[args[i]].index);
+    else if (owned && owned[i]) {
+      MlirNamedAttribute o = namedAttr(s->ctx, "ac.owned", mlirUnitAttrGet(s->ctx));
+      d = mlirDictionaryAttrGet(s->ctx, 1, &o);
+    }
     any |= !mlirAttributeIsNull(d);
     dicts[i] = mlirAttributeIsNull(d) ? empty : d;
   }
@@ -432,7 +437,7 @@ static AcStatus buildFwd(Split *s, FuncSplit *fs) {
   resetMap(s);
   MlirBlock block;
   st = createFunc(s, fs->func, name, args, nArgs, outs, nOut, slots,
-                  "ac.fwd_of", &fs->fwd, &block);
+                  "ac.fwd_of", NULL, &fs->fwd, &block);
   if (st != AC_OK)
     goto done;
   for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op) {
@@ -540,6 +545,31 @@ done:
   return st;
 }
 
+/// Ownership across the split (docs/contract.md, section 3): @f_bwd owns
+/// saved argument i (`ac.owned`: it frees the buffer after its last use)
+/// when the saved value is a builtin tensor whose storage no other value
+/// @f_fwd returns shares (not a forward output, no other saved view of the
+/// same storage) and is not an argument's (@f_fwd returns fresh buffers
+/// only for its own storages).  Others stay with @f, which frees them after
+/// the @f_bwd call.
+static void markOwned(const Split *s, const FuncSplit *fs, char *owned) {
+  const AcGraph *g = s->g;
+  for (int32_t i = 0; i < fs->numSaved; ++i) {
+    AcId v = fs->saved[i];
+    AcId root = g->values[v].aliasRoot;
+    owned[i] = 0;
+    if (!mlirTypeIsARankedTensor(mlirValueGetType(s->imp->values[v])) ||
+        root == AC_NONE || g->values[root].producer == AC_NONE)
+      continue;
+    int shared = 0;
+    for (int32_t j = 0; j < fs->numSaved && !shared; ++j)
+      shared = j != i && g->values[fs->saved[j]].aliasRoot == root;
+    for (int32_t j = 0; j < fs->numFwdOuts && !shared; ++j)
+      shared = g->values[fs->fwdOuts[j]].aliasRoot == root;
+    owned[i] = (char)!shared;
+  }
+}
+
 static AcStatus buildBwd(Split *s, FuncSplit *fs) {
   const AcGraph *g = s->g;
   const AcFunc *fn = &g->funcs[fs->func];
@@ -548,7 +578,8 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
   int32_t nArgs = fs->numSaved + fs->numTangents + fs->numBwdArgs;
   AcId *args = acMalloc(sizeof(AcId) * (size_t)(nArgs + 1));
   int32_t *slots = acMalloc(sizeof(int32_t) * (size_t)(fs->numBwdOuts + 1));
-  if (!args || !slots) {
+  char *owned = acCalloc((size_t)(nArgs + 1), 1);
+  if (!args || !slots || !owned) {
     st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto done;
   }
@@ -565,6 +596,7 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
         break;
       }
   }
+  markOwned(s, fs, owned);
   if (!(name = acSuffixed(fn->name, "_bwd"))) {
     st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto done;
@@ -572,7 +604,7 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
   resetMap(s);
   MlirBlock block;
   st = createFunc(s, fs->func, name, args, nArgs, fs->bwdOuts, fs->numBwdOuts,
-                  slots, "ac.bwd_of", &fs->bwd, &block);
+                  slots, "ac.bwd_of", owned, &fs->bwd, &block);
   if (st != AC_OK)
     goto done;
   for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op) {
@@ -593,6 +625,7 @@ done:
   acFree(name);
   acFree(args);
   acFree(slots);
+  acFree(owned);
   return st;
 }
 

@@ -4,6 +4,8 @@
   models                                    the MODEL names export accepts
   timeline REPORT.json --out t.png          live-memory picture of a report
   pareto SWEEP.csv --out p.svg              Pareto frontier of an ac-opt sweep
+  measure model.mlir [--budget=B] ...       simulated against measured peak (tools/ac-measure;
+                                            `measure --help` for its options)
 
 MODEL is a torchvision classification model (resnet18, mobilenet_v2, vit_b_16,
 ... as listed by `models`), `transformer` (nn.TransformerEncoder, like the
@@ -110,6 +112,10 @@ def _export(args) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    args_in = sys.argv[1:] if argv is None else argv
+    if args_in and args_in[0] == "measure":
+        from .measure import main as measure_main
+        return measure_main(args_in[1:])
     p = argparse.ArgumentParser(prog="python3 -m autoac", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
@@ -135,6 +141,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     e.add_argument("--quiet", "-q", action="store_true")
 
     sub.add_parser("models", help="list the model names export accepts")
+
+    sub.add_parser("measure", help="simulated against measured peak (ac-measure; "
+                   "`measure --help`)")
 
     t = sub.add_parser("timeline", help="plot a report's live-memory timeline")
     t.add_argument("report")

@@ -34,8 +34,9 @@ static const char *acUsage =
     "  sweep-csv  where --ac-sweep writes its CSV (default: stdout table only)\n"
     "  cost-table JSON file of op costs by name: {\"my.op\": {\"flops\": 1e9}}\n"
     "  --ac-summary prints a readable summary of what autoac saw and chose.\n"
-    "--pass-pipeline runs before autoac; if it names auto-ac itself, autoac is\n"
-    "not run again.\n";
+    "--pass-pipeline runs before autoac; if it names auto-ac itself or one of\n"
+    "the lowering names (auto-ac-free-at-last-use, auto-ac-lower-cpu,\n"
+    "auto-ac-lower-gpu: docs/contract.md section 5), autoac is not run again.\n";
 
 static void acPrintTo(MlirStringRef s, void *user) {
   fwrite(s.data, 1, s.length, (FILE *)user);
@@ -251,6 +252,8 @@ int main(int argc, char **argv) {
   ctx = mlirContextCreateWithRegistry(registry, false);
   mlirDialectRegistryDestroy(registry);
   mlirContextSetAllowUnregisteredDialects(ctx, true);
+  /* gpu-module-to-binary (auto-ac-lower-gpu) serializes through LLVM IR. */
+  mlirRegisterAllLLVMTranslations(ctx);
   mlirRegisterAllPasses();
   acRegisterPasses();
   mlirContextAttachDiagnosticHandler(ctx, acOnDiagnostic, NULL, NULL);

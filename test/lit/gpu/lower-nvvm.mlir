@@ -50,6 +50,31 @@
 // OUTLINED:           arith.mulf
 // OUTLINED:           arith.addf
 
+// The named pipeline auto-ac-lower-gpu does the same in one step, with the
+// deallocation pipeline, auto-ac-free-at-last-use and auto-ac-gpu-buffers
+// before the GPU mapping: every buffer of the host code lives in GPU memory
+// (gpu.alloc host_shared: mgpuMemAlloc with isHostShared = 1) and is freed
+// right after the last kernel that reads it (mgpuMemFree on a stream of its
+// own, synchronized at once).
+// RUN: ac-opt %t.split.mlir --pass-pipeline='builtin.module(auto-ac-lower-gpu)' | FileCheck %s --check-prefix=NAMED
+// RUN: %if plugin %{ mlir-opt %t.split.mlir --load-pass-plugin=%plugin --pass-pipeline='builtin.module(auto-ac-lower-gpu)' | FileCheck %s --check-prefix=NAMED %}
+// NAMED-LABEL: llvm.func @f_fwd(
+// NAMED:         %[[ONE:.*]] = llvm.mlir.constant(1 : i8) : i8
+// NAMED:         llvm.call @mgpuMemAlloc({{.*}}, %[[ONE]])
+// NAMED:         gpu.launch_func
+// NAMED:         %[[S:.*]] = llvm.call @mgpuStreamCreate()
+// NAMED-NEXT:    llvm.call @mgpuMemFree(%{{.*}}, %[[S]])
+// NAMED-NEXT:    llvm.call @mgpuStreamSynchronize(%[[S]])
+// NAMED-NEXT:    llvm.call @mgpuStreamDestroy(%[[S]])
+// NAMED-NEXT:    llvm.return
+// NAMED:       gpu.binary @{{[a-z_0-9]+}} [#gpu.object<#nvvm.target
+// NAMED-LABEL: llvm.func @f_bwd(
+// NAMED:         llvm.call @mgpuMemAlloc(
+// NAMED:         gpu.launch_func
+// NAMED:         llvm.call @mgpuMemFree(
+// NAMED:       gpu.binary @{{[a-z_0-9]+}} [#gpu.object<#nvvm.target
+// NAMED-NOT:   llvm.call @malloc
+//
 // NVVM-LABEL: llvm.func @f_fwd(
 // NVVM:         gpu.launch_func
 // NVVM:       gpu.binary @{{[a-z_0-9]+}} [#gpu.object<#nvvm.target

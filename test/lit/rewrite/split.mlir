@@ -32,8 +32,10 @@
 // SAVE-NEXT:    %[[A:.*]] = math.exp %[[X]]
 // SAVE-NEXT:    %[[Y:.*]] = arith.mulf %[[A]], %[[W]]
 // SAVE-NEXT:    return %[[Y]], %[[A]]
+// @f_bwd owns the saved activation (ac.owned: it frees it after its last
+// use once bufferized, docs/contract.md section 3).
 // SAVE-LABEL: func.func @f_bwd(
-// SAVE-SAME:      %[[A:[^:]*]]: tensor<4xf32>, %[[DY:[^:]*]]: tensor<4xf32> {ac.tangent})
+// SAVE-SAME:      %[[A:[^:]*]]: tensor<4xf32> {ac.owned}, %[[DY:[^:]*]]: tensor<4xf32> {ac.tangent})
 // SAVE-SAME:      -> (tensor<4xf32> {ac.grad})
 // SAVE-SAME:      attributes {ac.bwd_of = "f"}
 // SAVE-NEXT:    %[[DW:.*]] = arith.mulf %[[DY]], %[[A]]
@@ -79,7 +81,9 @@ module {
 // Where each result of @g comes from: a gradient from @g_bwd; the output and
 // a forward value returned unmarked from @g_fwd; a tangent and a primal input
 // returned as they are straight from @g's arguments.  @g_fwd returns the
-// forward results, then the saved values (a value may be both).
+// forward results, then the saved values (a value may be both).  A saved
+// value @g_fwd also returns as a result stays @g's (no ac.owned): @g_bwd
+// must not free what @g returns.
 
 // SAVE-LABEL: func.func @g(
 // SAVE-SAME:      %[[X:[^:]*]]: tensor<4xf32>, %[[W:[^:]*]]: tensor<4xf32> {ac.param}, %[[DY:[^:]*]]: tensor<4xf32> {ac.tangent})

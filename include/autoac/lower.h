@@ -1,0 +1,92 @@
+/*===- autoac/lower.h - the lowering half: frees at last use, pipelines -*- C -*-===*
+ *
+ * The planner's peak holds in the compiled program only if every buffer is
+ * freed right after its last use.  `buffer-deallocation-pipeline` frees at
+ * the end of the block, and a function never frees a buffer it receives.
+ * acFreeAtLastUse (the `auto-ac-free-at-last-use` pass) fixes both on
+ * bufferized IR; acLowerPipeline spells the named pipelines
+ * `auto-ac-lower-cpu` and `auto-ac-lower-gpu` (docs/rewrite.md, "Lowering").
+ *===----------------------------------------------------------------------===*/
+#ifndef AUTOAC_LOWER_H
+#define AUTOAC_LOWER_H
+
+#include "autoac/support.h"
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What acFreeAtLastUse changed.
+typedef struct AcFreeStats {
+  intptr_t movedFrees;  ///< frees moved up to right after their buffer's last use
+  intptr_t ownedFrees;  ///< frees inserted for `ac.owned` arguments
+  intptr_t transferred; ///< caller frees removed because a call took ownership
+  intptr_t demoted;     ///< ac.owned arguments set to false (storage shared)
+} AcFreeStats;
+
+/// Runs on a builtin.module after `one-shot-bufferize` and
+/// `buffer-deallocation-pipeline`, in every func.func with a body:
+///  1. a call to a function whose argument k carries `ac.owned` gives the
+///     buffer to the callee: the caller's frees of it (and of its aliases)
+///     after the call are removed; it is an error if the caller still reads
+///     it after the call or frees nothing of it (it did not own it).  When
+///     the buffer comes from a call whose callee may return its storage
+///     twice (two results of one buffer, or an argument's; a callee without
+///     a body), ownership cannot move: the argument becomes
+///     `ac.owned = false` and every caller keeps freeing it;
+///  2. an `ac.owned` memref argument is freed (`memref.dealloc`) right after
+///     the last use of it or of any alias; an error if an alias is returned;
+///  3. every free (a `memref.dealloc`, or an `scf.if` holding only
+///     `memref.dealloc`s) moves up to right after the last op of its block
+///     that uses the freed buffer or any alias of it, and after the
+///     definitions of its own operands.
+/// Aliases: results of any op with memref or tensor results that reads an
+/// alias (views: subview, expand/collapse_shape, reinterpret_cast, cast,
+/// view, extract_strided_metadata, ...; region ops yielding one), followed
+/// both ways from the freed value; fresh buffers (memref.alloc/alloca,
+/// bufferization.clone, memref.get_global) and call results (the
+/// deallocation ABI: a callee returns buffers its caller owns) are not.
+/// A use inside a nested region counts at its ancestor op in the block.
+/// IR still on tensors, holding `bufferization.dealloc`, or already lowered
+/// (an `llvm.func` with a body) is an error naming the op.  Errors are emitted through the context at the op's
+/// location.  Everything is checked before anything changes: on
+/// AC_ERR_INVALID the module is unchanged; on AC_ERR_NOMEM it is correct
+/// (ownership moved completely or not at all) with some frees not moved yet
+/// (test/reliability/test_free.c).  Returns AC_OK, AC_ERR_INVALID or
+/// AC_ERR_NOMEM.  `stats` (may be NULL) is filled on AC_OK.
+AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats);
+
+/// The `auto-ac-gpu-buffers` pass: every `memref.alloc` / `memref.dealloc`
+/// of host code (not inside gpu.module, gpu.func or gpu.launch) becomes
+/// `gpu.alloc host_shared` / `gpu.dealloc`, so buffers live in GPU memory
+/// that the host code around the kernels (copies, the dealloc helper, the
+/// caller) can still read; the runtime's mgpuMemAlloc/mgpuMemFree allocate
+/// them.  Runs after auto-ac-free-at-last-use (it keeps the places of the
+/// frees).  `converted` (may be NULL) receives the number of ops replaced.
+/// Returns AC_OK, AC_ERR_INVALID (the gpu dialect cannot be loaded) or
+/// AC_ERR_NOMEM.
+AcStatus acGpuBuffers(MlirOperation module, intptr_t *converted);
+
+/// Targets of the named lowering pipelines.
+typedef enum AcLowerTarget {
+  AC_LOWER_CPU = 0, ///< auto-ac-lower-cpu: to the LLVM dialect
+  AC_LOWER_GPU = 1  ///< auto-ac-lower-gpu: buffers in GPU memory, kernels
+                    ///< outlined, to NVVM (PTX)
+} AcLowerTarget;
+
+/// Options of the named lowering pipelines.
+typedef struct AcLowerOptions {
+  int64_t bufferAlignment; ///< one-shot-bufferize buffer-alignment (MLIR: 64)
+  int genericFunctions;    ///< CPU: finalize-memref-to-llvm use-generic-functions
+} AcLowerOptions;
+
+/// Appends to `out` the pass list of the named pipeline for `target`, as
+/// text for inside `builtin.module(...)`.  AC_ERR_NOMEM when `out` failed.
+AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
+                         AcStrBuf *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,940 @@
+/* free.c - the auto-ac-free-at-last-use pass body (autoac/lower.h) and the
+ * named lowering pipelines.  docs/rewrite.md, "Freeing at last use". */
+#include "autoac/lower.h"
+#include "autoac/ptrmap.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/Dialect/Func.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SREF(s) mlirStringRefCreateFromCString(s)
+
+/// A growable list of values.
+typedef struct AcValList {
+  MlirValue *v;
+  intptr_t n, cap;
+} AcValList;
+
+/// A growable list of ops.
+typedef struct AcOpList {
+  MlirOperation *v;
+  intptr_t n, cap;
+} AcOpList;
+
+/// An `ac.owned` argument to free: insert `memref.dealloc arg` after `after`
+/// (or at the start of `block` when `after` is null).
+typedef struct AcOwnedFree {
+  MlirValue arg;
+  MlirBlock block;
+  MlirOperation after;
+} AcOwnedFree;
+
+typedef struct AcFree {
+  MlirOperation module;
+  MlirContext ctx;
+  AcPtrMap seen;      ///< value -> generation of the alias set holding it
+  int32_t gen;
+  AcValList set;      ///< the current alias set (also its worklist)
+  AcPtrMap index;     ///< op of the current block -> position
+  AcOpList ops;       ///< the current block's ops
+  AcOpList erase;     ///< caller frees to erase (transfer)
+  AcOpList transferCalls; ///< calls to mark ac.owned_transferred
+  AcOwnedFree *owned; ///< ac.owned frees to insert
+  intptr_t numOwned, capOwned;
+  AcOpList demotedFn; ///< (function, argument) whose ac.owned cannot hold:
+  intptr_t *demotedArg; ///< the buffer may share storage with another
+  intptr_t capDemoted;
+  AcValList tmp;      ///< call results found in a caller's alias set
+  AcFreeStats stats;
+} AcFree;
+
+/*===------------------------------ helpers --------------------------------===*/
+
+static int opIs(MlirOperation op, const char *name) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
+}
+
+static int isBufferType(MlirType t) {
+  return mlirTypeIsAMemRef(t) || mlirTypeIsAUnrankedMemRef(t) ||
+         mlirTypeIsATensor(t);
+}
+
+static int isTensorType(MlirType t) { return mlirTypeIsATensor(t); }
+
+/// Ops whose buffer results never alias their operands: fresh buffers,
+/// globals, and call results (the deallocation ABI: the caller owns them).
+static int hasFreshResults(MlirOperation op) {
+  static const char *const names[] = {
+      "memref.alloc", "memref.alloca", "bufferization.clone",
+      "bufferization.alloc_tensor", "memref.get_global", "func.call",
+      "gpu.alloc", NULL};
+  for (int i = 0; names[i]; ++i)
+    if (opIs(op, names[i]))
+      return 1;
+  return 0;
+}
+
+/// Uses of a buffer that neither read nor write its elements.
+static int isMetadataUse(MlirOperation op) {
+  return opIs(op, "memref.extract_aligned_pointer_as_index") ||
+         opIs(op, "memref.dim") || opIs(op, "memref.rank");
+}
+
+static int hasBufferResult(MlirOperation op) {
+  intptr_t n = mlirOperationGetNumResults(op);
+  for (intptr_t i = 0; i < n; ++i)
+    if (isBufferType(mlirValueGetType(mlirOperationGetResult(op, i))))
+      return 1;
+  return 0;
+}
+
+/// Walk callback: clears *(int *)user when an op other than memref.dealloc
+/// and scf.yield is found (the root op itself excluded by the caller).
+typedef struct AcOnlyFrees {
+  MlirOperation root;
+  int ok, frees;
+} AcOnlyFrees;
+
+static MlirWalkResult onlyFreesCb(MlirOperation op, void *user) {
+  AcOnlyFrees *s = user;
+  if (mlirOperationEqual(op, s->root))
+    return MlirWalkResultAdvance;
+  if (opIs(op, "memref.dealloc")) {
+    s->frees++;
+    return MlirWalkResultAdvance;
+  }
+  if (opIs(op, "scf.yield"))
+    return MlirWalkResultAdvance;
+  s->ok = 0;
+  return MlirWalkResultInterrupt;
+}
+
+/// A free: a memref.dealloc, or an scf.if without results holding only
+/// memref.deallocs (what lower-deallocations makes of a conditional free).
+static int isFreeOp(MlirOperation op) {
+  if (opIs(op, "memref.dealloc"))
+    return 1;
+  if (!opIs(op, "scf.if") || mlirOperationGetNumResults(op) != 0)
+    return 0;
+  AcOnlyFrees s = {op, 1, 0};
+  mlirOperationWalk(op, onlyFreesCb, &s, MlirWalkPreOrder);
+  return s.ok && s.frees > 0;
+}
+
+static AcStatus pushVal(AcValList *l, MlirValue v) {
+  if (l->n == l->cap) {
+    intptr_t cap = l->cap ? 2 * l->cap : 32;
+    MlirValue *p = acRealloc(l->v, sizeof *p * (size_t)cap);
+    if (!p)
+      return AC_ERR_NOMEM;
+    l->v = p;
+    l->cap = cap;
+  }
+  l->v[l->n++] = v;
+  return AC_OK;
+}
+
+static AcStatus pushOp(AcOpList *l, MlirOperation op) {
+  if (l->n == l->cap) {
+    intptr_t cap = l->cap ? 2 * l->cap : 32;
+    MlirOperation *p = acRealloc(l->v, sizeof *p * (size_t)cap);
+    if (!p)
+      return AC_ERR_NOMEM;
+    l->v = p;
+    l->cap = cap;
+  }
+  l->v[l->n++] = op;
+  return AC_OK;
+}
+
+/// Adds `v` to the current alias set if it is a buffer not yet in it.
+static AcStatus addAlias(AcFree *f, MlirValue v) {
+  if (!isBufferType(mlirValueGetType(v)))
+    return AC_OK;
+  if (acPtrMapGet(&f->seen, v.ptr) == f->gen)
+    return AC_OK;
+  if (acPtrMapPut(&f->seen, v.ptr, f->gen) != AC_OK)
+    return AC_ERR_NOMEM;
+  return pushVal(&f->set, v);
+}
+
+static int inSet(const AcFree *f, MlirValue v) {
+  return acPtrMapGet(&f->seen, v.ptr) == f->gen;
+}
+
+/// Walk callback: adds every buffer operand of the walked ops to the set.
+typedef struct AcAddOperands {
+  AcFree *f;
+  AcStatus st;
+} AcAddOperands;
+
+static MlirWalkResult addOperandsCb(MlirOperation op, void *user) {
+  AcAddOperands *a = user;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  for (intptr_t i = 0; i < n; ++i)
+    if ((a->st = addAlias(a->f, mlirOperationGetOperand(op, i))) != AC_OK)
+      return MlirWalkResultInterrupt;
+  return MlirWalkResultAdvance;
+}
+
+static AcStatus addResults(AcFree *f, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumResults(op);
+  for (intptr_t i = 0; i < n; ++i)
+    if (addAlias(f, mlirOperationGetResult(op, i)) != AC_OK)
+      return AC_ERR_NOMEM;
+  return AC_OK;
+}
+
+/// Starts a new, empty alias set.
+static AcStatus beginSet(AcFree *f) {
+  f->set.n = 0;
+  f->gen++;
+  return AC_OK;
+}
+
+/// Closes the current set: backward through the op defining a member
+/// (its buffer operands, and those of its nested ops, alias it unless its
+/// results are fresh), forward through users with buffer results and through
+/// the region ops enclosing a user.
+static AcStatus closeSet(AcFree *f) {
+  for (intptr_t i = 0; i < f->set.n; ++i) {
+    MlirValue v = f->set.v[i];
+    if (mlirValueIsAOpResult(v)) {
+      MlirOperation d = mlirOpResultGetOwner(v);
+      if (!hasFreshResults(d)) {
+        AcAddOperands a = {f, AC_OK};
+        mlirOperationWalk(d, addOperandsCb, &a, MlirWalkPreOrder);
+        if (a.st != AC_OK)
+          return a.st;
+      }
+    }
+    for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+         u = mlirOpOperandGetNextUse(u)) {
+      MlirOperation user = mlirOpOperandGetOwner(u);
+      for (MlirOperation x = user; !mlirOperationIsNull(x);
+           x = mlirOperationGetParentOperation(x)) {
+        if (opIs(x, "func.func") || opIs(x, "builtin.module"))
+          break;
+        if (!hasFreshResults(x) && hasBufferResult(x) &&
+            addResults(f, x) != AC_OK)
+          return AC_ERR_NOMEM;
+      }
+    }
+  }
+  return AC_OK;
+}
+
+/// The ancestor of `op` (or `op` itself) that lies in `block`; null if none.
+static MlirOperation ancestorIn(MlirOperation op, MlirBlock block) {
+  for (MlirOperation a = op; !mlirOperationIsNull(a);
+       a = mlirOperationGetParentOperation(a))
+    if (mlirBlockEqual(mlirOperationGetBlock(a), block))
+      return a;
+  return (MlirOperation){NULL};
+}
+
+/// Snapshots `block`'s ops into f->ops and f->index.
+static AcStatus indexBlock(AcFree *f, MlirBlock block) {
+  acPtrMapClear(&f->index);
+  f->ops.n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (acPtrMapPut(&f->index, op.ptr, (int32_t)f->ops.n) != AC_OK ||
+        pushOp(&f->ops, op) != AC_OK)
+      return AC_ERR_NOMEM;
+  }
+  return AC_OK;
+}
+
+/// Position in the indexed block of the ancestor of `op`; -2 if outside.
+static intptr_t posIn(AcFree *f, MlirOperation op, MlirBlock block) {
+  MlirOperation a = ancestorIn(op, block);
+  if (mlirOperationIsNull(a))
+    return -2;
+  return acPtrMapGet(&f->index, a.ptr);
+}
+
+/// Emits an error at `op` with a printf-style message.
+static void emitAt(MlirOperation op, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void emitAt(MlirOperation op, const char *fmt, ...) {
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  mlirEmitError(mlirOperationGetLocation(op), msg);
+}
+
+/// Name of a func.func (its sym_name), for messages.
+static void funcName(MlirOperation fn, char *buf, size_t n) {
+  MlirAttribute a = mlirOperationGetAttributeByName(fn, SREF("sym_name"));
+  MlirStringRef s = mlirAttributeIsAString(a) ? mlirStringAttrGetValue(a)
+                                              : SREF("?");
+  snprintf(buf, n, "%.*s", (int)s.length, s.data);
+}
+
+/// Whether argument `k` of func `fn` carries `ac.owned`.
+static int argOwned(MlirOperation fn, intptr_t k) {
+  MlirAttribute arr = mlirOperationGetAttributeByName(fn, SREF("arg_attrs"));
+  if (mlirAttributeIsNull(arr) || !mlirAttributeIsAArray(arr) ||
+      k >= mlirArrayAttrGetNumElements(arr))
+    return 0;
+  MlirAttribute d = mlirArrayAttrGetElement(arr, k);
+  if (!mlirAttributeIsADictionary(d))
+    return 0;
+  MlirAttribute o = mlirDictionaryAttrGetElementByName(d, SREF("ac.owned"));
+  return !mlirAttributeIsNull(o) &&
+         (mlirAttributeIsAUnit(o) ||
+          (mlirAttributeIsABool(o) && mlirBoolAttrGetValue(o)));
+}
+
+/// Whether argument `k` of `fn` was found shared (ownership kept by callers).
+static int isDemoted(const AcFree *f, MlirOperation fn, intptr_t k) {
+  for (intptr_t i = 0; i < f->demotedFn.n; ++i)
+    if (mlirOperationEqual(f->demotedFn.v[i], fn) && f->demotedArg[i] == k)
+      return 1;
+  return 0;
+}
+
+static AcStatus demote(AcFree *f, MlirOperation fn, intptr_t k) {
+  if (isDemoted(f, fn, k))
+    return AC_OK;
+  intptr_t n = f->demotedFn.n;
+  if (pushOp(&f->demotedFn, fn) != AC_OK)
+    return AC_ERR_NOMEM;
+  if (f->demotedFn.cap > f->capDemoted) {
+    intptr_t *p = acRealloc(f->demotedArg, sizeof *p * (size_t)f->demotedFn.cap);
+    if (!p) {
+      f->demotedFn.n = n;
+      return AC_ERR_NOMEM;
+    }
+    f->demotedArg = p;
+    f->capDemoted = f->demotedFn.cap;
+  }
+  f->demotedArg[n] = k;
+  return AC_OK;
+}
+
+static intptr_t funcNumArgs(MlirOperation fn) {
+  MlirAttribute t = mlirOperationGetAttributeByName(fn, SREF("function_type"));
+  if (mlirAttributeIsNull(t) || !mlirAttributeIsAType(t))
+    return 0;
+  return mlirFunctionTypeGetNumInputs(mlirTypeAttrGetValue(t));
+}
+
+static int funcHasBody(MlirOperation fn) {
+  MlirRegion r = mlirOperationGetRegion(fn, 0);
+  return !mlirBlockIsNull(mlirRegionGetFirstBlock(r));
+}
+
+/*===------------------------ 0. the input check ---------------------------===*/
+
+typedef struct AcCheck {
+  MlirOperation bad;
+  const char *why;
+} AcCheck;
+
+static MlirWalkResult checkCb(MlirOperation op, void *user) {
+  AcCheck *c = user;
+  if (opIs(op, "bufferization.dealloc")) {
+    c->bad = op;
+    c->why = "holds 'bufferization.dealloc'; it runs after the whole "
+             "buffer-deallocation-pipeline (lower-deallocations included)";
+    return MlirWalkResultInterrupt;
+  }
+  intptr_t n = mlirOperationGetNumOperands(op);
+  for (intptr_t i = 0; i < n; ++i)
+    if (isTensorType(mlirValueGetType(mlirOperationGetOperand(op, i))))
+      goto tensor;
+  n = mlirOperationGetNumResults(op);
+  for (intptr_t i = 0; i < n; ++i)
+    if (isTensorType(mlirValueGetType(mlirOperationGetResult(op, i))))
+      goto tensor;
+  if (opIs(op, "func.func")) {
+    MlirAttribute t = mlirOperationGetAttributeByName(op, SREF("function_type"));
+    if (!mlirAttributeIsNull(t) && mlirAttributeIsAType(t)) {
+      MlirType ft = mlirTypeAttrGetValue(t);
+      for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(ft); ++i)
+        if (isTensorType(mlirFunctionTypeGetInput(ft, i)))
+          goto tensor;
+      for (intptr_t i = 0; i < mlirFunctionTypeGetNumResults(ft); ++i)
+        if (isTensorType(mlirFunctionTypeGetResult(ft, i)))
+          goto tensor;
+    }
+  }
+  return MlirWalkResultAdvance;
+tensor:
+  c->bad = op;
+  c->why = "works on tensors; it runs on bufferized IR, after "
+           "one-shot-bufferize and buffer-deallocation-pipeline";
+  return MlirWalkResultInterrupt;
+}
+
+static AcStatus checkInput(AcFree *f, MlirOperation fn) {
+  AcCheck c = {{NULL}, NULL};
+  mlirOperationWalk(fn, checkCb, &c, MlirWalkPreOrder);
+  if (!c.bad.ptr)
+    return AC_OK;
+  char name[256];
+  funcName(fn, name, sizeof name);
+  MlirStringRef opName = mlirIdentifierStr(mlirOperationGetName(c.bad));
+  char on[128];
+  snprintf(on, sizeof on, "%.*s", (int)opName.length, opName.data);
+  char msg[700];
+  snprintf(msg, sizeof msg,
+           "auto-ac-free-at-last-use: '%s' in @%s %s", on, name, c.why);
+  mlirEmitError(mlirOperationGetLocation(c.bad), msg);
+  (void)f;
+  return AC_ERR_INVALID;
+}
+
+/*===------------------- 1. ownership given at a call ----------------------===*/
+
+typedef struct AcCalls {
+  AcOpList calls;
+  AcStatus st;
+} AcCalls;
+
+static MlirWalkResult collectCallsCb(MlirOperation op, void *user) {
+  AcCalls *c = user;
+  if (opIs(op, "func.call") &&
+      mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+          op, SREF("ac.owned_transferred"))) &&
+      (c->st = pushOp(&c->calls, op)) != AC_OK)
+    return MlirWalkResultInterrupt;
+  return MlirWalkResultAdvance;
+}
+
+static MlirOperation lookupCallee(AcFree *f, MlirOperation call) {
+  MlirAttribute sym = mlirOperationGetAttributeByName(call, SREF("callee"));
+  if (mlirAttributeIsNull(sym) || !mlirAttributeIsAFlatSymbolRef(sym))
+    return (MlirOperation){NULL};
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(sym);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(f->module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!opIs(op, "func.func"))
+      continue;
+    MlirAttribute a = mlirOperationGetAttributeByName(op, SREF("sym_name"));
+    if (mlirAttributeIsAString(a) &&
+        mlirStringRefEqual(mlirStringAttrGetValue(a), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+/// Whether result `r` of `call` may share storage with another value its
+/// callee returns or with one of the callee's arguments (two results of one
+/// buffer: a saved `tensor.empty` and the op written into it in place, say).
+/// A callee without a body may.  Uses (and clobbers) the current set.
+static AcStatus resultShared(AcFree *f, MlirOperation call, intptr_t r,
+                             int *shared) {
+  MlirOperation g = lookupCallee(f, call);
+  *shared = 1;
+  if (mlirOperationIsNull(g) || !funcHasBody(g))
+    return AC_OK;
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry)))
+    return AC_OK;
+  MlirOperation ret = mlirBlockGetTerminator(entry);
+  intptr_t n = mlirOperationGetNumOperands(ret);
+  if (mlirOperationIsNull(ret) || r >= n)
+    return AC_OK;
+  if (beginSet(f) != AC_OK ||
+      addAlias(f, mlirOperationGetOperand(ret, r)) != AC_OK ||
+      closeSet(f) != AC_OK)
+    return AC_ERR_NOMEM;
+  for (intptr_t j = 0; j < n; ++j)
+    if (j != r && inSet(f, mlirOperationGetOperand(ret, j)))
+      return AC_OK;
+  for (intptr_t j = 0; j < mlirBlockGetNumArguments(entry); ++j)
+    if (inSet(f, mlirBlockGetArgument(entry, j)))
+      return AC_OK;
+  *shared = 0;
+  return AC_OK;
+}
+
+/// One call to a function with `ac.owned` arguments.  Checking (`collect`
+/// 0): errors, and demotes an argument whose buffer may share storage with
+/// another value (its `ac.owned` cannot hold; the callers keep freeing it).
+/// Collecting (1): records the caller frees a kept ac.owned makes redundant.
+static AcStatus planTransfer(AcFree *f, MlirOperation fn, MlirOperation call,
+                             MlirOperation callee, int collect) {
+  char caller[256], cname[256];
+  funcName(fn, caller, sizeof caller);
+  funcName(callee, cname, sizeof cname);
+  MlirBlock block = mlirOperationGetBlock(call);
+  if (indexBlock(f, block) != AC_OK)
+    return AC_ERR_NOMEM;
+  intptr_t at = acPtrMapGet(&f->index, call.ptr);
+  intptr_t n = mlirOperationGetNumOperands(call);
+  int any = 0;
+  for (intptr_t k = 0; k < n && k < funcNumArgs(callee); ++k) {
+    if (!argOwned(callee, k) || (collect && isDemoted(f, callee, k)))
+      continue;
+    MlirValue v = mlirOperationGetOperand(call, k);
+    if (!mlirTypeIsAMemRef(mlirValueGetType(v)) &&
+        !mlirTypeIsAUnrankedMemRef(mlirValueGetType(v))) {
+      emitAt(call, "auto-ac-free-at-last-use: @%s passes a value that is not "
+             "a buffer to 'ac.owned' argument #%ld of @%s", caller, (long)k, cname);
+      return AC_ERR_INVALID;
+    }
+    any = 1;
+    if (beginSet(f) != AC_OK || addAlias(f, v) != AC_OK || closeSet(f) != AC_OK)
+      return AC_ERR_NOMEM;
+    for (intptr_t j = 0; j < n; ++j)
+      if (j != k && argOwned(callee, j) &&
+          inSet(f, mlirOperationGetOperand(call, j))) {
+        emitAt(call, "auto-ac-free-at-last-use: @%s passes one buffer to two "
+               "'ac.owned' arguments of @%s (#%ld and another): it would be "
+               "freed twice", caller, cname, (long)k);
+        return AC_ERR_INVALID;
+      }
+    intptr_t frees = 0, firstErase = f->erase.n;
+    f->tmp.n = 0;
+    for (intptr_t i = 0; i < f->set.n; ++i) {
+      MlirValue w = f->set.v[i];
+      if (mlirValueIsAOpResult(w) && opIs(mlirOpResultGetOwner(w), "func.call") &&
+          pushVal(&f->tmp, w) != AC_OK)
+        return AC_ERR_NOMEM;
+      for (MlirOpOperand u = mlirValueGetFirstUse(w);
+           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+        MlirOperation user = mlirOpOperandGetOwner(u);
+        intptr_t p = posIn(f, user, block);
+        if (p == -2) {
+          emitAt(user, "auto-ac-free-at-last-use: @%s uses a buffer it gives "
+                 "to 'ac.owned' argument #%ld of @%s outside the call's "
+                 "block", caller, (long)k, cname);
+          return AC_ERR_INVALID;
+        }
+        if (p <= at)
+          continue;
+        if (opIs(user, "memref.dealloc")) {
+          if (collect && pushOp(&f->erase, user) != AC_OK)
+            return AC_ERR_NOMEM;
+          frees++;
+          continue;
+        }
+        if (isMetadataUse(user) ||
+            (!hasFreshResults(user) && hasBufferResult(user) &&
+             mlirOperationGetNumRegions(user) == 0))
+          continue; /* a view or metadata: its own uses are in the set */
+        emitAt(user, "auto-ac-free-at-last-use: @%s uses a buffer after the "
+               "call that gives it to 'ac.owned' argument #%ld of @%s",
+               caller, (long)k, cname);
+        return AC_ERR_INVALID;
+      }
+    }
+    if (frees == 0) {
+      f->erase.n = firstErase;
+      emitAt(call, "auto-ac-free-at-last-use: @%s gives a buffer to 'ac.owned' "
+             "argument #%ld of @%s but frees nothing of it after the call: "
+             "it does not own it", caller, (long)k, cname);
+      return AC_ERR_INVALID;
+    }
+    if (collect)
+      continue;
+    /* Returned by a call: the callee must return it in a buffer of its own. */
+    for (intptr_t t = 0; t < f->tmp.n; ++t) {
+      MlirValue w = f->tmp.v[t];
+      int shared = 1;
+      if (resultShared(f, mlirOpResultGetOwner(w), mlirOpResultGetResultNumber(w),
+                       &shared) != AC_OK)
+        return AC_ERR_NOMEM;
+      if (shared) {
+        if (demote(f, callee, k) != AC_OK)
+          return AC_ERR_NOMEM;
+        break;
+      }
+    }
+  }
+  if (collect && any && pushOp(&f->transferCalls, call) != AC_OK)
+    return AC_ERR_NOMEM;
+  return AC_OK;
+}
+
+/*===------------------- 2. ac.owned arguments freed -----------------------===*/
+
+static AcStatus planOwned(AcFree *f, MlirOperation fn) {
+  intptr_t nArgs = funcNumArgs(fn);
+  char name[256];
+  funcName(fn, name, sizeof name);
+  MlirRegion body = mlirOperationGetRegion(fn, 0);
+  MlirBlock entry = mlirRegionGetFirstBlock(body);
+  for (intptr_t k = 0; k < nArgs; ++k) {
+    if (!argOwned(fn, k) || isDemoted(f, fn, k))
+      continue;
+    if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
+      emitAt(fn, "auto-ac-free-at-last-use: @%s has 'ac.owned' arguments and "
+             "several blocks; only single-block functions are supported",
+             name);
+      return AC_ERR_INVALID;
+    }
+    MlirValue arg = mlirBlockGetArgument(entry, k);
+    MlirType t = mlirValueGetType(arg);
+    if (!mlirTypeIsAMemRef(t) && !mlirTypeIsAUnrankedMemRef(t)) {
+      emitAt(fn, "auto-ac-free-at-last-use: 'ac.owned' argument #%ld of @%s "
+             "is not a buffer", (long)k, name);
+      return AC_ERR_INVALID;
+    }
+    if (indexBlock(f, entry) != AC_OK)
+      return AC_ERR_NOMEM;
+    if (beginSet(f) != AC_OK || addAlias(f, arg) != AC_OK || closeSet(f) != AC_OK)
+      return AC_ERR_NOMEM;
+    intptr_t last = -1, freed = 0;
+    intptr_t term = f->ops.n - 1;
+    for (intptr_t i = 0; i < f->set.n; ++i) {
+      for (MlirOpOperand u = mlirValueGetFirstUse(f->set.v[i]);
+           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+        MlirOperation user = mlirOpOperandGetOwner(u);
+        intptr_t p = posIn(f, user, entry);
+        if (opIs(user, "memref.dealloc"))
+          freed = 1;
+        if (p == term && term >= 0 &&
+            mlirOperationEqual(f->ops.v[term], mlirBlockGetTerminator(entry))) {
+          emitAt(user, "auto-ac-free-at-last-use: @%s returns 'ac.owned' "
+                 "argument #%ld (or an alias of it): it cannot free it",
+                 name, (long)k);
+          return AC_ERR_INVALID;
+        }
+        if (p > last)
+          last = p;
+      }
+    }
+    if (freed)
+      continue; /* already freed (the pass ran before) */
+    if (f->numOwned == f->capOwned) {
+      intptr_t cap = f->capOwned ? 2 * f->capOwned : 8;
+      AcOwnedFree *p = acRealloc(f->owned, sizeof *p * (size_t)cap);
+      if (!p)
+        return AC_ERR_NOMEM;
+      f->owned = p;
+      f->capOwned = cap;
+    }
+    f->owned[f->numOwned++] = (AcOwnedFree){
+        arg, entry, last >= 0 ? f->ops.v[last] : (MlirOperation){NULL}};
+  }
+  return AC_OK;
+}
+
+static AcStatus insertOwnedFree(AcFree *f, const AcOwnedFree *o) {
+  MlirLocation loc = mlirOperationGetLocation(
+      mlirOperationIsNull(o->after) ? mlirBlockGetParentOperation(o->block)
+                                    : o->after);
+  MlirOperationState st = mlirOperationStateGet(SREF("memref.dealloc"), loc);
+  mlirOperationStateAddOperands(&st, 1, &o->arg);
+  MlirOperation d = mlirOperationCreate(&st);
+  if (mlirOperationIsNull(d))
+    return AC_ERR_NOMEM;
+  if (mlirOperationIsNull(o->after))
+    mlirBlockInsertOwnedOperation(o->block, 0, d);
+  else
+    mlirBlockInsertOwnedOperationAfter(o->block, o->after, d);
+  f->stats.ownedFrees++;
+  return AC_OK;
+}
+
+/*===---------------------- 3. frees moved up ------------------------------===*/
+
+typedef struct AcFreeOperands {
+  AcFree *f;
+  MlirOperation root;
+  MlirBlock block;
+  intptr_t last;
+  AcStatus st;
+} AcFreeOperands;
+
+/// Walk callback over a free op: the latest position (in the block) among
+/// the definitions of what it reads from outside itself; seeds the set with
+/// the freed values.
+static MlirWalkResult freeOperandsCb(MlirOperation op, void *user) {
+  AcFreeOperands *a = user;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (opIs(op, "memref.dealloc") && (a->st = addAlias(a->f, v)) != AC_OK)
+      return MlirWalkResultInterrupt;
+    if (!mlirValueIsAOpResult(v))
+      continue;
+    MlirOperation d = mlirOpResultGetOwner(v);
+    MlirOperation anc = ancestorIn(d, a->block);
+    if (mlirOperationIsNull(anc) || mlirOperationEqual(anc, a->root))
+      continue;
+    intptr_t p = acPtrMapGet(&a->f->index, anc.ptr);
+    if (p > a->last)
+      a->last = p;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static AcStatus moveFreesInBlock(AcFree *f, MlirBlock block) {
+  if (indexBlock(f, block) != AC_OK)
+    return AC_ERR_NOMEM;
+  intptr_t n = f->ops.n;
+  if (n == 0)
+    return AC_OK;
+  AcStatus st = AC_OK;
+  char *isFree = acCalloc((size_t)n, 1);
+  MlirOperation *tail = acMalloc(sizeof *tail * (size_t)n);
+  MlirOperation headTail = {NULL};
+  if (!isFree || !tail) {
+    st = AC_ERR_NOMEM;
+    goto done;
+  }
+  for (intptr_t i = 0; i < n; ++i) {
+    isFree[i] = (char)isFreeOp(f->ops.v[i]);
+    tail[i] = f->ops.v[i];
+  }
+  for (intptr_t i = 0; i < n; ++i) {
+    if (!isFree[i])
+      continue;
+    MlirOperation op = f->ops.v[i];
+    if ((st = beginSet(f)) != AC_OK)
+      goto done;
+    AcFreeOperands a = {f, op, block, -1, AC_OK};
+    mlirOperationWalk(op, freeOperandsCb, &a, MlirWalkPreOrder);
+    if ((st = a.st) != AC_OK || (st = closeSet(f)) != AC_OK)
+      goto done;
+    intptr_t last = a.last;
+    int movable = 1;
+    for (intptr_t s = 0; s < f->set.n && movable; ++s) {
+      MlirValue v = f->set.v[s];
+      if (mlirValueIsAOpResult(v)) {
+        MlirOperation anc = ancestorIn(mlirOpResultGetOwner(v), block);
+        if (!mlirOperationIsNull(anc) && !mlirOperationEqual(anc, op)) {
+          intptr_t p = acPtrMapGet(&f->index, anc.ptr);
+          if (p > last)
+            last = p;
+        }
+      }
+      for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+           u = mlirOpOperandGetNextUse(u)) {
+        MlirOperation anc = ancestorIn(mlirOpOperandGetOwner(u), block);
+        if (mlirOperationIsNull(anc)) {
+          movable = 0; /* read outside this block: leave the free alone */
+          break;
+        }
+        intptr_t p = acPtrMapGet(&f->index, anc.ptr);
+        if (p == i || isFree[p])
+          continue;
+        if (p > last)
+          last = p;
+      }
+    }
+    if (!movable || last >= i)
+      continue;
+    intptr_t p = last + 1;
+    while (p < i && isFree[p])
+      ++p;
+    if (p == i)
+      continue; /* only frees in between: already in place */
+    if (last < 0) {
+      if (mlirOperationIsNull(headTail))
+        mlirOperationMoveBefore(op, f->ops.v[0]);
+      else
+        mlirOperationMoveAfter(op, headTail);
+      headTail = op;
+    } else {
+      mlirOperationMoveAfter(op, tail[last]);
+      tail[last] = op;
+    }
+    f->stats.movedFrees++;
+  }
+done:
+  acFree(isFree);
+  acFree(tail);
+  return st;
+}
+
+typedef struct AcBlocks {
+  AcFree *f;
+  AcStatus st;
+} AcBlocks;
+
+static MlirWalkResult moveFreesCb(MlirOperation op, void *user) {
+  AcBlocks *b = user;
+  intptr_t nr = mlirOperationGetNumRegions(op);
+  for (intptr_t r = 0; r < nr; ++r)
+    for (MlirBlock bl = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         !mlirBlockIsNull(bl); bl = mlirBlockGetNextInRegion(bl))
+      if ((b->st = moveFreesInBlock(b->f, bl)) != AC_OK)
+        return MlirWalkResultInterrupt;
+  return MlirWalkResultAdvance;
+}
+
+/*===------------------------------ driver ---------------------------------===*/
+
+AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
+  AcFree f;
+  memset(&f, 0, sizeof f);
+  f.module = module;
+  f.ctx = mlirOperationGetContext(module);
+  AcStatus st = AC_OK;
+  AcOpList funcs = {0};
+  MlirOperation lowered = {NULL};
+  AcCalls calls = {{0}, AC_OK};
+  if (stats)
+    memset(stats, 0, sizeof *stats);
+  if (!opIs(module, "builtin.module")) {
+    mlirEmitError(mlirOperationGetLocation(module),
+                  "auto-ac-free-at-last-use: runs on a builtin.module");
+    return AC_ERR_INVALID;
+  }
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (opIs(op, "llvm.func") && funcHasBody(op) && mlirOperationIsNull(lowered))
+      lowered = op;
+    if (opIs(op, "func.func") && funcHasBody(op) &&
+        (st = pushOp(&funcs, op)) != AC_OK)
+      goto nomem;
+  }
+  /* Check everything first: the module changes only when all is well. */
+  for (intptr_t i = 0; i < funcs.n; ++i)
+    if ((st = checkInput(&f, funcs.v[i])) != AC_OK)
+      goto done;
+  if (!mlirOperationIsNull(lowered)) {
+    char name[256];
+    funcName(lowered, name, sizeof name);
+    emitAt(lowered, "auto-ac-free-at-last-use: @%s is already lowered to the "
+           "LLVM dialect; the pass runs on bufferized func.func, after "
+           "buffer-deallocation-pipeline and before the lowering", name);
+    st = AC_ERR_INVALID;
+    goto done;
+  }
+  for (intptr_t i = 0; i < funcs.n; ++i) {
+    calls.calls.n = 0;
+    mlirOperationWalk(funcs.v[i], collectCallsCb, &calls, MlirWalkPreOrder);
+    if ((st = calls.st) != AC_OK)
+      goto nomem;
+    for (intptr_t c = 0; c < calls.calls.n; ++c) {
+      MlirOperation callee = lookupCallee(&f, calls.calls.v[c]);
+      if (mlirOperationIsNull(callee))
+        continue;
+      if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, 0)) != AC_OK)
+        goto failed;
+    }
+  }
+  for (intptr_t i = 0; i < funcs.n; ++i) {
+    calls.calls.n = 0;
+    mlirOperationWalk(funcs.v[i], collectCallsCb, &calls, MlirWalkPreOrder);
+    if ((st = calls.st) != AC_OK)
+      goto nomem;
+    for (intptr_t c = 0; c < calls.calls.n; ++c) {
+      MlirOperation callee = lookupCallee(&f, calls.calls.v[c]);
+      if (mlirOperationIsNull(callee))
+        continue;
+      if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, 1)) != AC_OK)
+        goto failed;
+    }
+  }
+  for (intptr_t i = 0; i < funcs.n; ++i)
+    if ((st = planOwned(&f, funcs.v[i])) != AC_OK)
+      goto failed;
+  /* Apply. */
+  for (intptr_t i = 0; i < f.demotedFn.n; ++i) {
+    mlirFuncSetArgAttr(f.demotedFn.v[i], f.demotedArg[i], SREF("ac.owned"),
+                       mlirBoolAttrGet(f.ctx, 0));
+    f.stats.demoted++;
+  }
+  for (intptr_t i = 0; i < f.erase.n; ++i) {
+    MlirOperation d = f.erase.v[i];
+    MlirOperation parent = mlirOperationGetParentOperation(d);
+    mlirOperationDestroy(d);
+    f.stats.transferred++;
+    if (opIs(parent, "scf.if") && mlirOperationGetNumResults(parent) == 0) {
+      AcOnlyFrees s = {parent, 1, 0};
+      mlirOperationWalk(parent, onlyFreesCb, &s, MlirWalkPreOrder);
+      if (s.ok && s.frees == 0)
+        mlirOperationDestroy(parent);
+    }
+  }
+  for (intptr_t i = 0; i < f.transferCalls.n; ++i)
+    mlirOperationSetDiscardableAttributeByName(
+        f.transferCalls.v[i], SREF("ac.owned_transferred"),
+        mlirUnitAttrGet(f.ctx));
+  for (intptr_t i = 0; i < f.numOwned; ++i)
+    if ((st = insertOwnedFree(&f, &f.owned[i])) != AC_OK)
+      goto nomem;
+  for (intptr_t i = 0; i < funcs.n; ++i) {
+    AcBlocks b = {&f, AC_OK};
+    mlirOperationWalk(funcs.v[i], moveFreesCb, &b, MlirWalkPreOrder);
+    if ((st = b.st) != AC_OK)
+      goto nomem;
+  }
+  if (stats)
+    *stats = f.stats;
+  goto done;
+failed:
+  if (st != AC_ERR_NOMEM)
+    goto done;
+nomem:
+  mlirEmitError(mlirOperationGetLocation(module),
+                "auto-ac-free-at-last-use: out of memory");
+  st = AC_ERR_NOMEM;
+done:
+  acPtrMapClear(&f.seen);
+  acPtrMapClear(&f.index);
+  acFree(f.set.v);
+  acFree(f.ops.v);
+  acFree(f.erase.v);
+  acFree(f.transferCalls.v);
+  acFree(f.owned);
+  acFree(f.demotedFn.v);
+  acFree(f.demotedArg);
+  acFree(f.tmp.v);
+  acFree(funcs.v);
+  acFree(calls.calls.v);
+  return st;
+}
+
+/*===------------------------ the named pipelines --------------------------===*/
+
+static void appendf(AcStrBuf *b, const char *fmt, long long x) {
+  char tmp[256];
+  int n = snprintf(tmp, sizeof tmp, fmt, x);
+  if (n > 0)
+    acStrBufAppend(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
+                         AcStrBuf *out) {
+  AcLowerOptions def = {64, 0};
+  if (!opts)
+    opts = &def;
+  appendf(out,
+          "one-shot-bufferize{bufferize-function-boundaries "
+          "buffer-alignment=%lld function-boundary-type-conversion=identity-layout-map},"
+          "buffer-deallocation-pipeline,auto-ac-free-at-last-use,"
+          "convert-bufferization-to-memref,",
+          (long long)opts->bufferAlignment);
+  if (target == AC_LOWER_GPU) {
+    static const char gpu[] =
+        "auto-ac-gpu-buffers,func.func(convert-linalg-to-parallel-loops,gpu-map-parallel-loops,"
+        "convert-parallel-loops-to-gpu),gpu-kernel-outlining,"
+        "gpu-lower-to-nvvm-pipeline{cubin-format=isa}";
+    acStrBufAppend(out, gpu, sizeof gpu - 1);
+  } else {
+    static const char head[] =
+        "convert-linalg-to-loops,convert-scf-to-cf,expand-strided-metadata,"
+        "lower-affine,";
+    acStrBufAppend(out, head, sizeof head - 1);
+    appendf(out, "finalize-memref-to-llvm{use-generic-functions=%lld},",
+            (long long)(opts->genericFunctions ? 1 : 0));
+    static const char tail[] =
+        "convert-math-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,"
+        "convert-cf-to-llvm,reconcile-unrealized-casts";
+    acStrBufAppend(out, tail, sizeof tail - 1);
+  }
+  return out->failed ? AC_ERR_NOMEM : AC_OK;
+}

@@ -1,0 +1,859 @@
+"""python3 -m autoac measure (tools/ac-measure): the simulated peak of a plan against the measured peak of the
+program it produces, run on the CPU.
+
+    ac-measure model.mlir --budget=40MB [--strategy=greedy] [--json=out.json]
+
+For a linalg-on-tensors module with one `ac.joint` function @f (and no
+@main), it
+  1. plans with `ac-opt --ac-mode=split --ac-report` at the budget;
+  2. adds a harness @main to the original module and to the planned one:
+     deterministic inputs, parameters and tangents, one call of @f between
+     acMeasureBegin()/acMeasureEnd(), the gradients tagged, a hash and a sum
+     of every result printed;
+  3. lowers both with the user's pipeline, `mlir-opt --load-pass-plugin=
+     AutoACPlugin.so --pass-pipeline='builtin.module(auto-ac-lower-cpu{...})'`
+     (one-shot-bufferize, buffer-deallocation-pipeline,
+     auto-ac-free-at-last-use, CPU lowering with the generic allocation
+     functions; @f_fwd and @f_bwd stay functions) and runs them in
+     mlir-runner with the counting allocator (runtime/count_alloc.c);
+  4. prints the simulated and the measured peak of each, the error, and
+     whether both printed the same results.
+
+ac-measure changes no IR itself beyond adding the harness @main (except
+--calls=inline, kept for comparison: it drops `no_inline` and inlines the
+halves).  --print-pipeline prints every command it runs.
+What is counted on each side, the pipeline and why: docs/fidelity.md.
+Exit status: 0 when both ran and printed the same results, 1 otherwise
+(and 3 with --max-error when an error exceeds it), 2 on a usage error.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))  # python/autoac -> the repository
+
+# The named pipeline (lib/pass/free.c, acLowerPipeline) and, for
+# --no-free-pass, the same passes spelled out without auto-ac-free-at-last-use.
+NAMED = "auto-ac-lower-cpu{buffer-alignment=%d use-generic-functions=1}"
+NAMED_GPU = "auto-ac-lower-gpu{buffer-alignment=%d}"
+BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries "
+             "buffer-alignment=%d "
+             "function-boundary-type-conversion=identity-layout-map}")
+DEALLOC = "buffer-deallocation-pipeline"
+LOWER = ("convert-bufferization-to-memref,convert-linalg-to-loops,convert-scf-to-cf,expand-strided-metadata,"
+         "lower-affine,finalize-memref-to-llvm{use-generic-functions=true},"
+         "convert-math-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,"
+         "convert-cf-to-llvm,reconcile-unrealized-casts")
+
+
+def die(msg, code=2):
+    sys.stderr.write("ac-measure: %s\n" % msg)
+    sys.exit(code)
+
+
+# ---------------------------------------------------------------------------
+# Sizes
+
+
+def parse_size(s):
+    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*([KMGT]i?B|B)?\s*", s)
+    if not m:
+        die("bad size '%s' (expected bytes or a number with B, KB, MB, GB, "
+            "KiB, MiB, GiB)" % s)
+    v = float(m.group(1))
+    unit = m.group(2) or "B"
+    mult = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+            "KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3, "TiB": 1024 ** 4}
+    return int(round(v * mult[unit]))
+
+
+EXACT = False  # --bytes
+
+
+def human(b):
+    if b is None:
+        return "-"
+    if EXACT:
+        return "%d" % b
+    for unit, f in (("GiB", 1024 ** 3), ("MiB", 1024 ** 2), ("KiB", 1024)):
+        if abs(b) >= f:
+            return "%.2f %s" % (b / f, unit)
+    return "%d B" % b
+
+
+# ---------------------------------------------------------------------------
+# The joint function's signature
+
+
+def split_top(s, sep=","):
+    """Splits s at `sep` outside (), <>, [], {} and quotes."""
+    out, depth, cur, q = [], 0, [], False
+    for ch in s:
+        if q:
+            cur.append(ch)
+            if ch == '"':
+                q = False
+            continue
+        if ch == '"':
+            q = True
+        elif ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur))
+    return [x.strip() for x in out]
+
+
+def matching(s, i):
+    """Index of the bracket closing the one at s[i]."""
+    pairs = {"(": ")", "<": ">", "[": "]", "{": "}"}
+    stack = []
+    for j in range(i, len(s)):
+        ch = s[j]
+        if ch in pairs:
+            stack.append(pairs[ch])
+        elif stack and ch == stack[-1]:
+            stack.pop()
+            if not stack:
+                return j
+    return -1
+
+
+TENSOR = re.compile(r"tensor<((?:\d+x)*)(f32|f16|bf16|f64)>")
+
+
+def parse_tensor(t):
+    m = TENSOR.fullmatch(t.strip())
+    if not m:
+        return None
+    dims = [int(d) for d in m.group(1).split("x") if d]
+    return dims, m.group(2)
+
+
+def joint_signature(text):
+    """[(name, args, results)] of the ac.joint functions of a module printed
+    by mlir-opt (one signature per line).  args: [(type, attrs)];
+    results: [(type, attrs)]."""
+    out = []
+    for line in text.splitlines():
+        m = re.match(r"\s*func\.func (?:(?:public|private|nested) )?@([\w$.-]+)\((.*)$", line)
+        if not m or "ac.joint" not in line:
+            continue
+        name, rest = m.group(1), "(" + m.group(2)
+        close = matching(rest, 0)
+        argtext = rest[1:close]
+        tail = rest[close + 1:]
+        args = []
+        for a in split_top(argtext):
+            am = re.match(r"%[\w$.-]+\s*:\s*(.*)$", a)
+            ty, attrs = am.group(1), ""
+            b = ty.find(" {")
+            if b >= 0:
+                ty, attrs = ty[:b], ty[b:]
+            args.append((ty.strip(), attrs))
+        results = []
+        tm = re.match(r"\s*->\s*(.*)$", tail)
+        if tm:
+            r = tm.group(1)
+            if r.startswith("("):
+                rc = matching(r, 0)
+                parts = split_top(r[1:rc])
+            else:
+                parts = [r.split(" attributes")[0].rstrip(" {")]
+            for p in parts:
+                b = p.find(" {")
+                if b >= 0:
+                    results.append((p[:b].strip(), p[b:]))
+                else:
+                    results.append((p.strip(), ""))
+        head = line[:line.find(name)]
+        out.append((name, args, results))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The harness
+
+
+def idx_map(rank):
+    d = ", ".join("d%d" % i for i in range(rank))
+    return "affine_map<(%s) -> (%s)>" % (d, d)
+
+
+def linear_index(lines, dims, ind):
+    """Appends lines computing the row-major linear index as i64; returns
+    its name."""
+    if not dims:
+        lines.append(ind + "%k = arith.constant 0 : i64")
+        return "%k"
+    for i in range(len(dims)):
+        lines.append(ind + "%%i%d = linalg.index %d : index" % (i, i))
+    cur = "%i0"
+    for i in range(1, len(dims)):
+        lines.append(ind + "%%n%d = arith.constant %d : index" % (i, dims[i]))
+        lines.append(ind + "%%m%d = arith.muli %s, %%n%d : index" % (i, cur, i))
+        lines.append(ind + "%%l%d = arith.addi %%m%d, %%i%d : index" % (i, i, i))
+        cur = "%%l%d" % i
+    lines.append(ind + "%%k = arith.index_cast %s : index to i64" % cur)
+    return "%k"
+
+
+def tty(dims, et):
+    return "tensor<%s%s>" % ("".join("%dx" % d for d in dims), et)
+
+
+def init_tensor(lines, name, dims, et, amp, freq, phase):
+    """name = amp * sin(freq * k + phase), k the linear index."""
+    t = tty(dims, et)
+    rank = len(dims)
+    lines.append("    %s_e = tensor.empty() : %s" % (name, t))
+    lines.append("    %s = linalg.generic {indexing_maps = [%s], iterator_types = [%s]} outs(%s_e : %s) {" % (
+        name, idx_map(rank), ", ".join(['"parallel"'] * rank), name, t))
+    lines.append("    ^bb0(%%o: %s):" % et)
+    ind = "      "
+    k = linear_index(lines, dims, ind)
+    lines.append(ind + "%%kf = arith.sitofp %s : i64 to f32" % k)
+    lines.append(ind + "%%fr = arith.constant %.9e : f32" % freq)
+    lines.append(ind + "%%ph = arith.constant %.9e : f32" % phase)
+    lines.append(ind + "%%am = arith.constant %.9e : f32" % amp)
+    lines.append(ind + "%u = arith.mulf %kf, %fr : f32")
+    lines.append(ind + "%w = arith.addf %u, %ph : f32")
+    lines.append(ind + "%s = math.sin %w : f32")
+    lines.append(ind + "%r = arith.mulf %s, %am : f32")
+    y = "%r"
+    if et == "f64":
+        lines.append(ind + "%y = arith.extf %r : f32 to f64")
+        y = "%y"
+    elif et in ("f16", "bf16"):
+        lines.append(ind + "%%y = arith.truncf %%r : f32 to %s" % et)
+        y = "%y"
+    lines.append(ind + "linalg.yield %s : %s" % (y, et))
+    lines.append("    } -> %s" % t)
+
+
+BITS = {"f32": "i32", "f16": "i16", "bf16": "i16", "f64": "i64"}
+
+
+def hash_tensor(lines, name, val, dims, et):
+    """Prints [sum(bits), sum(bits * (k+1))] (i64, wrapping) and the f64
+    sum of a result."""
+    t = tty(dims, et)
+    rank = len(dims)
+    sc = "affine_map<(%s) -> ()>" % ", ".join("d%d" % i for i in range(rank))
+    for j, ty in ((0, "i64"), (1, "i64"), (2, "f64")):
+        lines.append("    %s_e%d = tensor.empty() : tensor<%s>" % (name, j, ty))
+        lines.append("    %s_z%d = linalg.fill ins(%%hz%s : %s) outs(%s_e%d : tensor<%s>) -> tensor<%s>" % (
+            name, j, ty, ty, name, j, ty, ty))
+    lines.append("    %s:3 = linalg.generic {indexing_maps = [%s, %s, %s, %s], iterator_types = [%s]} ins(%s : %s) outs(%s_z0, %s_z1, %s_z2 : tensor<i64>, tensor<i64>, tensor<f64>) {" % (
+        name, idx_map(rank), sc, sc, sc, ", ".join(['"reduction"'] * rank), val, t,
+        name, name, name))
+    lines.append("    ^bb0(%%v: %s, %%s0: i64, %%s1: i64, %%s2: f64):" % et)
+    ind = "      "
+    k = linear_index(lines, dims, ind)
+    bt = BITS[et]
+    lines.append(ind + "%%b = arith.bitcast %%v : %s to %s" % (et, bt))
+    if bt != "i64":
+        lines.append(ind + "%%bx = arith.extui %%b : %s to i64" % bt)
+    else:
+        lines.append(ind + "%bx = arith.addi %b, %hzi64 : i64")
+    lines.append(ind + "%one = arith.constant 1 : i64")
+    lines.append(ind + "%%k1 = arith.addi %s, %%one : i64" % k)
+    lines.append(ind + "%mk = arith.muli %bx, %k1 : i64")
+    lines.append(ind + "%h0 = arith.addi %s0, %bx : i64")
+    lines.append(ind + "%h1 = arith.addi %s1, %mk : i64")
+    if et == "f64":
+        lines.append(ind + "%vf = arith.addf %v, %hzf64 : f64")
+    else:
+        lines.append(ind + "%%vf = arith.extf %%v : %s to f64" % et)
+    lines.append(ind + "%h2 = arith.addf %s2, %vf : f64")
+    lines.append(ind + "linalg.yield %h0, %h1, %h2 : i64, i64, f64")
+    lines.append("    } -> (tensor<i64>, tensor<i64>, tensor<f64>)")
+    lines.append("    %s_x0 = tensor.extract %s#0[] : tensor<i64>" % (name, name))
+    lines.append("    %s_x1 = tensor.extract %s#1[] : tensor<i64>" % (name, name))
+    lines.append("    %s_h = tensor.from_elements %s_x0, %s_x1 : tensor<2xi64>" % (name, name, name))
+    lines.append("    %s_u = tensor.cast %s_h : tensor<2xi64> to tensor<*xi64>" % (name, name))
+    lines.append("    call @printMemrefI64(%s_u) : (tensor<*xi64>) -> ()" % name)
+    lines.append("    %s_f = tensor.cast %s#2 : tensor<f64> to tensor<*xf64>" % (name, name))
+    lines.append("    call @printMemrefF64(%s_f) : (tensor<*xf64>) -> ()" % name)
+
+
+def harness(fname, args, results):
+    """The @main calling @fname once between the measurement marks."""
+    lines = []
+    lines.append("  func.func private @acMeasureBegin()")
+    lines.append("  func.func private @acMeasureEnd()")
+    lines.append("  func.func private @acMeasureTag(i64)")
+    lines.append("  func.func private @printMemrefI64(tensor<*xi64>) attributes {llvm.emit_c_interface}")
+    lines.append("  func.func private @printMemrefF64(tensor<*xf64>) attributes {llvm.emit_c_interface}")
+    lines.append("  func.func @main() {")
+    lines.append("    %hzi64 = arith.constant 0 : i64")
+    lines.append("    %hzf64 = arith.constant 0.0 : f64")
+    names = []
+    for i, (ty, attrs) in enumerate(args):
+        pt = parse_tensor(ty)
+        if pt is None:
+            die("argument %d of @%s has type %s; the harness handles static "
+                "f32/f16/bf16/f64 tensors" % (i, fname, ty))
+        dims, et = pt
+        if "ac.param" in attrs and len(dims) >= 2:
+            fan = 1
+            for d in dims[:-1]:
+                fan *= d
+            amp = 1.0 / max(1.0, fan) ** 0.5
+        else:
+            amp = 0.5
+        freq = 0.37 + 0.173 * i
+        phase = 0.1 + 0.61 * i
+        n = "%%arg_%d" % i
+        init_tensor(lines, n, dims, et, amp, freq, phase)
+        names.append(n)
+    lines.append("    call @acMeasureBegin() : () -> ()")
+    rt = [r for r, _ in results]
+    res = "%res"
+    call = "call @%s(%s) {no_inline} : (%s) -> (%s)" % (
+        fname, ", ".join(names), ", ".join(a for a, _ in args), ", ".join(rt))
+    if len(rt) == 1:
+        lines.append("    %res_0 = " + call)
+        rn = ["%res_0"]
+    else:
+        lines.append("    %%res:%d = %s" % (len(rt), call))
+        rn = ["%%res#%d" % i for i in range(len(rt))]
+    lines.append("    call @acMeasureEnd() : () -> ()")
+    for i, (ty, attrs) in enumerate(results):
+        if "ac.output" in attrs:
+            continue
+        dims, et = parse_tensor(ty)
+        mt = "memref<%s%s>" % ("".join("%dx" % d for d in dims), et)
+        lines.append("    %%tb_%d = bufferization.to_buffer %s read_only : %s to %s" % (i, rn[i], ty, mt))
+        lines.append("    %%tp_%d = memref.extract_aligned_pointer_as_index %%tb_%d : %s -> index" % (i, i, mt))
+        lines.append("    %%tq_%d = arith.index_cast %%tp_%d : index to i64" % (i, i))
+        lines.append("    call @acMeasureTag(%%tq_%d) : (i64) -> ()" % i)
+    for i, (ty, attrs) in enumerate(results):
+        pt = parse_tensor(ty)
+        if pt is None:
+            die("result %d of @%s has type %s; the harness handles static "
+                "float tensors" % (i, fname, ty))
+        hash_tensor(lines, "%%hash_%d" % i, rn[i], pt[0], pt[1])
+    lines.append("    return")
+    lines.append("  }")
+    return "\n".join(lines) + "\n"
+
+
+def add_harness(text, h):
+    """Inserts the harness into the module's body."""
+    s = text.rstrip()
+    if re.search(r"^module\b", s, re.M):
+        i = s.rfind("}")
+        return s[:i] + h + "}\n"
+    return "module {\n" + s + "\n" + h + "}\n"
+
+
+# ---------------------------------------------------------------------------
+# Reading generic-form IR, for --explain.
+
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+NAME = re.compile(r"%[\w$.-]+")
+
+
+class Op:
+    __slots__ = ("lines", "defs", "uses", "name", "memref_results", "frees",
+                 "dealloc_only")
+
+
+def parse_ops(lines):
+    """Splits the lines of a block body (at one depth) into ops."""
+    ops, cur, depth = [], [], 0
+    for ln in lines:
+        if depth == 0 and ln.lstrip().startswith("^"):
+            return None  # several blocks: leave the function alone
+        cur.append(ln)
+        bare = STRING.sub('""', ln)
+        depth += bare.count("{") + bare.count("(") + bare.count("[") - \
+            bare.count("}") - bare.count(")") - bare.count("]")
+        if depth == 0:
+            ops.append(cur)
+            cur = []
+    if cur:
+        return None
+    return ops
+
+
+def analyse(op_lines):
+    op = Op()
+    op.lines = op_lines
+    first = op_lines[0]
+    text = "\n".join(op_lines)
+    bare = STRING.sub('""', text)
+    m = re.match(r"\s*((?:%[\w$.-]+(?::\d+)?(?:,\s*)?)+)\s*=\s*", first)
+    op.defs = set()
+    body = bare
+    if m:
+        for d in re.findall(r"%[\w$.-]+", m.group(1)):
+            op.defs.add(d)
+        body = bare[len(m.group(0)):]
+    nm = re.search(r'"([\w.]+)"', text[len(m.group(0)) if m else 0:])
+    op.name = nm.group(1) if nm else ""
+    op.uses = set(u.split("#")[0] for u in NAME.findall(body)) - op.defs
+    # Result types: after the last top-level ") -> " of the last line.
+    last = op_lines[-1]
+    op.memref_results = False
+    if op.defs:
+        k = last.rfind(") -> ")
+        if k >= 0 and "memref<" in last[k:]:
+            op.memref_results = True
+    frees = re.findall(r'"memref\.dealloc"\((%[\w$.-]+)\)', text)
+    op.frees = frees
+    others = [l for l in op_lines if l.strip() and not re.search(
+        r'"memref\.dealloc"|"scf\.yield"\(\)|^\s*\}\s*(,\s*\{)?\s*\)?|"scf\.if"|^\s*\{\s*$', l)]
+    op.dealloc_only = bool(frees) and (op.name in ("memref.dealloc", "scf.if")) and not others
+    return op
+
+
+# ---------------------------------------------------------------------------
+# --explain: the live bytes of the lowered @f op by op, beside the simulator's
+
+
+MEMREF = re.compile(r"memref<((?:\d+x)*)(f32|f16|bf16|f64|i64|i32|i16|i8|i1|index)")
+ELEM = {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i64": 8, "i32": 4, "i16": 2,
+        "i8": 1, "i1": 1, "index": 8}
+
+
+def memref_bytes(t):
+    m = MEMREF.search(t)
+    if not m:
+        return 0
+    n = ELEM[m.group(2)]
+    for d in m.group(1).split("x"):
+        if d:
+            n *= int(d)
+    return n
+
+
+def func_body(text, fname):
+    """(entry block arg line or None, op line lists) of @fname (generic)."""
+    lines = text.split("\n")
+    for i, ln in enumerate(lines):
+        m = re.match(r'(\s*)"func\.func"\(\) <\{.*sym_name = "([^"]+)"', ln)
+        if not m or m.group(2) != fname:
+            continue
+        ind = m.group(1)
+        body = []
+        j = i + 1
+        while j < len(lines) and not re.match(r"%s\}\)" % re.escape(ind), lines[j]):
+            body.append(lines[j])
+            j += 1
+        head = None
+        if body and body[0].lstrip().startswith("^bb0"):
+            head, body = body[0], body[1:]
+        return ln, head, parse_ops(body)
+    return None, None, None
+
+
+def explain(sunk_text, fname, report_timeline, args, results, out):
+    """Walks @fname's lowered body: allocations, frees, linalg ops and
+    copies, with the live bytes counted as ac-measure counts them (every
+    argument live, returned gradients static), and lines them up with the
+    simulator's timeline by the order of linalg ops."""
+    fl, head, ops = func_body(sunk_text, fname)
+    if ops is None:
+        out.write("  (explain: @%s not found or not one block)\n" % fname)
+        return
+    infos = [analyse(o) for o in ops]
+    size = {}
+    ret = [x for x in infos if x.name == "func.return"]
+    grads = set()
+    if ret:
+        names = [u.split("#")[0] for u in re.findall(r"%[\w$.#-]+", ret[-1].lines[0].split(":")[0])]
+        for k, nm in enumerate(names):
+            if k < len(results) and "ac.output" not in results[k][1]:
+                grads.add(nm)
+    argbytes = sum(memref_bytes(t.replace("tensor", "memref")) for t, _ in args)
+    live = argbytes
+    static = 0
+    for x in infos:
+        if x.name == "memref.alloc":
+            for d in x.defs:
+                if d in grads:
+                    static += memref_bytes(x.lines[0])
+    real = []   # (op index, name, live incl. static grads, allocs live)
+    alive = {}
+    for i, x in enumerate(infos):
+        if x.name == "memref.alloc":
+            b = memref_bytes(x.lines[0])
+            for d in x.defs:
+                size[d] = b
+                if d not in grads:
+                    alive[d] = b
+        for f in x.frees:
+            alive.pop(f, None)
+        if x.name.startswith("linalg.") or x.name == "memref.copy":
+            real.append((i, x.name, argbytes + static + sum(alive.values()), dict(alive)))
+    sim = [t for t in report_timeline if t.get("function") == fname and
+           str(t.get("op", "")).startswith("linalg.")]
+    out.write("  explain @%s: %d linalg ops + copies lowered, %d linalg steps simulated\n"
+              % (fname, len(real), len(sim)))
+    out.write("    %5s %-26s %12s %12s %10s\n" % ("#", "op (lowered)", "measured", "simulated", "sim-meas"))
+    k = 0
+    prev = None
+    peak_r = max((r[2] for r in real), default=0)
+    peak_s = max((t["live_bytes"] for t in sim), default=0)
+    for r in real:
+        if r[1] == "memref.copy":
+            out.write("    %5d %-26s %12d %12s %10s  (copy: not in the graph)\n" % (
+                r[0], r[1], r[2], "-", "-"))
+            continue
+        s_ = sim[k]["live_bytes"] if k < len(sim) else None
+        sop = sim[k]["op"] if k < len(sim) else "?"
+        ph = sim[k].get("phase", "") if k < len(sim) else ""
+        k += 1
+        d = None if s_ is None else s_ - r[2]
+        mark = ""
+        if r[2] == peak_r:
+            mark += " <- measured peak"
+        if s_ == peak_s:
+            mark += " <- simulated peak"
+        if d != prev or mark or os.environ.get("AC_EXPLAIN_ALL"):
+            out.write("    %5d %-26s %12d %12s %10s %s%s\n" % (
+                r[0], r[1] + ("" if sop == r[1] else "/" + sop), r[2],
+                "-" if s_ is None else s_, "-" if d is None else d, ph, mark))
+        prev = d
+
+
+# ---------------------------------------------------------------------------
+# Running
+
+
+class Tools:
+    def __init__(self, a):
+        self.llvm = a.llvm
+        self.opt = os.path.join(a.llvm, "bin", "mlir-opt")
+        self.runner = os.path.join(a.llvm, "bin", "mlir-runner")
+        self.acopt = a.ac_opt
+        self.runtime = a.runtime
+        self.verbose = a.verbose
+        self.opt_level = a.O
+        self.plugin = a.plugin
+        self.print_pipeline = a.print_pipeline
+
+    def run(self, cmd, what, stdin=None, env=None, timeout=None):
+        if self.verbose:
+            sys.stderr.write("+ %s\n" % " ".join(cmd))
+        if self.print_pipeline:
+            pre = ""
+            if env is not None and "AC_MEASURE_OUT" in env:
+                pre = "AC_MEASURE_OUT=%s " % shlex.quote(env["AC_MEASURE_OUT"])
+            sys.stdout.write("$ %s%s\n" % (pre, " ".join(shlex.quote(c) for c in cmd)))
+        t0 = time.time()
+        p = subprocess.run(cmd, input=stdin, capture_output=True, text=True,
+                           env=env, timeout=timeout)
+        if p.returncode != 0:
+            sys.stderr.write(p.stderr[-4000:])
+            die("%s failed (exit %d): %s" % (what, p.returncode, " ".join(cmd)), 1)
+        if self.verbose:
+            sys.stderr.write("  (%.1f s)\n" % (time.time() - t0))
+        return p
+
+
+def lower_and_run(tools, text, work, tag, calls, free_pass, poison,
+                  explain_with=None, alignment=0, target="cpu"):
+    """Returns (measurement dict, printed output, stats).  explain_with:
+    (fname, timeline, args, results) to print --explain."""
+    stats = {}
+    src = os.path.join(work, tag + ".harness.mlir")
+    with open(src, "w") as f:
+        f.write(text)
+    pre = []
+    if calls == "inline":
+        pre.append("inline{default-pipeline=}")
+    if target == "gpu":
+        pipe = ",".join(pre + [NAMED_GPU % alignment])
+    elif free_pass:
+        pipe = ",".join(pre + [NAMED % alignment])
+    else:
+        pipe = ",".join(pre + [BUFFERIZE % alignment, DEALLOC, LOWER])
+    plugin = ["--load-pass-plugin=" + tools.plugin]
+    if explain_with:
+        # The IR the named pipeline lowers, after the free pass: for reading.
+        epipe = ",".join(pre + [BUFFERIZE % alignment, DEALLOC] +
+                         (["auto-ac-free-at-last-use"] if free_pass else []))
+        buf = os.path.join(work, tag + ".buf.mlir")
+        tools.run([tools.opt] + plugin + [src, "--pass-pipeline=builtin.module(%s)" % epipe,
+                  "--mlir-print-op-generic", "-o", buf], "bufferization of " + tag)
+        with open(buf) as f:
+            btext = f.read()
+        sys.stdout.write("  [%s]\n" % tag)
+        explain(btext, explain_with[0], explain_with[1], explain_with[2],
+                explain_with[3], sys.stdout)
+    ll = os.path.join(work, tag + ".ll.mlir")
+    tools.run([tools.opt] + plugin + [src, "--pass-pipeline=builtin.module(%s)" % pipe,
+              "-o", ll], "lowering of " + tag)
+    with open(ll) as f:
+        ltext = f.read()
+    stats["allocs_in_ir"] = len(re.findall(r"llvm\.call @_mlir_memref_to_llvm_(?:aligned_)?alloc\(", ltext))
+    stats["frees_in_ir"] = len(re.findall(r"llvm\.call @_mlir_memref_to_llvm_free\(", ltext))
+    out = os.path.join(work, tag + ".measure")
+    if os.path.exists(out):
+        os.unlink(out)
+    env = dict(os.environ)
+    env["AC_MEASURE_OUT"] = out
+    if poison:
+        env["AC_MEASURE_POISON"] = "1"
+    lib = os.path.join(tools.llvm, "lib")
+    # The counting runtime first: it alone defines _mlir_memref_to_llvm_*.
+    libs = ",".join([tools.runtime, os.path.join(lib, "libmlir_runner_utils.so"),
+                     os.path.join(lib, "libmlir_c_runner_utils.so")])
+    t0 = time.time()
+    p = tools.run([tools.runner, ll, "-e", "main", "-entry-point-result=void",
+                   "-O%d" % tools.opt_level, "-shared-libs=" + libs],
+                  "running " + tag, env=env)
+    stats["run_seconds"] = round(time.time() - t0, 2)
+    meas = {}
+    with open(out) as f:
+        for ln in f:
+            if "=" in ln:
+                k, v = ln.strip().split("=", 1)
+                try:
+                    meas[k] = int(v)
+                except ValueError:
+                    meas[k] = v
+    printed = re.sub(r"base@ = 0x[0-9a-fA-F]+", "base@ = ADDR", p.stdout)
+    return meas, printed, stats
+
+
+def run_lowered(tools, path):
+    """Runs an LLVM-dialect module's @main under the counting runtime."""
+    fd, out = tempfile.mkstemp(prefix="ac-measure.", suffix=".counts")
+    os.close(fd)
+    try:
+        env = dict(os.environ)
+        env["AC_MEASURE_OUT"] = out
+        lib = os.path.join(tools.llvm, "lib")
+        libs = ",".join([tools.runtime, os.path.join(lib, "libmlir_runner_utils.so"),
+                         os.path.join(lib, "libmlir_c_runner_utils.so")])
+        p = tools.run([tools.runner, path, "-e", "main", "-entry-point-result=void",
+                       "-shared-libs=" + libs], "running " + path, env=env)
+        sys.stdout.write(p.stdout)
+        with open(out) as f:
+            sys.stdout.write(f.read())
+    finally:
+        os.unlink(out)
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="ac-measure", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("input")
+    ap.add_argument("--budget", help="as --ac-budget (none: min-cut plan)")
+    ap.add_argument("--strategy", default="greedy")
+    ap.add_argument("--ac-opt", default=None, help="ac-opt to plan with")
+    ap.add_argument("--runtime", default=None, help="libac_count_alloc.so")
+    ap.add_argument("--build", default=None,
+                    help="build dir holding bin/ac-opt and lib/libac_count_alloc.so")
+    ap.add_argument("--llvm", default="/usr/lib/llvm-22")
+    ap.add_argument("--calls", choices=["inline", "keep"], default="keep",
+                    help="keep @f_fwd/@f_bwd as functions (default: the user's "
+                         "program), or inline them into @f before bufferizing "
+                         "(drops no_inline; the measurement before the free pass)")
+    ap.add_argument("--target", choices=["cpu", "gpu"], default="cpu",
+                    help="cpu: auto-ac-lower-cpu, run on the CPU; gpu: "
+                         "auto-ac-lower-gpu (buffers in GPU memory), the host "
+                         "code run against the counting stub of the GPU runtime "
+                         "(kernels are not run: results are not compared)")
+    ap.add_argument("--no-free-pass", dest="free_pass", action="store_false",
+                    help="lower with the upstream passes only (the frees where "
+                         "buffer-deallocation-pipeline puts them)")
+    ap.add_argument("--plugin", default=None,
+                    help="AutoACPlugin.so for mlir-opt (default: beside ac-opt)")
+    ap.add_argument("--print-pipeline", action="store_true",
+                    help="print every command run (plan, lower, run), so a row "
+                         "can be reproduced by hand (with --keep DIR)")
+    ap.add_argument("--no-original", dest="original", action="store_false",
+                    help="measure only the planned program")
+    ap.add_argument("--no-poison", dest="poison", action="store_false",
+                    help="do not fill freed buffers with NaN bytes (they are by "
+                         "default, so a buffer freed too early changes the results)")
+    ap.add_argument("--buffer-alignment", type=int, default=0,
+                    help="one-shot-bufferize buffer-alignment (default 0: exact "
+                         "sizes; 64, MLIR's default, adds 64 B per buffer)")
+    ap.add_argument("--save-output", help="write the original's printed results here")
+    ap.add_argument("--expect-output",
+                    help="compare the planned program's printed results with this "
+                         "file (a --save-output of an earlier run)")
+    ap.add_argument("--O", type=int, default=2, help="mlir-runner opt level")
+    ap.add_argument("--json", help="write the results as JSON here")
+    ap.add_argument("--keep", help="keep the intermediate files in this dir")
+    ap.add_argument("--max-error", type=float,
+                    help="exit 3 when |error| exceeds this many percent")
+    ap.add_argument("--label", help="name for the table (default: the file)")
+    ap.add_argument("--bytes", action="store_true", help="print sizes in bytes")
+    ap.add_argument("--run-lowered", action="store_true",
+                    help="the input is already lowered to the LLVM dialect (with "
+                         "the generic allocation functions): run its @main with "
+                         "the counting runtime, print its output and the counts")
+    ap.add_argument("--explain", action="store_true",
+                    help="print the lowered @f's live bytes op by op beside the "
+                         "simulator's timeline")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args(argv)
+
+    # Which ac-opt: --ac-opt, else --build, else $AUTOAC_BUILD, else the
+    # one on PATH (lit puts the build under test there), else build/.
+    build = a.build or os.environ.get("AUTOAC_BUILD")
+    if not a.ac_opt:
+        if build:
+            a.ac_opt = os.path.join(build, "bin", "ac-opt")
+        else:
+            a.ac_opt = shutil.which("ac-opt") or os.path.join(ROOT, "build", "bin", "ac-opt")
+    if not a.runtime and a.ac_opt:
+        a.runtime = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(a.ac_opt))),
+                                 "lib", "libac_count_alloc.so")
+    if not a.plugin and a.ac_opt:
+        a.plugin = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(a.ac_opt))),
+                                "lib", "AutoACPlugin.so")
+    for what, p in (("ac-opt", a.ac_opt), ("the counting runtime", a.runtime),
+                    ("the mlir-opt plugin", a.plugin)):
+        if not p or not os.path.exists(p):
+            die("%s not found (%s); pass --build, --ac-opt or --runtime" % (what, p))
+    if a.target == "gpu" and not a.free_pass:
+        die("--no-free-pass applies to --target=cpu (auto-ac-lower-gpu always "
+            "frees at the last use)")
+    tools = Tools(a)
+    global EXACT
+    EXACT = a.bytes
+    if a.run_lowered:
+        return run_lowered(tools, a.input)
+
+    work = a.keep or tempfile.mkdtemp(prefix="ac-measure.")
+    os.makedirs(work, exist_ok=True)
+    try:
+        with open(a.input) as f:
+            src = f.read()
+        norm = tools.run([tools.opt, a.input], "parsing the input").stdout
+        sigs = joint_signature(norm)
+        if len(sigs) != 1:
+            die("expected one ac.joint function in %s, found %d" % (a.input, len(sigs)))
+        if re.search(r"func\.func (?:\w+ )?@main\(", norm):
+            die("%s has a @main; ac-measure adds its own" % a.input)
+        fname, args, results = sigs[0]
+
+        # 1. Plan.
+        report = os.path.join(work, "report.json")
+        planned = os.path.join(work, "planned.mlir")
+        cmd = [tools.acopt, a.input, "--ac-mode=split", "--ac-strategy=" + a.strategy,
+               "--ac-report=" + report, "-o", planned]
+        if a.budget:
+            cmd.append("--ac-budget=" + a.budget)
+        tools.run(cmd, "ac-opt")
+        with open(report) as f:
+            rep = json.load(f)
+        with open(planned) as f:
+            ptext = f.read()
+        # The split's calls carry no_inline (docs/rewrite.md); drop it so the
+        # halves can be inlined into @f for measurement.
+        if a.calls == "inline":
+            ptext = ptext.replace(" {no_inline}", "")
+
+        h = harness(fname, args, results)
+        rows = []
+        outputs = {}
+        progs = []
+        if a.original:
+            progs.append(("original", norm, rep["baseline_peak_bytes"].get("save-all"),
+                          "save-all baseline"))
+        progs.append(("planned", ptext, rep["peak_bytes"],
+                      "%s%s" % (a.strategy, " @ " + a.budget if a.budget else "")))
+        for tag, text, sim, what in progs:
+            ex = None
+            if a.explain:
+                tl = rep.get("timeline", [])
+                if tag == "original":
+                    # The save-all baseline's timeline: a second report.
+                    r2 = os.path.join(work, "report-save-all.json")
+                    tools.run([tools.acopt, a.input, "--ac-mode=split",
+                               "--ac-strategy=save-all", "--ac-report=" + r2,
+                               "-o", os.devnull], "ac-opt (save-all)")
+                    with open(r2) as f:
+                        tl = json.load(f).get("timeline", [])
+                ex = (fname, tl, args, results)
+            meas, printed, stats = lower_and_run(
+                tools, add_harness(text, h), work, tag, a.calls, a.free_pass, a.poison, ex,
+                a.buffer_alignment, a.target)
+            outputs[tag] = printed
+            m = meas.get("region_peak_tagged_static")
+            err = None if (m is None or sim is None or m == 0) else 100.0 * (sim - m) / m
+            rows.append(dict(program=tag, plan=what, simulated=sim, measured=m,
+                             measured_raw=meas.get("region_peak_bytes"),
+                             error_pct=err, measure=meas, stats=stats))
+        same = None
+        if a.target == "gpu":
+            pass  # the kernels are stubs: no numbers to compare
+        elif "original" in outputs:
+            same = outputs["original"] == outputs["planned"]
+            if a.save_output:
+                with open(a.save_output, "w") as f:
+                    f.write(outputs["original"])
+        elif a.expect_output:
+            with open(a.expect_output) as f:
+                same = f.read() == outputs["planned"]
+        ok_run = all(r["measured"] is not None for r in rows)
+
+        label = a.label or os.path.basename(a.input)
+        print("ac-measure %s (budget %s, strategy %s, calls %s%s%s%s)" % (
+            label, a.budget or "none", a.strategy, a.calls,
+            ", target gpu (device peak, GPU runtime stub)" if a.target == "gpu" else "",
+            "" if a.free_pass else ", no free pass",
+            ", buffer-alignment %d" % a.buffer_alignment if a.buffer_alignment else ""))
+        print("  static (params + grads): %s; feasible: %s" % (
+            human(rep.get("static_bytes")), rep.get("feasible")))
+        print("  %-9s %-22s %14s %14s %8s" % ("program", "plan", "simulated", "measured", "error"))
+        for r in rows:
+            print("  %-9s %-22s %14s %14s %8s" % (
+                r["program"], r["plan"], human(r["simulated"]), human(r["measured"]),
+                "-" if r["error_pct"] is None else "%+.2f%%" % r["error_pct"]))
+        if same is not None:
+            print("  results equal: %s" % ("yes" if same else "NO"))
+        elif a.target == "gpu":
+            print("  results: not computed (kernels are not run)")
+        if a.verbose:
+            for r in rows:
+                print("  %s: %s %s" % (r["program"], r["measure"], r["stats"]))
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(dict(input=a.input, label=label, budget=a.budget,
+                               ac_opt=a.ac_opt, buffer_alignment=a.buffer_alignment,
+                               budget_bytes=rep.get("budget_bytes"),
+                               strategy=a.strategy, calls=a.calls, free_pass=a.free_pass,
+                               static_bytes=rep.get("static_bytes"),
+                               feasible=rep.get("feasible"),
+                               results_equal=same, rows=rows), f, indent=1)
+        code = 0
+        if not ok_run or same is False:
+            code = 1
+        elif a.max_error is not None and any(
+                r["error_pct"] is not None and abs(r["error_pct"]) > a.max_error for r in rows):
+            print("  error above %.2f%%" % a.max_error)
+            code = 3
+        return code
+    finally:
+        if not a.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
