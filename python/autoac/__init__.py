@@ -43,13 +43,23 @@ _LIBNAME = "libautoac.so"
 
 def library_candidates() -> List[str]:
     """The paths looked at, in order, when AUTOAC_LIBRARY is not set: next to
-    the package, the install prefix's lib/ (the package in
-    PREFIX/lib/pythonX.Y/site-packages/autoac, or PREFIX/lib/python3/dist-packages),
-    and the source tree's build/lib/."""
+    the package; the lib/ of the prefix it is installed in (the package in
+    PREFIX/lib/pythonX.Y/site-packages/autoac, or in Debian's
+    PREFIX/local/lib/python3.Y/dist-packages/autoac: PREFIX/lib); and the
+    source tree's build/lib/."""
     here = os.path.dirname(os.path.abspath(__file__))
-    return [os.path.join(here, _LIBNAME),
-            os.path.normpath(os.path.join(here, "..", "..", "..", _LIBNAME)),
-            os.path.normpath(os.path.join(here, "..", "..", "build", "lib", _LIBNAME))]
+    found = [os.path.join(here, _LIBNAME)]
+    d = here
+    for _ in range(4):
+        d = os.path.dirname(d)
+        if os.path.basename(d) in ("lib", "lib64"):
+            found.append(os.path.join(d, _LIBNAME))
+            parent = os.path.dirname(d)
+            if os.path.basename(parent) == "local":
+                found.append(os.path.join(os.path.dirname(parent), "lib", _LIBNAME))
+            break
+    found.append(os.path.normpath(os.path.join(here, "..", "..", "build", "lib", _LIBNAME)))
+    return found
 
 
 def library_path() -> str:

@@ -114,3 +114,32 @@ def test_pip_install_from_source_tree_and_library_next_to_package(tmp_path):
     r = _run("plan", STEP, env=env, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert re.search(r"^  planned peak +1310728 bytes", r.stdout, re.M)
+
+
+def test_pip_install_prefix_finds_the_library_in_the_prefix(tmp_path):
+    """cmake --install and pip install --prefix to one prefix: the package
+    finds PREFIX/lib/libautoac.so (whatever scheme pip uses under PREFIX)."""
+    pytest.importorskip("setuptools")
+    src = tmp_path / "src"
+    shutil.copytree(os.path.join(ROOT, "python", "autoac"), src / "autoac",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copy(os.path.join(ROOT, "python", "pyproject.toml"), src)
+    prefix = tmp_path / "prefix"
+    (prefix / "lib").mkdir(parents=True)
+    shutil.copy(autoac.library_path(), prefix / "lib" / "libautoac.so")
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
+                        "--no-index", "--prefix", str(prefix), str(src)],
+                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    if r.returncode != 0 and "No module named pip" in r.stderr:
+        pytest.skip("pip is not installed for this interpreter")
+    assert r.returncode == 0, r.stdout + r.stderr
+    mains = list(prefix.rglob("autoac/__main__.py"))
+    assert len(mains) == 1
+    env = {k: v for k, v in os.environ.items() if k != "AUTOAC_LIBRARY"}
+    env["PYTHONPATH"] = str(mains[0].parent.parent)
+    r = _run("plan", STEP, env=env, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^  planned peak +1310728 bytes", r.stdout, re.M)
+    r = subprocess.run([sys.executable, "-c", "import autoac; print(autoac.library_path())"],
+                       env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert r.stdout.strip() == str(prefix / "lib" / "libautoac.so")
