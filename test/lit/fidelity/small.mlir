@@ -16,7 +16,7 @@
 // RUN: %python %inputs/../../tools/ac-measure %s --bytes --max-error=2 --save-output=%t.out | FileCheck %s
 // RUN: %python %inputs/../../tools/ac-measure %s --budget=1 --no-original --expect-output=%t.out --bytes --max-error=2 | FileCheck %s --check-prefix=LOW
 
-// CHECK: static (params + grads): 131072
+// CHECK: static (params + grads): 131072; feasible: True
 // CHECK: original save-all baseline 204808 204808 +0.00%
 // CHECK: planned greedy 180232 180232 +0.00%
 // CHECK: results equal: yes
