@@ -153,8 +153,20 @@ def _plan(args) -> int:
         if args.out == "-":
             sys.stdout.write(result.ir)
         else:
-            with open(args.out, "w") as f:
-                f.write(result.ir)
+            # Replaced whole or not at all, like the library's own outputs.
+            import os
+            import tempfile
+            fd, tmp = tempfile.mkstemp(prefix=".autoac-", dir=os.path.dirname(os.path.abspath(args.out)))
+            try:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 is not what `open` would give
+                with os.fdopen(fd, "w") as f:
+                    f.write(result.ir)
+                os.replace(tmp, args.out)
+            except BaseException:
+                os.unlink(tmp)
+                raise
     if args.json:
         import json
         print(json.dumps(result.report, indent=1))
