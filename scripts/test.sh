@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
-# Installs, builds and runs the whole test suite: C unit tests (ctest), lit
-# tests (ac-opt, the mlir-opt plugin, CPU execution, GPU lowering), Python
-# tests (pytest), then the
-# same C and lit suites again under AddressSanitizer + UBSan with leak checks,
-# then each fuzz target for a bounded time.
+# Installs, builds and runs the whole test suite: ctest (C unit tests, the
+# lit tests for ac-opt, the mlir-opt plugin, CPU execution and GPU lowering as
+# the ctest `lit`, the install and exported-symbols tests), Python tests
+# (pytest), then the same ctest suite again under AddressSanitizer + UBSan
+# with leak checks, then each fuzz target for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-LIT=/usr/lib/llvm-22/bin/lit
 
 scripts/setup.sh build
-(cd build && ctest --output-on-failure -j"$(nproc)")
-"$LIT" -sv build/test
+(cd build && ctest --output-on-failure -j"$(nproc)")   # lit included
 PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so /usr/bin/python3 -m pytest -q python/tests
 
 if [ "${AUTOAC_SKIP_ASAN:-0}" != 1 ]; then
@@ -18,8 +16,7 @@ if [ "${AUTOAC_SKIP_ASAN:-0}" != 1 ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  (cd build-asan && ctest --output-on-failure -j"$(nproc)")
-  "$LIT" -sv build-asan/test
+  (cd build-asan && ctest --output-on-failure -j"$(nproc)")   # lit included
 fi
 
 # Fuzzing, bounded: every libFuzzer target (fuzz/) for AUTOAC_FUZZ_SECONDS

@@ -9,6 +9,7 @@
 #define AUTOAC_AUTOAC_H
 
 #include "autoac/cost.h"
+#include "autoac/export.h"
 #include "autoac/graph.h"
 #include "autoac/lower.h"
 #include "autoac/plan.h"
@@ -37,15 +38,15 @@ typedef struct AcOptions {
 } AcOptions;
 
 /// Names of every option, NULL-terminated, in contract order.
-extern const char *const acOptionNames[];
+AUTOAC_API extern const char *const acOptionNames[];
 
 /// Creates options with the contract's defaults; NULL on allocation failure.
-AcOptions *acOptionsCreate(void);
+AUTOAC_API AcOptions *acOptionsCreate(void);
 /// Frees options; NULL is accepted.
-void acOptionsDestroy(AcOptions *opts);
+AUTOAC_API void acOptionsDestroy(AcOptions *opts);
 /// Sets option `name` from its text `value`.  AC_ERR_INVALID for an unknown
 /// name or a bad value, with a message quoting it and saying what is accepted.
-AcStatus acOptionsSet(AcOptions *opts, const char *name, const char *value,
+AUTOAC_API AcStatus acOptionsSet(AcOptions *opts, const char *name, const char *value,
                       AcError *err);
 
 /// Runs autoac on a builtin.module op: plans every ac.joint function and
@@ -54,12 +55,12 @@ AcStatus acOptionsSet(AcOptions *opts, const char *name, const char *value,
 /// Returns AC_OK on success (including "no joint function": a warning).
 /// On failure the module may be partially rewritten only if the failure is
 /// an internal error; files are never written on failure.
-AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts);
+AUTOAC_API AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts);
 
 /// As acRunOnModule; when `reportOut` is not NULL it also receives the JSON
 /// report text on success (free with acFree), whether or not the report
 /// option names a file.
-AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
+AUTOAC_API AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
                                  char **reportOut);
 
 /// Files replaced all or nothing (autoac/report.h).
@@ -69,7 +70,7 @@ typedef struct AcFileSet AcFileSet;
 /// in `files` (written to temporary files beside their targets); the caller
 /// commits them with acFileSetCommit, together with its own outputs, once
 /// everything succeeded, so that a failure leaves every previous file intact.
-AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
+AUTOAC_API AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
                              char **reportOut, AcFileSet *files);
 
 /// One-call entry for bindings: parses MLIR `text` (unregistered dialects
@@ -78,7 +79,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
 /// and the JSON report in `*reportOut` (either may be NULL; free with
 /// acFree).  On failure `*errorOut` (if not NULL) receives every diagnostic
 /// as "loc: severity: message" lines; warnings on success go there too.
-AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
+AUTOAC_API AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
                         const char *const *names, const char *const *values,
                         intptr_t numOptions, char **irOut, char **reportOut,
                         char **errorOut);
@@ -95,12 +96,12 @@ AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
 /// lowest peak greedy reaches and the save-all peak, for every strategy,
 /// prints a table (budget, peak, recompute seconds per strategy) on stdout
 /// and, with sweep-csv set, writes it as CSV.  The module is not rewritten.
-AcStatus acRunSweep(MlirOperation module, const AcOptions *opts);
+AUTOAC_API AcStatus acRunSweep(MlirOperation module, const AcOptions *opts);
 
 /*===--------- C++ doors (lib/pass/registration.cpp) ----------------------===*/
 
 /// Registers the `auto-ac` pass in MLIR's global pass registry (idempotent).
-void acRegisterPasses(void);
+AUTOAC_API void acRegisterPasses(void);
 /// Emits a warning (severity 1) or a remark (2) at `loc` through the context's
 /// diagnostic engine (the C API only has mlirEmitError).
 void acEmitDiagnostic(MlirLocation loc, int severity, const char *message);
@@ -110,7 +111,7 @@ void acStrBufMlirCallback(MlirStringRef text, void *strbuf);
 /// Parses MLIR text named `sourceName` (for locations) into an owned
 /// builtin.module, wrapping top-level ops in an implicit module as mlir-opt
 /// does; a null op (with diagnostics emitted) on failure.
-MlirOperation acParseModule(MlirContext ctx, const char *text, size_t len,
+AUTOAC_API MlirOperation acParseModule(MlirContext ctx, const char *text, size_t len,
                             const char *sourceName);
 /// Side effects of a registered op: 1 if known free of memory effects
 /// (recursively), 0 if it has effects, -1 if the op is unregistered.

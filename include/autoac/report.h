@@ -60,21 +60,21 @@ AcStatus acWriteFileAtomic(const char *path, const char *data, size_t len,
 typedef struct AcFileSet AcFileSet;
 
 /// Creates an empty set; NULL on allocation failure.
-AcFileSet *acFileSetCreate(void);
+AUTOAC_API AcFileSet *acFileSetCreate(void);
 /// Writes `len` bytes of `data` to a temporary file for `path` (a device or
 /// FIFO: keeps them for commit).  AC_ERR_IO (naming `path` and the reason)
 /// when it cannot be written, `path` is a directory or a symbolic link loop;
 /// AC_ERR_INVALID when `path` is empty or the set already holds the same
 /// file (after following links, or another name of it).
-AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
+AUTOAC_API AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
                       size_t len, AcError *err);
 /// Renames every staged file into place; all or nothing (see above).  The set
 /// is empty afterwards whatever the outcome.
-AcStatus acFileSetCommit(AcFileSet *set, AcError *err);
+AUTOAC_API AcStatus acFileSetCommit(AcFileSet *set, AcError *err);
 /// Number of files staged and not yet committed.
-intptr_t acFileSetSize(const AcFileSet *set);
+AUTOAC_API intptr_t acFileSetSize(const AcFileSet *set);
 /// Removes uncommitted temporary files and frees the set; NULL is accepted.
-void acFileSetDestroy(AcFileSet *set);
+AUTOAC_API void acFileSetDestroy(AcFileSet *set);
 
 /// 64-bit fingerprint of function `f`'s structure (op names, operands,
 /// result sizes, argument roles): equal graphs give equal fingerprints.

@@ -9,6 +9,8 @@
 #ifndef AUTOAC_SUPPORT_H
 #define AUTOAC_SUPPORT_H
 
+#include "autoac/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,7 +41,7 @@ typedef struct AcError {
 } AcError;
 
 /// Resets `err` (may be NULL) to "no error".
-void acErrorClear(AcError *err);
+AUTOAC_API void acErrorClear(AcError *err);
 
 /// Fills `err` (may be NULL) with status, op, value and a printf-style
 /// message; returns `status` so callers can `return acErrorSet(...)`.
@@ -51,7 +53,7 @@ AcStatus acErrorSet(AcError *err, AcStatus status, AcId op, AcId value,
     ;
 
 /// Returns a short constant name for a status ("ok", "out of memory", ...).
-const char *acStatusName(AcStatus status);
+AUTOAC_API const char *acStatusName(AcStatus status);
 
 /// malloc through the library's single allocation hook; NULL on failure.
 void *acMalloc(size_t size);
@@ -60,7 +62,7 @@ void *acCalloc(size_t n, size_t size);
 /// realloc through the hook; on failure returns NULL and leaves `p` intact.
 void *acRealloc(void *p, size_t size);
 /// free; NULL is accepted.
-void acFree(void *p);
+AUTOAC_API void acFree(void *p);
 /// strdup through the hook.
 char *acStrdup(const char *s);
 

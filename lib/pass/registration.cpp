@@ -226,7 +226,9 @@ extern "C" MlirOperation acParseModule(MlirContext ctx, const char *text,
   return wrap(module.release().getOperation());
 }
 
-extern "C" LLVM_ATTRIBUTE_WEAK ::mlir::PassPluginLibraryInfo
+// Exported from the plugin (the library builds with hidden visibility);
+// libautoac.so's version script keeps it out of the shared library.
+extern "C" AUTOAC_API LLVM_ATTRIBUTE_WEAK ::mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "AutoAC", LLVM_VERSION_STRING,
           []() { acRegisterPasses(); }};

@@ -5,8 +5,11 @@
     result.report["peak_bytes"], result.ir
 
 The package wraps libautoac.so with ctypes.  It finds the library through the
-AUTOAC_LIBRARY environment variable, else the build tree's default location
-(<repo>/build/lib/libautoac.so).  `PYTHONPATH=python` is enough to import it.
+AUTOAC_LIBRARY environment variable, else (library_candidates()) next to the
+package's modules, in the lib/ of the prefix the package is installed in
+(`cmake --install` and `pip install --prefix` to the same prefix), in the
+source tree's build/lib/ (`PYTHONPATH=python` from a checkout), and last by
+the system loader's search (ld.so.conf, LD_LIBRARY_PATH).
 """
 from __future__ import annotations
 
@@ -14,9 +17,9 @@ import ctypes
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, List, Optional, Union
 
-__all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "library_path"]
+__all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "library_path", "library_candidates"]
 
 _OPTION_NAMES = ("budget", "reserve", "optimizer", "strategy", "mode", "device",
                  "plan_out", "plan_in", "report", "strict", "cost_table")
@@ -35,13 +38,41 @@ class PlanResult:
     warnings: str                #: diagnostics printed on success (e.g. unreachable budget)
 
 
+_LIBNAME = "libautoac.so"
+
+
+def library_candidates() -> List[str]:
+    """The paths looked at, in order, when AUTOAC_LIBRARY is not set: next to
+    the package; the lib/ of the prefix it is installed in (the package in
+    PREFIX/lib/pythonX.Y/site-packages/autoac, or in Debian's
+    PREFIX/local/lib/python3.Y/dist-packages/autoac: PREFIX/lib); and the
+    source tree's build/lib/."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = [os.path.join(here, _LIBNAME)]
+    d = here
+    for _ in range(4):
+        d = os.path.dirname(d)
+        if os.path.basename(d) in ("lib", "lib64"):
+            found.append(os.path.join(d, _LIBNAME))
+            parent = os.path.dirname(d)
+            if os.path.basename(parent) == "local":
+                found.append(os.path.join(os.path.dirname(parent), "lib", _LIBNAME))
+            break
+    found.append(os.path.normpath(os.path.join(here, "..", "..", "build", "lib", _LIBNAME)))
+    return found
+
+
 def library_path() -> str:
-    """Where the shared library is looked for."""
+    """The shared library used: AUTOAC_LIBRARY if set (taken as is), else the
+    first of library_candidates() that exists, else the bare name for the
+    system loader's search."""
     env = os.environ.get("AUTOAC_LIBRARY")
     if env:
         return env
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.normpath(os.path.join(here, "..", "..", "build", "lib", "libautoac.so"))
+    for path in library_candidates():
+        if os.path.exists(path):
+            return path
+    return _LIBNAME
 
 
 _lib = None
@@ -51,10 +82,16 @@ def _load():
     global _lib
     if _lib is None:
         path = library_path()
-        if not os.path.exists(path):
+        if os.sep in path and not os.path.exists(path):
             raise AutoacError(f"libautoac.so not found at {path}: build autoac "
                               "(scripts/setup.sh) or set AUTOAC_LIBRARY")
-        lib = ctypes.CDLL(path)
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as err:
+            looked = ", ".join(library_candidates())
+            raise AutoacError(f"libautoac.so could not be loaded ({err}); looked in {looked} and the "
+                              "system's library path: build autoac (scripts/setup.sh), install it, "
+                              "or set AUTOAC_LIBRARY") from None
         lib.acPlanMlirText.restype = ctypes.c_int
         lib.acPlanMlirText.argtypes = [
             ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,

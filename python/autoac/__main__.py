@@ -1,5 +1,7 @@
 """Command line: python3 -m autoac <command> ...
 
+  plan FILE.mlir --budget 24GB [--strategy S] [--report r.json] [-o out.mlir]
+                                            plan a module, print before/after
   export MODEL --batch N --out model.mlir   joint graph of a well-known model as MLIR
   models                                    the MODEL names export accepts
   timeline REPORT.json --out t.png          live-memory picture of a report
@@ -38,7 +40,7 @@ def build_model(name: str, args) -> Tuple[object, tuple]:
     """(model, example inputs) for a model name and the export options."""
     import torch
     import torch.nn as nn
-    from .torch import ExportError
+    from .pytorch import ExportError
     if name in ("transformer", "transformer-lm"):
         layer = nn.TransformerEncoderLayer(args.d_model, args.heads, args.ffn, dropout=args.dropout,
                                            batch_first=True)
@@ -85,7 +87,7 @@ def build_model(name: str, args) -> Tuple[object, tuple]:
 def _export(args) -> int:
     import torch
     from . import AutoacError
-    from .torch import export_joint
+    from .pytorch import export_joint
     torch.manual_seed(0)
     model, inputs = build_model(args.model, args)
     if args.eval:
@@ -111,6 +113,70 @@ def _export(args) -> int:
     return 0
 
 
+def _mib(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB"
+
+
+def plan_summary(path: str, report: dict) -> str:
+    """A readable before/after of one plan: the save-all and min-cut peaks
+    against the plan's, what is saved and recomputed, and the overhead."""
+    base = report.get("baseline_peak_bytes") or {}
+    funcs = report.get("functions") or []
+    saved = sum(len(f.get("saved") or []) for f in funcs)
+    recomputed = sum(len(f.get("recomputed") or []) for f in funcs)
+    budget = report.get("budget_bytes")
+    lines = [f"{path}: strategy {report.get('strategy')}, device {report.get('device')}, "
+             f"budget {'none' if budget is None else f'{budget} bytes ({_mib(budget)})'}"]
+    for name in ("save-all", "mincut"):
+        if name in base:
+            lines.append(f"  {name + ' peak':<16}{base[name]:>16} bytes  ({_mib(base[name])})")
+    peak = report.get("peak_bytes", 0)
+    lines.append(f"  {'planned peak':<16}{peak:>16} bytes  ({_mib(peak)})"
+                 + ("" if report.get("feasible", True) else "  over budget"))
+    lines.append(f"  {'saved':<16}{report.get('saved_bytes', 0):>16} bytes  in {saved} values")
+    lines.append(f"  {'recomputed':<16}{recomputed:>16} values "
+                 f"({report.get('recompute_flops', 0.0):.3g} FLOPs, "
+                 f"{report.get('recompute_seconds', 0.0):.3g} s estimated)")
+    lines.append(f"  {'feasible':<16}{str(bool(report.get('feasible'))).lower():>16}")
+    return "\n".join(lines)
+
+
+def _plan(args) -> int:
+    from . import plan_file
+    options = {name: getattr(args, name) for name in
+               ("budget", "reserve", "optimizer", "strategy", "mode", "device", "plan_out",
+                "plan_in", "report")}
+    if args.strict:
+        options["strict"] = True
+    result = plan_file(args.file, **options)
+    if result.warnings:
+        print(result.warnings, file=sys.stderr)
+    if args.out:
+        if args.out == "-":
+            sys.stdout.write(result.ir)
+        else:
+            # Replaced whole or not at all, like the library's own outputs.
+            import os
+            import tempfile
+            fd, tmp = tempfile.mkstemp(prefix=".autoac-", dir=os.path.dirname(os.path.abspath(args.out)))
+            try:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 is not what `open` would give
+                with os.fdopen(fd, "w") as f:
+                    f.write(result.ir)
+                os.replace(tmp, args.out)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+    if args.json:
+        import json
+        print(json.dumps(result.report, indent=1))
+    elif not args.quiet:
+        print(plan_summary(args.file, result.report), file=sys.stderr if args.out == "-" else sys.stdout)
+    return 0
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     args_in = sys.argv[1:] if argv is None else argv
     if args_in and args_in[0] == "measure":
@@ -119,6 +185,25 @@ def main(argv: Optional[List[str]] = None) -> int:
     p = argparse.ArgumentParser(prog="python3 -m autoac", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
+
+    pl = sub.add_parser("plan", help="plan a module (ac.joint functions) and print the before/after",
+                        description="Plans FILE with libautoac (the options are the contract's, "
+                        "docs/contract.md) and prints the peaks before and after, what is saved "
+                        "and recomputed.")
+    pl.add_argument("file", help="MLIR module with ac.joint functions")
+    pl.add_argument("--budget", help="absolute budget, e.g. 24GB, 512MiB, 1000000 (default: none)")
+    pl.add_argument("--reserve", help="bytes kept off the budget's room")
+    pl.add_argument("--optimizer", help="none, sgd, momentum, adam")
+    pl.add_argument("--strategy", help="greedy (default), save-all, mincut, knapsack, beam, ilp")
+    pl.add_argument("--mode", help="split (default) or annotate")
+    pl.add_argument("--device", help="h100 (default), a100, h200, cpu, ...")
+    pl.add_argument("--report", help="write the JSON report to this file")
+    pl.add_argument("--plan-out", help="write the plan file")
+    pl.add_argument("--plan-in", help="apply this plan file instead of planning")
+    pl.add_argument("--strict", action="store_true", help="an unreachable budget is an error")
+    pl.add_argument("--out", "-o", help="write the rewritten module here ('-': stdout)")
+    pl.add_argument("--json", action="store_true", help="print the report as JSON instead of the summary")
+    pl.add_argument("--quiet", "-q", action="store_true", help="print no summary")
 
     e = sub.add_parser("export", help="write a model's joint forward+backward graph as MLIR")
     e.add_argument("model")
@@ -158,6 +243,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = p.parse_args(argv)
     from . import AutoacError
     try:
+        if args.command == "plan":
+            return _plan(args)
         if args.command == "export":
             return _export(args)
         if args.command == "models":
@@ -178,6 +265,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"autoac: error: {err}", file=sys.stderr)
         return 1
     return 2
+
+
+def console_main() -> None:
+    """Entry point of the `autoac` console script (pyproject.toml)."""
+    sys.exit(main())
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Tests of autoac.torch.export_joint: AOT autograd joint graphs as MLIR."""
+"""Tests of autoac.pytorch.export_joint: AOT autograd joint graphs as MLIR."""
 import os
 import re
 import warnings
@@ -11,7 +11,7 @@ import torch.fx as fx  # noqa: E402
 import torch.nn as nn  # noqa: E402
 
 import autoac  # noqa: E402
-import autoac.torch as act  # noqa: E402
+import autoac.pytorch as act  # noqa: E402
 
 
 warnings.filterwarnings("ignore", message=".*boxed.*")

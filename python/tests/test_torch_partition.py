@@ -1,4 +1,4 @@
-"""Tests of autoac.torch.partition_fn: training with autoac's plans inside
+"""Tests of autoac.pytorch.partition_fn: training with autoac's plans inside
 functorch's AOT autograd, against functorch's default_partition.
 
 Tolerances.  Against default_partition the comparison is exact
@@ -22,7 +22,7 @@ import torch.nn as nn  # noqa: E402
 from functorch.compile import aot_module, default_partition, make_boxed_func  # noqa: E402
 
 import autoac  # noqa: E402
-import autoac.torch as act  # noqa: E402
+import autoac.pytorch as act  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*boxed.*")
 

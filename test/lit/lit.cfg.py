@@ -1,4 +1,5 @@
 import os
+import sys
 import lit.formats
 
 config.name = "autoac"
@@ -17,7 +18,8 @@ for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
 
 plugin = os.path.join(config.autoac_lib_dir, "AutoACPlugin.so")
 config.substitutions.append(("%plugin", plugin))
-config.substitutions.append(("%python", "/usr/bin/python3"))
+# The interpreter CMake found (find_package(Python3)), else lit's own.
+config.substitutions.append(("%python", getattr(config, "python_executable", "") or sys.executable))
 config.substitutions.append(("%inputs", os.path.join(config.autoac_src_root, "test", "Inputs")))
 config.substitutions.append(("%corpus", os.path.join(config.autoac_src_root, "examples", "corpus")))
 config.substitutions.append(("%llvmlib", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))

@@ -27,22 +27,22 @@
 // Counting g as static from the region's start adds its size to every
 // point before it: the peak becomes 7104 | 7072.
 
-// GENERIC: peak_bytes=6104
-// GENERIC: allocs=4
-// GENERIC: frees=4
-// GENERIC: alloc_bytes=7104
-// GENERIC: live_at_exit=0
-// GENERIC: region_live_at_begin=4000
-// GENERIC: region_allocs=3
-// GENERIC: region_peak_bytes=6104
-// GENERIC: region_tagged_bytes=1000
-// GENERIC: region_peak_tagged_static=7104
+// GENERIC: peak_bytes=6104{{$}}
+// GENERIC: allocs=4{{$}}
+// GENERIC: frees=4{{$}}
+// GENERIC: alloc_bytes=7104{{$}}
+// GENERIC: live_at_exit=0{{$}}
+// GENERIC: region_live_at_begin=4000{{$}}
+// GENERIC: region_allocs=3{{$}}
+// GENERIC: region_peak_bytes=6104{{$}}
+// GENERIC: region_tagged_bytes=1000{{$}}
+// GENERIC: region_peak_tagged_static=7104{{$}}
 
 // ALIGNED-IR: llvm.call @_mlir_memref_to_llvm_aligned_alloc
-// ALIGNED: peak_bytes=6064
-// ALIGNED: region_peak_bytes=6064
-// ALIGNED: region_tagged_bytes=1008
-// ALIGNED: region_peak_tagged_static=7072
+// ALIGNED: peak_bytes=6064{{$}}
+// ALIGNED: region_peak_bytes=6064{{$}}
+// ALIGNED: region_tagged_bytes=1008{{$}}
+// ALIGNED: region_peak_tagged_static=7072{{$}}
 
 func.func private @acMeasureBegin()
 func.func private @acMeasureEnd()

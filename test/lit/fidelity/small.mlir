@@ -36,7 +36,7 @@
 // RUN: %python %inputs/../../tools/ac-measure %s --target=gpu --bytes --max-error=2 | FileCheck %s --check-prefix=GPU
 // RUN: %python %inputs/../../tools/ac-measure %s --target=gpu --budget=1 --no-original --bytes --max-error=2 | FileCheck %s --check-prefix=GPULOW
 
-// CHECK: static (params + grads): 131072
+// CHECK: static (params + grads): 131072; feasible: True
 // CHECK: original save-all baseline 204808 204808 +0.00%
 // CHECK: planned greedy 180232 180232 +0.00%
 // CHECK: results equal: yes

@@ -27,18 +27,18 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ac-opt %s --ac-report=%t/r.json -o %t/out.mlir
 // RUN: %python %inputs/jq.py %t/r.json peak_bytes static_bytes saved_bytes peak_at.step | FileCheck %s
-// CHECK: peak_bytes = 81928
-// CHECK: static_bytes = 32768
-// CHECK: saved_bytes = 16384
-// CHECK: peak_at.step = 9
+// CHECK: peak_bytes = 81928{{$}}
+// CHECK: static_bytes = 32768{{$}}
+// CHECK: saved_bytes = 16384{{$}}
+// CHECK: peak_at.step = 9{{$}}
 // RUN: %python %inputs/jq.py %t/r.json timeline.1.live_bytes timeline.2.live_bytes timeline.3.live_bytes timeline.5.live_bytes timeline.11.live_bytes timeline.12.live_bytes timeline.14.live_bytes | FileCheck %s --check-prefix=STEPS
-// STEPS: timeline.1.live_bytes = 65536
-// STEPS: timeline.2.live_bytes = 65536
-// STEPS: timeline.3.live_bytes = 65536
-// STEPS: timeline.5.live_bytes = 81920
-// STEPS: timeline.11.live_bytes = 81928
-// STEPS: timeline.12.live_bytes = 65544
-// STEPS: timeline.14.live_bytes = 65544
+// STEPS: timeline.1.live_bytes = 65536{{$}}
+// STEPS: timeline.2.live_bytes = 65536{{$}}
+// STEPS: timeline.3.live_bytes = 65536{{$}}
+// STEPS: timeline.5.live_bytes = 81920{{$}}
+// STEPS: timeline.11.live_bytes = 81928{{$}}
+// STEPS: timeline.12.live_bytes = 65544{{$}}
+// STEPS: timeline.14.live_bytes = 65544{{$}}
 //
 // The budget sees the same peak: one byte below it cannot be met.
 // RUN: ac-opt %s --ac-budget=81928 --ac-report=%t/met.json -o %t/met.mlir

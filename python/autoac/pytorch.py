@@ -1,7 +1,7 @@
 """autoac for PyTorch: export AOT autograd's joint graph as MLIR, and plan
 activation checkpointing inside `aot_function` / `aot_module`.
 
-    import autoac.torch as act
+    import autoac.pytorch as act
     text = act.export_joint(model, (x,))                 # MLIR for ac-opt
     pf = act.partition_fn(budget="24GB")                 # functorch partitioner
     compiled = functorch.compile.aot_module(model, fw_compiler=..., partition_fn=pf)
