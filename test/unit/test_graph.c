@@ -349,11 +349,11 @@ static AcStatus bytesGraph(int64_t paramBytes, int numParams, int64_t actBytes,
   acGraphBuilderAddFunc(b, "big");
   AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 4);
   AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 4);
-  AcId acc = x;
-  for (int i = 0; i < numParams; ++i) {
-    AcId w = acGraphBuilderAddArg(b, AC_ROLE_PARAM, paramBytes);
-    acc = op1(b, "mm", actBytes, 2, acc, w);
-  }
+  AcId acc = x, w[8];
+  for (int i = 0; i < numParams && i < 8; ++i)   /* arguments before ops */
+    w[i] = acGraphBuilderAddArg(b, AC_ROLE_PARAM, paramBytes);
+  for (int i = 0; i < numParams && i < 8; ++i)
+    acc = op1(b, "mm", actBytes, 2, acc, w[i]);
   AcId loss = op1(b, "sum", 4, 1, acc);
   AcId g = op1(b, "mul", 4, 2, dy, acc);
   acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
