@@ -128,27 +128,15 @@ static int isFreeOp(MlirOperation op) {
 }
 
 static AcStatus pushVal(AcValList *l, MlirValue v) {
-  if (l->n == l->cap) {
-    intptr_t cap = l->cap ? 2 * l->cap : 32;
-    MlirValue *p = acRealloc(l->v, sizeof *p * (size_t)cap);
-    if (!p)
-      return AC_ERR_NOMEM;
-    l->v = p;
-    l->cap = cap;
-  }
+  if (!acArrayGrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v))
+    return AC_ERR_NOMEM;
   l->v[l->n++] = v;
   return AC_OK;
 }
 
 static AcStatus pushOp(AcOpList *l, MlirOperation op) {
-  if (l->n == l->cap) {
-    intptr_t cap = l->cap ? 2 * l->cap : 32;
-    MlirOperation *p = acRealloc(l->v, sizeof *p * (size_t)cap);
-    if (!p)
-      return AC_ERR_NOMEM;
-    l->v = p;
-    l->cap = cap;
-  }
+  if (!acArrayGrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v))
+    return AC_ERR_NOMEM;
   l->v[l->n++] = op;
   return AC_OK;
 }
