@@ -601,14 +601,9 @@ static AcStatus planOwned(AcFree *f, MlirOperation fn) {
     }
     if (freed)
       continue; /* already freed (the pass ran before) */
-    if (f->numOwned == f->capOwned) {
-      intptr_t cap = f->capOwned ? 2 * f->capOwned : 8;
-      AcOwnedFree *p = acRealloc(f->owned, sizeof *p * (size_t)cap);
-      if (!p)
-        return AC_ERR_NOMEM;
-      f->owned = p;
-      f->capOwned = cap;
-    }
+    if (!acArrayGrow((void **)&f->owned, &f->capOwned, f->numOwned + 1,
+                     sizeof *f->owned))
+      return AC_ERR_NOMEM;
     f->owned[f->numOwned++] = (AcOwnedFree){
         arg, entry, last >= 0 ? f->ops.v[last] : (MlirOperation){NULL}};
   }
