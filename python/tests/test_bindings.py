@@ -35,8 +35,8 @@ def test_budget_lowers_peak_and_reports_feasibility():
 def test_unreachable_budget_warns_and_strict_raises():
     r = autoac.plan_file(MLP, budget="1MB")
     assert not r.report["feasible"]
-    assert "below the lowest peak reachable" in r.warnings
-    with pytest.raises(autoac.AutoacError, match="below the lowest peak reachable"):
+    assert "below the lowest peak autoac" in r.warnings
+    with pytest.raises(autoac.AutoacError, match="below the lowest peak autoac"):
         autoac.plan_file(MLP, budget="1MB", strict=True)
 
 

@@ -206,12 +206,12 @@ def test_partition_fn_with_aot_function_on_a_plain_function():
 
 def test_unreachable_budget_warns_and_strict_raises():
     _, _, _, part, _ = _train(mlp, budget="1KB", steps=1)
-    assert "below the lowest peak reachable" in part.last.warnings
+    assert "below the lowest peak autoac" in part.last.warnings
     assert not part.last.report["feasible"]
     torch.manual_seed(0)
     model, inputs = mlp()
     compiled = act.aot_module(model, "1KB", strict=True)
-    with pytest.raises(autoac.AutoacError, match="below the lowest peak reachable"):
+    with pytest.raises(autoac.AutoacError, match="below the lowest peak autoac"):
         compiled(*inputs)
 
 

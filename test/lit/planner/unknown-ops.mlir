@@ -16,7 +16,7 @@
 // WARN-NOT: warning: autoac: {{.*}} 'torch.aten
 // WARN: unknown-ops.mlir:[[#FANCY:]]:8: warning: autoac: 2 ops 'my.fancy' are unknown to the cost model (the first here): counted as 0 FLOPs and never recomputed; give them costs with --ac-cost-table=FILE (pass option cost-table=FILE)
 // WARN: unknown-ops.mlir:[[#FANCY+2]]:8: warning: autoac: 1 op 'other.thing' is unknown to the cost model: counted as 0 FLOPs and never recomputed; give it costs with --ac-cost-table=FILE
-// WARN: warning: autoac: budget 28672 bytes (28.00 KiB) is below the lowest peak reachable, 32772 bytes
+// WARN: warning: autoac: budget 28672 bytes (28.00 KiB) is below the lowest peak autoac's searches found (greedy, beam, the ILP; this plan by greedy), 32772 bytes
 // WARN: autoac summary
 // WARN: unknown op my.fancy: 2 ops, first at {{.*}}unknown-ops.mlir:[[#FANCY]]:8: 0 FLOPs, never recomputed
 // WARN-NEXT: unknown op other.thing: 1 op, first at {{.*}}unknown-ops.mlir:[[#FANCY+2]]:8: 0 FLOPs, never recomputed
