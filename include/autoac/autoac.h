@@ -37,8 +37,12 @@ typedef struct AcOptions {
   int sweep;               ///< ac-opt only: number of budgets to sweep (0: off)
 } AcOptions;
 
-/// Names of every option, NULL-terminated, in contract order.
+/// Names of every option, NULL-terminated, in contract order (the table
+/// autoac/options.def).
 AUTOAC_API extern const char *const acOptionNames[];
+/// The options of the auto-ac pass, acPlanMlirText and Python: every option
+/// but ac-opt's own (sweep, sweep-csv); NULL-terminated, in contract order.
+AUTOAC_API extern const char *const acPassOptionNames[];
 
 /// Creates options with the contract's defaults; NULL on allocation failure.
 AUTOAC_API AcOptions *acOptionsCreate(void);

@@ -63,6 +63,13 @@ void *acCalloc(size_t n, size_t size);
 void *acRealloc(void *p, size_t size);
 /// free; NULL is accepted.
 AUTOAC_API void acFree(void *p);
+/// Grows the array `*p` of `elem`-byte elements, with room for `*cap`, to
+/// room for at least `need` (capacity doubled from 16, through acRealloc):
+/// the one growth helper of the library.  Returns 1 when there is room
+/// (`*p` and `*cap` updated if it grew; the first elements kept), 0 on
+/// allocation failure or a size past SIZE_MAX, leaving `*p` and `*cap` as
+/// they were (the caller still owns and frees `*p`).
+int acArrayGrow(void **p, intptr_t *cap, intptr_t need, size_t elem);
 /// strdup through the hook.
 char *acStrdup(const char *s);
 

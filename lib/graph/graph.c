@@ -6,23 +6,9 @@
 #include <assert.h>
 #include <string.h>
 
-/* A growable array: `ptr` holds `n` elements of `elem` bytes, room for `cap`. */
+/* Room for one more element in `ptr`, which holds `n` (acArrayGrow). */
 #define AC_GROW(ptr, n, cap)                                                   \
-  acGrow((void **)&(ptr), &(cap), (n) + 1, sizeof(*(ptr)))
-
-static int acGrow(void **ptr, intptr_t *cap, intptr_t need, size_t elem) {
-  if (need <= *cap)
-    return 1;
-  intptr_t ncap = *cap ? *cap * 2 : 16;
-  while (ncap < need)
-    ncap *= 2;
-  void *p = acRealloc(*ptr, (size_t)ncap * elem);
-  if (!p)
-    return 0;
-  *ptr = p;
-  *cap = ncap;
-  return 1;
-}
+  acArrayGrow((void **)&(ptr), &(cap), (n) + 1, sizeof(*(ptr)))
 
 struct AcGraphBuilder {
   AcGraph *g;                    /* graph being built (arrays grow in place) */
@@ -143,9 +129,9 @@ AcId acGraphBuilderAddOp(AcGraphBuilder *b, const char *name,
   if (!AC_GROW(g->ops, g->numOps, b->capOps) ||
       !AC_GROW(b->nameOffsets, g->numOps, b->capNameOffsets) ||
       !AC_GROW(b->forced, g->numOps, b->capForced) ||
-      !acGrow((void **)&g->operands, &b->capOperands,
+      !acArrayGrow((void **)&g->operands, &b->capOperands,
               g->numOperands + numOperands, sizeof(AcId)) ||
-      !acGrow((void **)&g->strings, &b->capStrings,
+      !acArrayGrow((void **)&g->strings, &b->capStrings,
               g->stringsSize + (intptr_t)len, 1)) {
     b->failed = 1;
     return AC_NONE;

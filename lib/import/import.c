@@ -55,20 +55,6 @@ static int acStrRefEq(MlirStringRef r, const char *s) {
   return r.length == n && memcmp(r.data, s, n) == 0;
 }
 
-static int acGrowArray(void **p, intptr_t *cap, intptr_t need, size_t elem) {
-  if (need <= *cap)
-    return 1;
-  intptr_t n = *cap ? *cap : 64;
-  while (n < need)
-    n *= 2;
-  void *q = acRealloc(*p, (size_t)n * elem);
-  if (!q)
-    return 0;
-  *p = q;
-  *cap = n;
-  return 1;
-}
-
 static AcStatus acFailAt(AcImportCtx *c, MlirLocation loc, AcStatus st,
                          AcId op, const char *fmt, const char *a,
                          const char *b2) {
@@ -165,7 +151,7 @@ static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
 
 static AcStatus acMapValue(AcImportCtx *c, MlirValue v, AcId id) {
   AcImport *imp = c->imp;
-  if (!acGrowArray((void **)&imp->values, &c->capValues, id + 1, sizeof *imp->values))
+  if (!acArrayGrow((void **)&imp->values, &c->capValues, id + 1, sizeof *imp->values))
     return AC_ERR_NOMEM;
   imp->values[id] = v;
   return acPtrMapPut(&c->valueIds, v.ptr, id);
@@ -177,7 +163,7 @@ static AcStatus acMapValue(AcImportCtx *c, MlirValue v, AcId id) {
 static void acAddOperand(AcImportCtx *c, AcId id) {
   if (id >= c->capSeen) {
     intptr_t old = c->capSeen;
-    if (!acGrowArray((void **)&c->seenAt, &c->capSeen, (intptr_t)id + 1,
+    if (!acArrayGrow((void **)&c->seenAt, &c->capSeen, (intptr_t)id + 1,
                      sizeof *c->seenAt)) {
       c->walkStatus = AC_ERR_NOMEM;
       return;
@@ -186,7 +172,7 @@ static void acAddOperand(AcImportCtx *c, AcId id) {
   }
   if (c->seenAt[id] == c->stamp)
     return;
-  if (!acGrowArray((void **)&c->operands, &c->capOperands, c->numOperands + 1,
+  if (!acArrayGrow((void **)&c->operands, &c->capOperands, c->numOperands + 1,
                    sizeof *c->operands)) {
     c->walkStatus = AC_ERR_NOMEM;
     return;
@@ -209,7 +195,7 @@ static AcStatus acCopyName(AcImportCtx *c, MlirStringRef r, char **buf,
     return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
                     "%s is not valid UTF-8%s: autoac cannot name it in its "
                     "report and plan files", what, "");
-  if (!acGrowArray((void **)buf, cap, (intptr_t)r.length + 1, 1))
+  if (!acArrayGrow((void **)buf, cap, (intptr_t)r.length + 1, 1))
     return acNoMem(c, loc);
   memcpy(*buf, r.data, r.length);
   (*buf)[r.length] = '\0';
@@ -340,9 +326,9 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
   AcId f = acGraphBuilderAddFunc(b, name);
   if (f == AC_NONE)
     return acNoMem(c, floc);
-  if (!acGrowArray((void **)&imp->funcOps, &c->capFuncs, f + 1, sizeof(MlirOperation)) ||
-      !acGrowArray((void **)&imp->returnOps, &c->capRetOps, f + 1, sizeof(MlirOperation)) ||
-      !acGrowArray((void **)&c->funcNames, &c->capFuncNames, f + 1, sizeof(char *)))
+  if (!acArrayGrow((void **)&imp->funcOps, &c->capFuncs, f + 1, sizeof(MlirOperation)) ||
+      !acArrayGrow((void **)&imp->returnOps, &c->capRetOps, f + 1, sizeof(MlirOperation)) ||
+      !acArrayGrow((void **)&c->funcNames, &c->capFuncNames, f + 1, sizeof(char *)))
     return acNoMem(c, floc);
   imp->funcOps[f] = func;
   imp->returnOps[f] = mlirBlockGetTerminator(block);
@@ -421,7 +407,7 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       return acNoMem(c, loc);
     /* Types: direct operands, then results. */
     intptr_t nres = mlirOperationGetNumResults(op);
-    if (!acGrowArray((void **)&c->types, &c->capTypes, numDirect + nres + 1, sizeof *c->types))
+    if (!acArrayGrow((void **)&c->types, &c->capTypes, numDirect + nres + 1, sizeof *c->types))
       return acNoMem(c, loc);
     AcId opId;
     for (intptr_t i = 0; i < numDirect; ++i) {
@@ -480,10 +466,10 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       acFree(rb);
     if (opId == AC_NONE)
       return acNoMem(c, loc);
-    if (!acGrowArray((void **)&imp->ops, &c->capOps, opId + 1, sizeof *imp->ops))
+    if (!acArrayGrow((void **)&imp->ops, &c->capOps, opId + 1, sizeof *imp->ops))
       return acNoMem(c, loc);
     imp->ops[opId] = op;
-    if (!acGrowArray((void **)&c->unknown, &c->capUnknown, opId + 1, 1))
+    if (!acArrayGrow((void **)&c->unknown, &c->capUnknown, opId + 1, 1))
       return acNoMem(c, loc);
     c->unknown[opId] = cost.unknown;
     AcOp *gop = acGraphBuilderOp(b, opId);

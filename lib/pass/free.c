@@ -128,27 +128,15 @@ static int isFreeOp(MlirOperation op) {
 }
 
 static AcStatus pushVal(AcValList *l, MlirValue v) {
-  if (l->n == l->cap) {
-    intptr_t cap = l->cap ? 2 * l->cap : 32;
-    MlirValue *p = acRealloc(l->v, sizeof *p * (size_t)cap);
-    if (!p)
-      return AC_ERR_NOMEM;
-    l->v = p;
-    l->cap = cap;
-  }
+  if (!acArrayGrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v))
+    return AC_ERR_NOMEM;
   l->v[l->n++] = v;
   return AC_OK;
 }
 
 static AcStatus pushOp(AcOpList *l, MlirOperation op) {
-  if (l->n == l->cap) {
-    intptr_t cap = l->cap ? 2 * l->cap : 32;
-    MlirOperation *p = acRealloc(l->v, sizeof *p * (size_t)cap);
-    if (!p)
-      return AC_ERR_NOMEM;
-    l->v = p;
-    l->cap = cap;
-  }
+  if (!acArrayGrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v))
+    return AC_ERR_NOMEM;
   l->v[l->n++] = op;
   return AC_OK;
 }
@@ -613,14 +601,9 @@ static AcStatus planOwned(AcFree *f, MlirOperation fn) {
     }
     if (freed)
       continue; /* already freed (the pass ran before) */
-    if (f->numOwned == f->capOwned) {
-      intptr_t cap = f->capOwned ? 2 * f->capOwned : 8;
-      AcOwnedFree *p = acRealloc(f->owned, sizeof *p * (size_t)cap);
-      if (!p)
-        return AC_ERR_NOMEM;
-      f->owned = p;
-      f->capOwned = cap;
-    }
+    if (!acArrayGrow((void **)&f->owned, &f->capOwned, f->numOwned + 1,
+                     sizeof *f->owned))
+      return AC_ERR_NOMEM;
     f->owned[f->numOwned++] = (AcOwnedFree){
         arg, entry, last >= 0 ? f->ops.v[last] : (MlirOperation){NULL}};
   }

@@ -26,15 +26,9 @@ static MlirWalkResult collectCb(MlirOperation op, void *user) {
     return MlirWalkResultSkip; /* device code keeps its own buffers */
   if (!opIs(op, "memref.alloc") && !opIs(op, "memref.dealloc"))
     return MlirWalkResultAdvance;
-  if (b->n == b->cap) {
-    intptr_t cap = b->cap ? 2 * b->cap : 64;
-    MlirOperation *p = acRealloc(b->ops, sizeof *p * (size_t)cap);
-    if (!p) {
-      b->nomem = 1;
-      return MlirWalkResultInterrupt;
-    }
-    b->ops = p;
-    b->cap = cap;
+  if (!acArrayGrow((void **)&b->ops, &b->cap, b->n + 1, sizeof *b->ops)) {
+    b->nomem = 1;
+    return MlirWalkResultInterrupt;
   }
   b->ops[b->n++] = op;
   return MlirWalkResultAdvance;

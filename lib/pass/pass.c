@@ -9,14 +9,26 @@
 #include "mlir-c/Diagnostics.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Option lists, derived from the one table (autoac/options.def). */
+#define AC_PASS_NAME_PASS(NAME) NAME,
+#define AC_PASS_NAME_TOOL(NAME)
+
 const char *const acOptionNames[] = {
-    "budget", "reserve", "optimizer", "strategy", "mode",   "device",
-    "plan-out", "plan-in", "report",  "strict",   "sweep", "sweep-csv",
-    "cost-table", NULL};
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) NAME,
+#include "autoac/options.def"
+#undef AC_OPTION
+    NULL};
+
+const char *const acPassOptionNames[] = {
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(NAME)
+#include "autoac/options.def"
+#undef AC_OPTION
+    NULL};
 
 AcOptions *acOptionsCreate(void) {
   AcOptions *o = acCalloc(1, sizeof *o);
@@ -50,93 +62,140 @@ static AcStatus acSetString(char **slot, const char *value, AcError *err) {
   return AC_OK;
 }
 
-AcStatus acOptionsSet(AcOptions *o, const char *name, const char *value,
-                      AcError *err) {
+/* The parsers of the table's kinds: each reads `value` for option `name`
+ * into the AcOptions member at `field` (autoac/options.def). */
+typedef AcStatus (*AcOptParse)(AcOptions *o, const char *name,
+                               const char *value, void *field, AcError *err);
+
+static AcStatus acOptParse_SIZE(AcOptions *o, const char *name,
+                                const char *value, void *field, AcError *err) {
+  (void)o;
   AcError sub;
   acErrorClear(&sub);
-  if (strcmp(name, "budget") == 0 || strcmp(name, "reserve") == 0) {
-    int64_t bytes;
-    if (acParseSize(value, &bytes, &sub) != AC_OK)
-      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                        "bad value for option '%s': %s", name, sub.message);
-    *(strcmp(name, "budget") == 0 ? &o->budget : &o->reserve) = bytes;
-    return AC_OK;
-  }
-  if (strcmp(name, "optimizer") == 0) {
-    static const struct { const char *name; double factor; } table[] = {
-        {"none", 0}, {"sgd", 0}, {"momentum", 1}, {"adam", 2}, {"adamw", 2}};
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
-      if (strcmp(value, table[i].name) == 0) {
-        o->optimizerFactor = table[i].factor;
-        return acSetString(&o->optimizer, value, err);
-      }
+  int64_t bytes;
+  if (acParseSize(value, &bytes, &sub) != AC_OK)
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option 'optimizer': '%s' (accepted: none, "
-                      "sgd, momentum, adam, adamw)", value);
-  }
-  if (strcmp(name, "strategy") == 0) {
-    if (acStrategyParse(value, &o->strategy, &sub) != AC_OK)
-      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                        "bad value for option 'strategy': %s", sub.message);
-    return AC_OK;
-  }
-  if (strcmp(name, "mode") == 0) {
-    if (strcmp(value, "split") == 0)
-      o->mode = AC_MODE_SPLIT;
-    else if (strcmp(value, "annotate") == 0)
-      o->mode = AC_MODE_ANNOTATE;
-    else
-      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                        "bad value for option 'mode': '%s' (accepted: split, "
-                        "annotate)", value);
-    return AC_OK;
-  }
-  if (strcmp(name, "device") == 0) {
-    const AcDevice *d = acDeviceLookup(value);
-    if (!d)
-      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                        "bad value for option 'device': '%s' (accepted: %s)",
-                        value, acDeviceNames());
-    o->device = d;
-    return AC_OK;
-  }
-  if (strcmp(name, "strict") == 0) {
-    if (!strcmp(value, "true") || !strcmp(value, "1") || !strcmp(value, "on"))
-      o->strict = 1;
-    else if (!strcmp(value, "false") || !strcmp(value, "0") || !strcmp(value, "off"))
-      o->strict = 0;
-    else
-      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                        "bad value for option 'strict': '%s' (accepted: true, "
-                        "false)", value);
-    return AC_OK;
-  }
-  if (strcmp(name, "sweep") == 0) {
-    char *end = NULL;
-    long n = strtol(value, &end, 10);
-    if (!*value || *end || n < 2 || n > 10000)
-      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                        "bad value for option 'sweep': '%s' (accepted: a number "
-                        "of budgets from 2 to 10000)", value);
-    o->sweep = (int)n;
-    return AC_OK;
-  }
-  char **slot = !strcmp(name, "plan-out") ? &o->planOut
-                : !strcmp(name, "plan-in") ? &o->planIn
-                : !strcmp(name, "report") ? &o->report
-                : !strcmp(name, "sweep-csv") ? &o->sweepCsv
-                : !strcmp(name, "cost-table") ? &o->costTable : NULL;
-  if (slot) {
-    if (!*value)
-      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                        "bad value for option '%s': expected a file name", name);
-    return acSetString(slot, value, err);
-  }
+                      "bad value for option '%s': %s", name, sub.message);
+  *(int64_t *)field = bytes;
+  return AC_OK;
+}
+
+static AcStatus acOptParse_OPTIMIZER(AcOptions *o, const char *name,
+                                     const char *value, void *field,
+                                     AcError *err) {
+  (void)name;
+  static const struct { const char *name; double factor; } table[] = {
+      {"none", 0}, {"sgd", 0}, {"momentum", 1}, {"adam", 2}, {"adamw", 2}};
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
+    if (strcmp(value, table[i].name) == 0) {
+      o->optimizerFactor = table[i].factor;
+      return acSetString((char **)field, value, err);
+    }
   return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                    "unknown option '%s' (accepted: budget, reserve, optimizer, "
-                    "strategy, mode, device, plan-out, plan-in, report, strict, "
-                    "cost-table)",
-                    name);
+                    "bad value for option 'optimizer': '%s' (accepted: none, "
+                    "sgd, momentum, adam, adamw)", value);
+}
+
+static AcStatus acOptParse_STRATEGY(AcOptions *o, const char *name,
+                                    const char *value, void *field,
+                                    AcError *err) {
+  (void)o, (void)name;
+  AcError sub;
+  acErrorClear(&sub);
+  if (acStrategyParse(value, (AcStrategy *)field, &sub) != AC_OK)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option 'strategy': %s", sub.message);
+  return AC_OK;
+}
+
+static AcStatus acOptParse_MODE(AcOptions *o, const char *name,
+                                const char *value, void *field, AcError *err) {
+  (void)o, (void)name;
+  if (strcmp(value, "split") == 0)
+    *(AcMode *)field = AC_MODE_SPLIT;
+  else if (strcmp(value, "annotate") == 0)
+    *(AcMode *)field = AC_MODE_ANNOTATE;
+  else
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option 'mode': '%s' (accepted: split, "
+                      "annotate)", value);
+  return AC_OK;
+}
+
+static AcStatus acOptParse_DEVICE(AcOptions *o, const char *name,
+                                  const char *value, void *field,
+                                  AcError *err) {
+  (void)o, (void)name;
+  const AcDevice *d = acDeviceLookup(value);
+  if (!d)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option 'device': '%s' (accepted: %s)",
+                      value, acDeviceNames());
+  *(const AcDevice **)field = d;
+  return AC_OK;
+}
+
+static AcStatus acOptParse_FLAG(AcOptions *o, const char *name,
+                                const char *value, void *field, AcError *err) {
+  (void)o;
+  if (!strcmp(value, "true") || !strcmp(value, "1") || !strcmp(value, "on"))
+    *(int *)field = 1;
+  else if (!strcmp(value, "false") || !strcmp(value, "0") || !strcmp(value, "off"))
+    *(int *)field = 0;
+  else
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option '%s': '%s' (accepted: true, "
+                      "false)", name, value);
+  return AC_OK;
+}
+
+static AcStatus acOptParse_COUNT(AcOptions *o, const char *name,
+                                 const char *value, void *field, AcError *err) {
+  (void)o;
+  char *end = NULL;
+  long n = strtol(value, &end, 10);
+  if (!*value || *end || n < 2 || n > 10000)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option '%s': '%s' (accepted: a number "
+                      "of budgets from 2 to 10000)", name, value);
+  *(int *)field = (int)n;
+  return AC_OK;
+}
+
+static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
+                                const char *value, void *field, AcError *err) {
+  (void)o;
+  if (!*value)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option '%s': expected a file name", name);
+  return acSetString((char **)field, value, err);
+}
+
+static const struct {
+  const char *name;
+  AcOptParse parse;
+  size_t offset;
+} acOptionTable[] = {
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \
+  {NAME, acOptParse_##KIND, offsetof(AcOptions, FIELD)},
+#include "autoac/options.def"
+#undef AC_OPTION
+};
+
+AcStatus acOptionsSet(AcOptions *o, const char *name, const char *value,
+                      AcError *err) {
+  for (size_t i = 0; i < sizeof acOptionTable / sizeof acOptionTable[0]; ++i)
+    if (strcmp(name, acOptionTable[i].name) == 0)
+      return acOptionTable[i].parse(o, name, value,
+                                    (char *)o + acOptionTable[i].offset, err);
+  char accepted[512];
+  size_t len = 0;
+  accepted[0] = '\0';
+  for (const char *const *n = acPassOptionNames; *n && len < sizeof accepted; ++n)
+    len += (size_t)snprintf(accepted + len, sizeof accepted - len, "%s%s",
+                            len ? ", " : "", *n);
+  return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                    "unknown option '%s' (accepted: %s)", name, accepted);
 }
 
 /* Location for an error about graph entities. */

@@ -46,17 +46,40 @@ struct AutoACPass
     registry.insert<mlir::scf::SCFDialect, mlir::func::FuncDialect>();
   }
 
-  Option<std::string> budget{*this, "budget", llvm::cl::desc("Peak memory limit (24GB, 1.5GiB, 3e9)")};
-  Option<std::string> reserve{*this, "reserve", llvm::cl::desc("Memory the planner cannot see")};
-  Option<std::string> optimizer{*this, "optimizer", llvm::cl::desc("none, sgd, momentum, adam")};
-  Option<std::string> strategy{*this, "strategy", llvm::cl::desc("greedy, save-all, mincut, knapsack, ilp, beam")};
-  Option<std::string> mode{*this, "mode", llvm::cl::desc("split or annotate")};
-  Option<std::string> device{*this, "device", llvm::cl::desc("Device profile (h100, a100, h200, cpu)")};
-  Option<std::string> planOut{*this, "plan-out", llvm::cl::desc("Write the plan as JSON")};
-  Option<std::string> planIn{*this, "plan-in", llvm::cl::desc("Apply a saved plan")};
-  Option<std::string> report{*this, "report", llvm::cl::desc("Write the JSON report")};
-  Option<std::string> costTable{*this, "cost-table", llvm::cl::desc("JSON file of op costs by name (docs/cost-model.md)")};
-  Option<bool> strict{*this, "strict", llvm::cl::desc("Unreachable budget is an error"), llvm::cl::init(false)};
+  // The pass's options, from the one table (autoac/options.def): each PASS
+  // option, FLAG kinds as Option<bool> and every other kind as a string.
+#define AC_PASS_OPTION_PASS(NAME, FIELD, KIND, HELP) AC_PASS_OPTION_##KIND(NAME, FIELD, HELP)
+#define AC_PASS_OPTION_TOOL(NAME, FIELD, KIND, HELP)
+#define AC_PASS_OPTION_STRING(NAME, FIELD, HELP)                               \
+  Option<std::string> opt_##FIELD{*this, NAME, llvm::cl::desc(HELP)};
+#define AC_PASS_OPTION_SIZE AC_PASS_OPTION_STRING
+#define AC_PASS_OPTION_OPTIMIZER AC_PASS_OPTION_STRING
+#define AC_PASS_OPTION_STRATEGY AC_PASS_OPTION_STRING
+#define AC_PASS_OPTION_MODE AC_PASS_OPTION_STRING
+#define AC_PASS_OPTION_DEVICE AC_PASS_OPTION_STRING
+#define AC_PASS_OPTION_COUNT AC_PASS_OPTION_STRING
+#define AC_PASS_OPTION_FILE AC_PASS_OPTION_STRING
+#define AC_PASS_OPTION_FLAG(NAME, FIELD, HELP)                                 \
+  Option<bool> opt_##FIELD{*this, NAME, llvm::cl::desc(HELP), llvm::cl::init(false)};
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \
+  AC_PASS_OPTION_##SCOPE(NAME, FIELD, KIND, HELP)
+#include "autoac/options.def"
+#undef AC_OPTION
+
+  /// Hands option `opt` to acOptionsSet when it was given: a string that is
+  /// not empty, a flag that is on.
+  static bool given(const Option<std::string> &opt, std::string &text) {
+    if (!opt.hasValue() || opt.getValue().empty())
+      return false;
+    text = opt.getValue();
+    return true;
+  }
+  static bool given(const Option<bool> &opt, std::string &text) {
+    if (!opt)
+      return false;
+    text = "true";
+    return true;
+  }
 
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
@@ -65,28 +88,21 @@ struct AutoACPass
       module.emitError("autoac: out of memory");
       return signalPassFailure();
     }
-    const std::pair<const char *, const Option<std::string> *> strs[] = {
-        {"budget", &budget},   {"reserve", &reserve}, {"optimizer", &optimizer},
-        {"strategy", &strategy}, {"mode", &mode},     {"device", &device},
-        {"plan-out", &planOut}, {"plan-in", &planIn}, {"report", &report},
-        {"cost-table", &costTable}};
     bool ok = true;
-    for (const auto &[name, opt] : strs) {
-      if (!opt->hasValue() || opt->getValue().empty())
-        continue;
-      AcError err;
-      acErrorClear(&err);
-      if (acOptionsSet(opts, name, opt->getValue().c_str(), &err) != AC_OK) {
-        module.emitError() << err.message;
-        ok = false;
-        break;
-      }
-    }
-    if (ok && strict) {
-      AcError err;
-      acErrorClear(&err);
-      acOptionsSet(opts, "strict", "true", &err);
-    }
+    std::string text;
+    AcError err;
+#define AC_SET_PASS(NAME, FIELD)                                               \
+  if (ok && given(opt_##FIELD, text)) {                                        \
+    acErrorClear(&err);                                                        \
+    if (acOptionsSet(opts, NAME, text.c_str(), &err) != AC_OK) {               \
+      module.emitError() << err.message;                                       \
+      ok = false;                                                              \
+    }                                                                          \
+  }
+#define AC_SET_TOOL(NAME, FIELD)
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_SET_##SCOPE(NAME, FIELD)
+#include "autoac/options.def"
+#undef AC_OPTION
     if (ok)
       ok = acRunOnModule(wrap(module.getOperation()), opts) == AC_OK;
     acOptionsDestroy(opts);

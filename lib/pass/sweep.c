@@ -127,7 +127,7 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
          opts->device ? opts->device->name : "h100", stepSeconds);
   printf("%-14s", "budget");
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
-    printf(" | %-9s %14s %11s %8s", acStrategyName((AcStrategy)s), "peak",
+    printf(" | %-9s %14s %11s %9s", acStrategyName((AcStrategy)s), "peak",
            "recomp_s", "ovh%");
   printf("\n");
   if ((st = acCsvAppend(&csv, "budget_bytes,strategy,peak_bytes,recompute_seconds,"
@@ -164,7 +164,7 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
         cell.planned = 1;
       } else if (!cell.planned) {
         if (!strcmp(name, "ilp") && droppable > AC_SWEEP_ILP_MAX_DROPPABLE) {
-          printf(" | %-9s %14s %11s %8s", "skipped", "-", "-", "-");
+          printf(" | %-9s %14s %11s %9s", "skipped", "-", "-", "-");
           continue;
         }
         if ((st = acSweepPlan(g, (AcStrategy)s, budget, staticBytes, plan,
@@ -173,8 +173,12 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
       }
       char line[320];
       double ovh = acOverheadPercent(cell.seconds, stepSeconds);
-      printf(" | %-9s %14" PRId64 " %11.4g %7.3g%%", cell.peak <= budget ? "ok" : "over",
-             cell.peak, cell.seconds, ovh);
+      /* Every cell as wide as its header, whatever the value: the
+         overhead is formatted first ("1.23e-05%" is 9 wide). */
+      char ovhText[32];
+      snprintf(ovhText, sizeof ovhText, "%.3g%%", ovh);
+      printf(" | %-9s %14" PRId64 " %11.4g %9s", cell.peak <= budget ? "ok" : "over",
+             cell.peak, cell.seconds, ovhText);
       snprintf(line, sizeof line, "%" PRId64 ",%s,%" PRId64 ",%.9g,%" PRId64
                ",%d,%.9g,%.9g\n", budget, name, cell.peak, cell.seconds,
                cell.savedBytes, cell.peak <= budget, ovh, stepSeconds);

@@ -221,14 +221,8 @@ void acBeamFrontDestroy(AcBeamFront *f) {
 /* Appends node n to a growing id list. */
 static int acBeamPushId(intptr_t **list, intptr_t *num, intptr_t *cap,
                         intptr_t n) {
-  if (*num == *cap) {
-    intptr_t ncap = *cap ? *cap * 2 : 64;
-    intptr_t *l = acRealloc(*list, (size_t)ncap * sizeof *l);
-    if (!l)
-      return 0;
-    *list = l;
-    *cap = ncap;
-  }
+  if (!acArrayGrow((void **)list, cap, *num + 1, sizeof **list))
+    return 0;
   (*list)[(*num)++] = n;
   return 1;
 }

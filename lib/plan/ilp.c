@@ -523,20 +523,6 @@ typedef struct AcIlpReach {
   intptr_t capTmp;
 } AcIlpReach;
 
-static int acIlpGrow(void **p, intptr_t *cap, intptr_t need, size_t elem) {
-  if (need <= *cap)
-    return 1;
-  intptr_t ncap = *cap ? *cap : 64;
-  while (ncap < need)
-    ncap *= 2;
-  void *n = acRealloc(*p, (size_t)ncap * elem);
-  if (!n)
-    return 0;
-  *p = n;
-  *cap = ncap;
-  return 1;
-}
-
 /* Fills info for droppable value w (recursively past it).  0 on
  * allocation failure. */
 static int acIlpReachInfo(const AcIlpModel *m, AcIlpScratch *s,
@@ -548,7 +534,7 @@ static int acIlpReachInfo(const AcIlpModel *m, AcIlpScratch *s,
   in->pos0 = acIlpReach(m, s, &w, 1, 0);
   AcId near[64];
   int32_t nn = acIlpDropsNear(m, s, &w, 1, near, 0, 64);
-  if (!acIlpGrow((void **)&rc->next, &rc->capNext, rc->numNext + nn,
+  if (!acArrayGrow((void **)&rc->next, &rc->capNext, rc->numNext + nn,
                  sizeof *rc->next))
     return 0;
   in = &rc->info[m->varOf[w]];
@@ -565,7 +551,7 @@ static int acIlpReachInfo(const AcIlpModel *m, AcIlpScratch *s,
   intptr_t nt = 0;
   for (int32_t i = 0; i < nn; ++i) {
     const AcIlpReachInfo *ni = &rc->info[m->varOf[near[i]]];
-    if (!acIlpGrow((void **)&rc->tmp, &rc->capTmp, nt + ni->numThr + 1,
+    if (!acArrayGrow((void **)&rc->tmp, &rc->capTmp, nt + ni->numThr + 1,
                    sizeof *rc->tmp))
       return 0;
     if (ni->numThr > 0)
@@ -574,7 +560,7 @@ static int acIlpReachInfo(const AcIlpModel *m, AcIlpScratch *s,
     nt += ni->numThr;
   }
   in = &rc->info[m->varOf[w]];
-  if (!acIlpGrow((void **)&rc->tmp, &rc->capTmp, nt + 1, sizeof *rc->tmp))
+  if (!acArrayGrow((void **)&rc->tmp, &rc->capTmp, nt + 1, sizeof *rc->tmp))
     return 0;
   if (in->pos0 != AC_ILP_NEVER)
     rc->tmp[nt++] = in->pos0;
@@ -584,9 +570,9 @@ static int acIlpReachInfo(const AcIlpModel *m, AcIlpScratch *s,
     if ((nu == 0 || rc->tmp[i] != rc->tmp[nu - 1]) &&
         (in->pos0 == AC_ILP_NEVER || rc->tmp[i] <= in->pos0))
       rc->tmp[nu++] = rc->tmp[i]; /* past pos0, R(w, t) = d_w anyway */
-  if (!acIlpGrow((void **)&rc->thr, &rc->capThr, rc->numThr + nu,
+  if (!acArrayGrow((void **)&rc->thr, &rc->capThr, rc->numThr + nu,
                  sizeof *rc->thr) ||
-      !acIlpGrow((void **)&rc->thrCol, &rc->capThrCol, rc->numThr + nu,
+      !acArrayGrow((void **)&rc->thrCol, &rc->capThrCol, rc->numThr + nu,
                  sizeof *rc->thrCol))
     return 0;
   in->firstThr = rc->numThr;

@@ -114,15 +114,10 @@ static AcStatus acWalkNeeds(AcWalk *w, AcError *err) {
         }
         w->mark[p] = 1;
         if (w->wantGroups) {
-          if (w->numGops == w->capGops) {
-            intptr_t ncap = w->capGops ? w->capGops * 2 : 64;
-            AcId *n = acRealloc(w->gops, (size_t)ncap * sizeof *n);
-            if (!n)
-              return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                                "out of memory while grouping recompute ops");
-            w->gops = n;
-            w->capGops = ncap;
-          }
+          if (!acArrayGrow((void **)&w->gops, &w->capGops, w->numGops + 1,
+                           sizeof *w->gops))
+            return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                              "out of memory while grouping recompute ops");
           w->gops[w->numGops++] = p;
         }
         for (int32_t i = 0; i < op->numOperands; ++i)
@@ -130,15 +125,10 @@ static AcStatus acWalkNeeds(AcWalk *w, AcError *err) {
         assert(sp <= g->numOperands + 1);
       }
       if (w->wantGroups && w->numGops > groupStart) {
-        if (w->numGroups == w->capGroups) {
-          intptr_t ncap = w->capGroups ? w->capGroups * 2 : 16;
-          AcRecomputeGroup *n = acRealloc(w->groups, (size_t)ncap * sizeof *n);
-          if (!n)
-            return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                              "out of memory while grouping recompute ops");
-          w->groups = n;
-          w->capGroups = ncap;
-        }
+        if (!acArrayGrow((void **)&w->groups, &w->capGroups, w->numGroups + 1,
+                         sizeof *w->groups))
+          return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                            "out of memory while grouping recompute ops");
         qsort(w->gops + groupStart, (size_t)(w->numGops - groupStart),
               sizeof(AcId), acCompareIds);
         AcRecomputeGroup *grp = &w->groups[w->numGroups++];

@@ -351,15 +351,10 @@ AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
                       "'%s' is named for two outputs", path);
       goto cleanup;
     }
-  if (set->num == set->cap) {
-    intptr_t cap = set->cap ? set->cap * 2 : 4;
-    AcStaged *q = acRealloc(set->files, (size_t)cap * sizeof *q);
-    if (!q) {
-      st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
-      goto cleanup;
-    }
-    set->files = q;
-    set->cap = cap;
+  if (!acArrayGrow((void **)&set->files, &set->cap, set->num + 1,
+                   sizeof *set->files)) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto cleanup;
   }
   if (!(f.shown = acStrdup(path))) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");

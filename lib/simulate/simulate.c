@@ -191,15 +191,11 @@ static void acNoteInPlace(AcSim *s, intptr_t entry, int inBwd, AcId o,
   if (side != (inBwd ? AC_SIDE_BWD : AC_SIDE_FWD))
     return;
   assert(root == g->values[u].aliasRoot);
-  if (s->numInPlace == s->capInPlace) {
-    intptr_t n = s->capInPlace ? 2 * s->capInPlace : 64;
-    intptr_t *p = acRealloc(s->inPlace, (size_t)n * 4 * sizeof *p);
-    if (!p) {
-      s->failed = 1;
-      return;
-    }
-    s->inPlace = p;
-    s->capInPlace = n;
+  /* Four entries per record. */
+  if (!acArrayGrow((void **)&s->inPlace, &s->capInPlace, s->numInPlace + 1,
+                   4 * sizeof *s->inPlace)) {
+    s->failed = 1;
+    return;
   }
   intptr_t *e = s->inPlace + 4 * s->numInPlace++;
   e[0] = acSlot(s, entry, root);

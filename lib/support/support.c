@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,25 @@ void *acRealloc(void *p, size_t size) {
 }
 
 void acFree(void *p) { free(p); }
+
+int acArrayGrow(void **p, intptr_t *cap, intptr_t need, size_t elem) {
+  if (need <= *cap)
+    return 1;
+  intptr_t ncap = *cap > 0 ? *cap : 16;
+  while (ncap < need) {
+    if (ncap > INTPTR_MAX / 2)
+      return 0;
+    ncap *= 2;
+  }
+  if (elem && (size_t)ncap > SIZE_MAX / elem)
+    return 0;
+  void *q = acRealloc(*p, (size_t)ncap * elem);
+  if (!q)
+    return 0;
+  *p = q;
+  *cap = ncap;
+  return 1;
+}
 
 char *acStrdup(const char *s) {
   size_t n = strlen(s) + 1;

@@ -21,8 +21,28 @@ from typing import Any, Dict, List, Optional, Union
 
 __all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "library_path", "library_candidates"]
 
-_OPTION_NAMES = ("budget", "reserve", "optimizer", "strategy", "mode", "device",
-                 "plan_out", "plan_in", "report", "strict", "cost_table")
+_option_names: Optional[tuple] = None
+
+
+def _library_option_names(lib) -> tuple:
+    """The options plan() accepts, as keywords: the library's
+    acPassOptionNames (its one options table, autoac/options.def: every
+    option but ac-opt's own), '-' spelled '_'."""
+    first = ctypes.c_char_p.in_dll(lib, "acPassOptionNames")
+    table = ctypes.cast(ctypes.addressof(first), ctypes.POINTER(ctypes.c_char_p))
+    names, i = [], 0
+    while table[i] is not None:
+        names.append(table[i].decode().replace("-", "_"))
+        i += 1
+    return tuple(names)
+
+
+def __getattr__(name: str) -> Any:
+    # _OPTION_NAMES is read from the library when first asked for.
+    if name == "_OPTION_NAMES":
+        _load()
+        return _option_names
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class AutoacError(RuntimeError):
@@ -79,7 +99,7 @@ _lib = None
 
 
 def _load():
-    global _lib
+    global _lib, _option_names
     if _lib is None:
         path = library_path()
         if os.sep in path and not os.path.exists(path):
@@ -100,6 +120,7 @@ def _load():
             ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)]
         lib.acFree.restype = None
         lib.acFree.argtypes = [ctypes.c_void_p]
+        _option_names = _library_option_names(lib)
         _lib = lib
     return _lib
 
@@ -134,8 +155,8 @@ def plan(mlir: Union[str, bytes], source_name: str = "<python>", **options: Any)
     for key, value in options.items():
         if value is None:
             continue
-        if key not in _OPTION_NAMES:
-            raise AutoacError(f"unknown option '{key}' (accepted: {', '.join(_OPTION_NAMES)})")
+        if key not in _option_names:
+            raise AutoacError(f"unknown option '{key}' (accepted: {', '.join(_option_names)})")
         text_value = _option_text(value)
         if "\x00" in text_value:
             # C strings end at NUL: "1KB\x00junk" would silently become 1KB.

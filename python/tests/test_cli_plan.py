@@ -74,16 +74,27 @@ def test_plan_refuses_bad_options_and_files(tmp_path):
     assert not report.exists()
 
 
-def test_python_option_names_are_the_librarys():
-    lib = ctypes.CDLL(autoac.library_path())
+def _library_names(lib, symbol):
     names, i = [], 0
-    table = (ctypes.c_char_p * 64).in_dll(lib, "acOptionNames")
+    table = (ctypes.c_char_p * 64).in_dll(lib, symbol)
     while table[i] is not None:
         names.append(table[i].decode())
         i += 1
-    # Every option Python accepts is one the library parses (ac-opt adds sweep).
-    assert [n.replace("_", "-") for n in autoac._OPTION_NAMES] == \
-        [n for n in names if n not in ("sweep", "sweep-csv")]
+    return names
+
+
+def test_python_option_names_are_the_librarys():
+    lib = ctypes.CDLL(autoac.library_path())
+    every = _library_names(lib, "acOptionNames")
+    passed = _library_names(lib, "acPassOptionNames")
+    # Python accepts exactly the pass's options (read from the library), which
+    # are every option of the table but ac-opt's own sweep ones, in order.
+    assert [n.replace("_", "-") for n in autoac._OPTION_NAMES] == passed
+    assert passed == [n for n in every if n not in ("sweep", "sweep-csv")]
+    assert "budget" in passed and "cost-table" in passed
+    # ac-opt's own options are refused by name, listing what is accepted.
+    with pytest.raises(autoac.AutoacError, match=r"unknown option 'sweep' \(accepted: budget, .*cost_table\)"):
+        autoac.plan("module {}", sweep=3)
 
 
 def test_pip_install_from_source_tree_and_library_next_to_package(tmp_path):

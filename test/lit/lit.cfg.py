@@ -23,6 +23,7 @@ config.substitutions.append(("%python", getattr(config, "python_executable", "")
 config.substitutions.append(("%inputs", os.path.join(config.autoac_src_root, "test", "Inputs")))
 config.substitutions.append(("%corpus", os.path.join(config.autoac_src_root, "examples", "corpus")))
 config.substitutions.append(("%llvmlib", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
+config.substitutions.append(("%autoac_build", config.autoac_obj_root))
 config.substitutions.append(("%run_cpu", os.path.join(config.autoac_src_root, "test", "Inputs", "run-cpu.sh")))
 if config.autoac_sanitize:
     # mlir-opt is not instrumented: the plugin cannot be loaded into it.

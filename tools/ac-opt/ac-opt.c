@@ -16,27 +16,27 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *acUsage =
-    "usage: ac-opt [input.mlir|-] [-o out.mlir] [--pass-pipeline=PIPELINE]\n"
-    "              [--ac-NAME=VALUE ...] [--ac-summary] [--ac-sweep=N]\n"
-    "\n"
-    "Plans activation checkpointing for every ac.joint function and rewrites\n"
-    "it (docs/contract.md).  Options (--ac-NAME=VALUE):\n"
-    "  budget     peak memory limit: 24GB, 1.5GiB, 3e9 (default: none, min-cut)\n"
-    "  reserve    memory the planner cannot see, taken off the budget\n"
-    "  optimizer  none | sgd | momentum | adam (state per parameter byte)\n"
-    "  strategy   greedy | save-all | mincut | knapsack | ilp | beam\n"
-    "  mode       split | annotate\n"
-    "  device     h100 | a100 | h200 | cpu | ...\n"
-    "  plan-out   write the plan (JSON)      plan-in  apply a saved plan\n"
-    "  report     write the JSON report      strict   unreachable budget is an error\n"
-    "  sweep      plan N budgets for every strategy, print a table (no IR output)\n"
-    "  sweep-csv  where --ac-sweep writes its CSV (default: stdout table only)\n"
-    "  cost-table JSON file of op costs by name: {\"my.op\": {\"flops\": 1e9}}\n"
-    "  --ac-summary prints a readable summary of what autoac saw and chose.\n"
-    "--pass-pipeline runs before autoac; if it names auto-ac itself or one of\n"
-    "the lowering names (auto-ac-free-at-last-use, auto-ac-lower-cpu,\n"
-    "auto-ac-lower-gpu: docs/contract.md section 5), autoac is not run again.\n";
+/* The usage text; the options come from the one table (autoac/options.def). */
+static int acPrintUsage(FILE *f) {
+  int bad = fputs(
+      "usage: ac-opt [input.mlir|-] [-o out.mlir] [--pass-pipeline=PIPELINE]\n"
+      "              [--ac-NAME=VALUE ...] [--ac-summary] [--ac-sweep=N]\n"
+      "\n"
+      "Plans activation checkpointing for every ac.joint function and rewrites\n"
+      "it (docs/contract.md).  Options (--ac-NAME=VALUE):\n", f) == EOF;
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \
+  bad |= fprintf(f, "  %-11s%s%s%s%s\n", NAME, HELP, *DEFAULT ? " (default: " : "", \
+                 DEFAULT, *DEFAULT ? ")" : "") < 0;
+#include "autoac/options.def"
+#undef AC_OPTION
+  bad |= fputs(
+      "  --ac-summary prints a readable summary of what autoac saw and chose.\n"
+      "--pass-pipeline runs before autoac; if it names auto-ac itself or one of\n"
+      "the lowering names (auto-ac-free-at-last-use, auto-ac-lower-cpu,\n"
+      "auto-ac-lower-gpu: docs/contract.md section 5), autoac is not run again.\n",
+      f) == EOF;
+  return bad ? -1 : 0;
+}
 
 static void acPrintTo(MlirStringRef s, void *user) {
   fwrite(s.data, 1, s.length, (FILE *)user);
@@ -197,7 +197,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      rc = fputs(acUsage, stdout) == EOF || fflush(stdout) != 0 ? 1 : 0;
+      rc = acPrintUsage(stdout) != 0 || fflush(stdout) != 0 ? 1 : 0;
       if (rc)
         fprintf(stderr, "ac-opt: error: cannot write to standard output: %s\n",
                 strerror(errno));
@@ -227,7 +227,8 @@ int main(int argc, char **argv) {
         goto cleanup;
       }
     } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "ac-opt: error: unknown argument '%s'\n%s", a, acUsage);
+      fprintf(stderr, "ac-opt: error: unknown argument '%s'\n", a);
+      acPrintUsage(stderr);
       goto cleanup;
     } else {
       input = a;
