@@ -8,10 +8,33 @@
 
 #include "mlir-c/Diagnostics.h"
 
+#include "stage_times.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+AcStageTimes *acStageTimes;
+
+/* CPU seconds of the process, for acStageTimes; 0 when it is not set. */
+static double acStageClock(void) {
+  struct timespec t;
+  if (!acStageTimes)
+    return 0;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Adds the time since *t0 to *slot and restarts the clock. */
+static void acStageAdd(double *slot, double *t0) {
+  if (!acStageTimes)
+    return;
+  double t = acStageClock();
+  *slot += t - *t0;
+  *t0 = t;
+}
 
 const char *const acOptionNames[] = {
     "budget", "reserve", "optimizer", "strategy", "mode",   "device",
@@ -317,10 +340,13 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   acErrorClear(&err);
   if (reportOut)
     *reportOut = NULL;
+  double t0 = acStageClock();
 
   st = acImportForOptions(module, opts, &imp);
   if (st != AC_OK)
     goto cleanup;
+  if (acStageTimes)
+    acStageAdd(&acStageTimes->import, &t0);
   const AcGraph *g = imp->graph;
   if (g->numFuncs == 0) {
     acEmitDiagnostic(mlirOperationGetLocation(module), 1,
@@ -355,14 +381,24 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     mlirEmitError(acErrLoc(imp, &err), err.message);
     goto cleanup;
   }
+  if (acStageTimes)
+    acStageAdd(&acStageTimes->plan, &t0);
   AcReportInput rin;
   memset(&rin, 0, sizeof rin);
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
     rin.baselinePeak[s] = -1;
-  /* The baselines: save-all and mincut; knapsack too when there is a budget. */
+  /* The baselines (save-all and mincut; knapsack too when there is a budget)
+     are for the report (and ac-opt's summary, which reads it) only: without
+     one they are not computed, except the min-cut plan that the knapsack's
+     warning at an unreachable budget quotes. */
+  int wantReport = 1;
+  int knapsackOver = !opts->planIn && opts->strategy == AC_STRATEGY_KNAPSACK &&
+                     opts->budget >= 0 && sim.peakBytes > opts->budget;
   int64_t mincutSavedBytes = -1;
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
     if (s != AC_STRATEGY_SAVE_ALL && s != AC_STRATEGY_MINCUT)
+      continue;
+    if (!wantReport && !(s == AC_STRATEGY_MINCUT && knapsackOver))
       continue;
     AcPlanOptions po = {(AcStrategy)s, -1, staticBytes, 0};
     AcSimResult bs;
@@ -375,7 +411,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     }
     acSimResultClear(&bs);
   }
-  if (opts->budget >= 0) {
+  if (wantReport && opts->budget >= 0) {
     AcPlanOptions po = {AC_STRATEGY_KNAPSACK, opts->budget, staticBytes, 0};
     AcSimResult bs;
     memset(&bs, 0, sizeof bs);
@@ -385,6 +421,8 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     acSimResultClear(&bs);
   }
   acErrorClear(&err);
+  if (acStageTimes)
+    acStageAdd(&acStageTimes->baselines, &t0);
   if (opts->budget >= 0 && sim.peakBytes > opts->budget) {
     char msg[1024], have[32], want[32], floorText[320];
     acFormatBytes(sim.peakBytes, have, sizeof have);
@@ -456,6 +494,8 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     mlirEmitError(errLoc, "autoac: out of memory while building the plan file");
     goto cleanup;
   }
+  if (acStageTimes)
+    acStageAdd(&acStageTimes->report, &t0);
   if (opts->mode == AC_MODE_SPLIT) {
     st = acPlanGroups(g, plan, &groups, &err);
     if (st == AC_OK)
@@ -463,6 +503,8 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   } else {
     st = acRewriteAnnotate(imp, plan, &err);
   }
+  if (acStageTimes)
+    acStageAdd(&acStageTimes->rewrite, &t0);
   if (st != AC_OK) {
     mlirEmitError(mlirOperationGetLocation(module), err.message);
     goto cleanup;
