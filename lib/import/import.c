@@ -738,8 +738,8 @@ void acImportWarnUnknownOps(const AcImport *imp) {
 }
 
 static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
-                             const AcCostTable *costTable, AcImport **out,
-                             AcError *err, MlirLocation *errLoc) {
+                             const AcCostTable *costTable, int names,
+                             AcImport **out, AcError *err, MlirLocation *errLoc) {
   AcImportCtx c;
   memset(&c, 0, sizeof c);
   c.device = device;
@@ -785,7 +785,10 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
     goto cleanup;
   }
   c.imp->graph = g;
-  /* Stable value names, per function. */
+  /* Stable value names, per function (printing them is about as costly as
+     the rest of the import: only when asked). */
+  if (!names)
+    goto named;
   c.imp->valueNames = acCalloc((size_t)g->numValues + 1, sizeof(char *));
   if (!c.imp->valueNames) {
     st = acNoMem(&c, mloc);
@@ -808,6 +811,7 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
       goto cleanup;
     }
   }
+named:
   if ((st = acCollectUnknownOps(&c)) != AC_OK)
     goto cleanup;
   *out = c.imp;
@@ -910,7 +914,15 @@ AcStatus acImportModule(MlirOperation module, const AcDevice *device,
 AcStatus acImportModuleWithCosts(MlirOperation module, const AcDevice *device,
                                  const AcCostTable *costTable, AcImport **out,
                                  AcError *err, MlirLocation *errLoc) {
-  AcStatus st = acImportOnce(module, device, costTable, out, err, errLoc);
+  return acImportModuleFlags(module, device, costTable, AC_IMPORT_NAMES, out, err,
+                             errLoc);
+}
+
+AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
+                             const AcCostTable *costTable, unsigned flags,
+                             AcImport **out, AcError *err, MlirLocation *errLoc) {
+  int names = (flags & AC_IMPORT_NAMES) != 0;
+  AcStatus st = acImportOnce(module, device, costTable, names, out, err, errLoc);
   if (st != AC_OK)
     return st;
   intptr_t moved = acSinkBackwardAliases(*out);
@@ -921,19 +933,30 @@ AcStatus acImportModuleWithCosts(MlirOperation module, const AcDevice *device,
   *out = NULL;
   if (moved < 0)
     goto nomem;
-  st = acImportOnce(module, device, costTable, out, err, errLoc);
-  if (st != AC_OK)
+  /* The second import names nothing: names stay those of the input as
+     written (the printed numbering of the moved IR differs, the values
+     themselves do not), moved over from the first. */
+  st = acImportOnce(module, device, costTable, 0, out, err, errLoc);
+  if (st != AC_OK || !names)
     goto cleanup;
-  /* Names stay those of the input as written: the printed numbering of the
-     moved IR differs, the values themselves do not. */
+  if (!((*out)->valueNames =
+            acCalloc((size_t)(*out)->graph->numValues + 1, sizeof(char *))))
+    goto nomem;
   for (intptr_t v = 0; v < first->graph->numValues; ++v)
     if (acPtrMapPut(&byValue, first->values[v].ptr, (int32_t)v) != AC_OK)
       goto nomem;
   for (intptr_t v = 0; v < (*out)->graph->numValues; ++v) {
     AcId old = acPtrMapGet(&byValue, (*out)->values[v].ptr);
-    if (old == AC_NONE)
-      continue;
-    acFree((*out)->valueNames[v]);
+    if (old == AC_NONE) {
+      /* Moving ops keeps every value: not expected. */
+      st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, (AcId)v,
+                      "import: a value is missing after moving backward views");
+      if (errLoc)
+        *errLoc = mlirOperationGetLocation(module);
+      acImportDestroy(*out);
+      *out = NULL;
+      goto cleanup;
+    }
     (*out)->valueNames[v] = first->valueNames[old];
     first->valueNames[old] = NULL;
   }

@@ -227,8 +227,9 @@ static void acWarnMutation(const AcImport *imp) {
   }
 }
 
-AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
-                            AcImport **out) {
+/* acImportForOptions, naming the values (AC_IMPORT_NAMES) only when `names`. */
+static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *opts,
+                                        int names, AcImport **out) {
   AcCostTable *table = NULL;
   AcError err;
   MlirLocation errLoc = mlirOperationGetLocation(module);
@@ -240,7 +241,8 @@ AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
     mlirEmitError(errLoc, err.message);
     goto cleanup;
   }
-  st = acImportModuleWithCosts(module, opts->device, table, out, &err, &errLoc);
+  st = acImportModuleFlags(module, opts->device, table, names ? AC_IMPORT_NAMES : 0,
+                           out, &err, &errLoc);
   if (st != AC_OK) {
     mlirEmitError(errLoc, err.message);
     goto cleanup;
@@ -249,6 +251,11 @@ AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
 cleanup:
   acCostTableDestroy(table);
   return st;
+}
+
+AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
+                            AcImport **out) {
+  return acImportForOptionsNames(module, opts, 1, out);
 }
 
 /* Plans with `strategy` (or reads plan-in) into `plan`, derived. */
@@ -342,7 +349,10 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     *reportOut = NULL;
   double t0 = acStageClock();
 
-  st = acImportForOptions(module, opts, &imp);
+  /* Value names are for the report and plan files only. */
+  int wantReport = opts->report || reportOut;
+  st = acImportForOptionsNames(module, opts,
+                               wantReport || opts->planIn || opts->planOut, &imp);
   if (st != AC_OK)
     goto cleanup;
   if (acStageTimes)
@@ -391,7 +401,6 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
      are for the report (and ac-opt's summary, which reads it) only: without
      one they are not computed, except the min-cut plan that the knapsack's
      warning at an unreachable budget quotes. */
-  int wantReport = 1;
   int knapsackOver = !opts->planIn && opts->strategy == AC_STRATEGY_KNAPSACK &&
                      opts->budget >= 0 && sim.peakBytes > opts->budget;
   int64_t mincutSavedBytes = -1;
