@@ -101,9 +101,14 @@ static AcStatus acNoMem(AcImportCtx *c, MlirLocation loc) {
   return acFailAt(c, loc, AC_ERR_NOMEM, AC_NONE, "out of memory during import%s%s", "", "");
 }
 
-/* Reads an MLIR type.  Non-tensor types cost nothing. */
+/* Reads an MLIR type.  Non-tensor types cost nothing.  What the type is of,
+ * for messages, is `whatFmt` (a format taking an int and a string) with
+ * `whatIndex` and `whatName`: formatted only for a message (WHAT). */
 static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
-                           MlirLocation loc, AcId op, const char *what) {
+                           MlirLocation loc, AcId op, const char *whatFmt,
+                           int whatIndex, const char *whatName) {
+  char what[320];
+#define WHAT (snprintf(what, sizeof what, whatFmt, whatIndex, whatName), what)
   memset(out, 0, sizeof *out);
   if (mlirTypeIsAOpaque(t)) {
     MlirStringRef ns = mlirOpaqueTypeGetDialectNamespace(t);
@@ -122,25 +127,25 @@ static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
     if (text != stack)
       acFree(text);
     if (pst != AC_OK)
-      return acFailAt(c, loc, AC_ERR_INVALID, op, "%s: %s", what, terr.message);
+      return acFailAt(c, loc, AC_ERR_INVALID, op, "%s: %s", WHAT, terr.message);
     return AC_OK;
   }
   if (mlirTypeIsAUnrankedTensor(t))
     return acFailAt(c, loc, AC_ERR_INVALID, op,
                     "%s has an unranked tensor type%s: autoac needs static "
-                    "shapes to size activations", what, "");
+                    "shapes to size activations", WHAT, "");
   if (!mlirTypeIsARankedTensor(t))
     return AC_OK;
   intptr_t rank = mlirShapedTypeGetRank(t);
   if (rank > AC_MAX_RANK)
-    return acFailAt(c, loc, AC_ERR_INVALID, op, "%s has rank above %s", what, "16");
+    return acFailAt(c, loc, AC_ERR_INVALID, op, "%s has rank above %s", WHAT, "16");
   out->isTensor = 1;
   out->rank = (int32_t)rank;
   for (intptr_t i = 0; i < rank; ++i) {
     if (mlirShapedTypeIsDynamicDim(t, i))
       return acFailAt(c, loc, AC_ERR_INVALID, op,
                       "%s has a dynamic dimension%s: autoac needs static "
-                      "shapes to size activations", what, "");
+                      "shapes to size activations", WHAT, "");
     out->dims[i] = mlirShapedTypeGetDimSize(t, i);
   }
   MlirType e = mlirShapedTypeGetElementType(t);
@@ -158,10 +163,11 @@ static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
   }
   if (bits <= 0)
     return acFailAt(c, loc, AC_ERR_INVALID, op,
-                    "%s has an element type autoac cannot size%s", what, "");
+                    "%s has an element type autoac cannot size%s", WHAT, "");
   out->elemBits = bits < 8 ? 8 : bits;
   return AC_OK;
 }
+#undef WHAT
 
 static AcStatus acMapValue(AcImportCtx *c, MlirValue v, AcId id) {
   AcImport *imp = c->imp;
@@ -370,13 +376,15 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       role = isParam ? AC_ROLE_PARAM : isTangent ? AC_ROLE_TANGENT : AC_ROLE_PRIMAL;
     }
     AcTensorType t;
-    snprintf(what, sizeof what, "argument #%d of '@%s'", (int)i, name);
-    AcStatus st = acReadType(c, mlirValueGetType(arg), &t, floc, AC_NONE, what);
+    AcStatus st = acReadType(c, mlirValueGetType(arg), &t, floc, AC_NONE,
+                             "argument #%d of '@%s'", (int)i, name);
     if (st != AC_OK)
       return st;
     int64_t bytes = acTensorBytes(&t);
-    if (bytes < 0 || bytes > AC_MAX_BYTES)
+    if (bytes < 0 || bytes > AC_MAX_BYTES) {
+      snprintf(what, sizeof what, "argument #%d of '@%s'", (int)i, name);
       return acTooBig(c, floc, AC_NONE, what);
+    }
     AcId id = acGraphBuilderAddArg(b, role, bytes);
     if (id == AC_NONE || acMapValue(c, arg, id) != AC_OK)
       return acNoMem(c, floc);
@@ -425,9 +433,9 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       return acNoMem(c, loc);
     AcId opId;
     for (intptr_t i = 0; i < numDirect; ++i) {
-      snprintf(what, sizeof what, "operand #%d of '%s'", (int)i, opName);
       AcStatus st = acReadType(c, mlirValueGetType(mlirOperationGetOperand(op, i)),
-                               &c->types[i], loc, AC_NONE, what);
+                               &c->types[i], loc, AC_NONE, "operand #%d of '%s'",
+                               (int)i, opName);
       if (st != AC_OK)
         return st;
     }
@@ -436,9 +444,9 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     if (!rb)
       return acNoMem(c, loc);
     for (intptr_t r = 0; r < nres; ++r) {
-      snprintf(what, sizeof what, "result #%d of '%s'", (int)r, opName);
       AcStatus st = acReadType(c, mlirValueGetType(mlirOperationGetResult(op, r)),
-                               &c->types[numDirect + r], loc, AC_NONE, what);
+                               &c->types[numDirect + r], loc, AC_NONE,
+                               "result #%d of '%s'", (int)r, opName);
       if (st != AC_OK) {
         if (rb != resBytes)
           acFree(rb);
@@ -448,6 +456,7 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       if (bytes < 0 || bytes > AC_MAX_BYTES) {
         if (rb != resBytes)
           acFree(rb);
+        snprintf(what, sizeof what, "result #%d of '%s'", (int)r, opName);
         return acTooBig(c, loc, AC_NONE, what);
       }
       rb[r] = bytes;
