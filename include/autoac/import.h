@@ -44,6 +44,14 @@ AcStatus acImportModule(MlirOperation module, const AcDevice *device,
 AcStatus acImportModuleWithCosts(MlirOperation module, const AcDevice *device,
                                  const AcCostTable *costTable, AcImport **out,
                                  AcError *err, MlirLocation *errLoc);
+/// What acImportModuleFlags computes beyond the graph and its mapping.
+#define AC_IMPORT_NAMES 1u /* valueNames (printing every value: about half
+                              the import's time); without it valueNames is NULL */
+/// As acImportModuleWithCosts (which is AC_IMPORT_NAMES), computing only
+/// what `flags` ask for.
+AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
+                             const AcCostTable *costTable, unsigned flags,
+                             AcImport **out, AcError *err, MlirLocation *errLoc);
 /// Emits one warning per entry of imp->unknownOps at its first op: how many
 /// ops of that name, that they count 0 FLOPs (and are never recomputed unless
 /// registered and pure), and how to give them costs.

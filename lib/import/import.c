@@ -87,9 +87,14 @@ static AcStatus acNoMem(AcImportCtx *c, MlirLocation loc) {
   return acFailAt(c, loc, AC_ERR_NOMEM, AC_NONE, "out of memory during import%s%s", "", "");
 }
 
-/* Reads an MLIR type.  Non-tensor types cost nothing. */
+/* Reads an MLIR type.  Non-tensor types cost nothing.  What the type is of,
+ * for messages, is `whatFmt` (a format taking an int and a string) with
+ * `whatIndex` and `whatName`: formatted only for a message (WHAT). */
 static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
-                           MlirLocation loc, AcId op, const char *what) {
+                           MlirLocation loc, AcId op, const char *whatFmt,
+                           int whatIndex, const char *whatName) {
+  char what[320];
+#define WHAT (snprintf(what, sizeof what, whatFmt, whatIndex, whatName), what)
   memset(out, 0, sizeof *out);
   if (mlirTypeIsAOpaque(t)) {
     MlirStringRef ns = mlirOpaqueTypeGetDialectNamespace(t);
@@ -108,25 +113,25 @@ static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
     if (text != stack)
       acFree(text);
     if (pst != AC_OK)
-      return acFailAt(c, loc, AC_ERR_INVALID, op, "%s: %s", what, terr.message);
+      return acFailAt(c, loc, AC_ERR_INVALID, op, "%s: %s", WHAT, terr.message);
     return AC_OK;
   }
   if (mlirTypeIsAUnrankedTensor(t))
     return acFailAt(c, loc, AC_ERR_INVALID, op,
                     "%s has an unranked tensor type%s: autoac needs static "
-                    "shapes to size activations", what, "");
+                    "shapes to size activations", WHAT, "");
   if (!mlirTypeIsARankedTensor(t))
     return AC_OK;
   intptr_t rank = mlirShapedTypeGetRank(t);
   if (rank > AC_MAX_RANK)
-    return acFailAt(c, loc, AC_ERR_INVALID, op, "%s has rank above %s", what, "16");
+    return acFailAt(c, loc, AC_ERR_INVALID, op, "%s has rank above %s", WHAT, "16");
   out->isTensor = 1;
   out->rank = (int32_t)rank;
   for (intptr_t i = 0; i < rank; ++i) {
     if (mlirShapedTypeIsDynamicDim(t, i))
       return acFailAt(c, loc, AC_ERR_INVALID, op,
                       "%s has a dynamic dimension%s: autoac needs static "
-                      "shapes to size activations", what, "");
+                      "shapes to size activations", WHAT, "");
     out->dims[i] = mlirShapedTypeGetDimSize(t, i);
   }
   MlirType e = mlirShapedTypeGetElementType(t);
@@ -144,10 +149,11 @@ static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
   }
   if (bits <= 0)
     return acFailAt(c, loc, AC_ERR_INVALID, op,
-                    "%s has an element type autoac cannot size%s", what, "");
+                    "%s has an element type autoac cannot size%s", WHAT, "");
   out->elemBits = bits < 8 ? 8 : bits;
   return AC_OK;
 }
+#undef WHAT
 
 static AcStatus acMapValue(AcImportCtx *c, MlirValue v, AcId id) {
   AcImport *imp = c->imp;
@@ -356,13 +362,15 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       role = isParam ? AC_ROLE_PARAM : isTangent ? AC_ROLE_TANGENT : AC_ROLE_PRIMAL;
     }
     AcTensorType t;
-    snprintf(what, sizeof what, "argument #%d of '@%s'", (int)i, name);
-    AcStatus st = acReadType(c, mlirValueGetType(arg), &t, floc, AC_NONE, what);
+    AcStatus st = acReadType(c, mlirValueGetType(arg), &t, floc, AC_NONE,
+                             "argument #%d of '@%s'", (int)i, name);
     if (st != AC_OK)
       return st;
     int64_t bytes = acTensorBytes(&t);
-    if (bytes < 0 || bytes > AC_MAX_BYTES)
+    if (bytes < 0 || bytes > AC_MAX_BYTES) {
+      snprintf(what, sizeof what, "argument #%d of '@%s'", (int)i, name);
       return acTooBig(c, floc, AC_NONE, what);
+    }
     AcId id = acGraphBuilderAddArg(b, role, bytes);
     if (id == AC_NONE || acMapValue(c, arg, id) != AC_OK)
       return acNoMem(c, floc);
@@ -411,9 +419,9 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       return acNoMem(c, loc);
     AcId opId;
     for (intptr_t i = 0; i < numDirect; ++i) {
-      snprintf(what, sizeof what, "operand #%d of '%s'", (int)i, opName);
       AcStatus st = acReadType(c, mlirValueGetType(mlirOperationGetOperand(op, i)),
-                               &c->types[i], loc, AC_NONE, what);
+                               &c->types[i], loc, AC_NONE, "operand #%d of '%s'",
+                               (int)i, opName);
       if (st != AC_OK)
         return st;
     }
@@ -422,9 +430,9 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     if (!rb)
       return acNoMem(c, loc);
     for (intptr_t r = 0; r < nres; ++r) {
-      snprintf(what, sizeof what, "result #%d of '%s'", (int)r, opName);
       AcStatus st = acReadType(c, mlirValueGetType(mlirOperationGetResult(op, r)),
-                               &c->types[numDirect + r], loc, AC_NONE, what);
+                               &c->types[numDirect + r], loc, AC_NONE,
+                               "result #%d of '%s'", (int)r, opName);
       if (st != AC_OK) {
         if (rb != resBytes)
           acFree(rb);
@@ -434,6 +442,7 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       if (bytes < 0 || bytes > AC_MAX_BYTES) {
         if (rb != resBytes)
           acFree(rb);
+        snprintf(what, sizeof what, "result #%d of '%s'", (int)r, opName);
         return acTooBig(c, loc, AC_NONE, what);
       }
       rb[r] = bytes;
@@ -724,8 +733,8 @@ void acImportWarnUnknownOps(const AcImport *imp) {
 }
 
 static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
-                             const AcCostTable *costTable, AcImport **out,
-                             AcError *err, MlirLocation *errLoc) {
+                             const AcCostTable *costTable, int names,
+                             AcImport **out, AcError *err, MlirLocation *errLoc) {
   AcImportCtx c;
   memset(&c, 0, sizeof c);
   c.device = device;
@@ -771,7 +780,10 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
     goto cleanup;
   }
   c.imp->graph = g;
-  /* Stable value names, per function. */
+  /* Stable value names, per function (printing them is about as costly as
+     the rest of the import: only when asked). */
+  if (!names)
+    goto named;
   c.imp->valueNames = acCalloc((size_t)g->numValues + 1, sizeof(char *));
   if (!c.imp->valueNames) {
     st = acNoMem(&c, mloc);
@@ -794,6 +806,7 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
       goto cleanup;
     }
   }
+named:
   if ((st = acCollectUnknownOps(&c)) != AC_OK)
     goto cleanup;
   *out = c.imp;
@@ -896,7 +909,15 @@ AcStatus acImportModule(MlirOperation module, const AcDevice *device,
 AcStatus acImportModuleWithCosts(MlirOperation module, const AcDevice *device,
                                  const AcCostTable *costTable, AcImport **out,
                                  AcError *err, MlirLocation *errLoc) {
-  AcStatus st = acImportOnce(module, device, costTable, out, err, errLoc);
+  return acImportModuleFlags(module, device, costTable, AC_IMPORT_NAMES, out, err,
+                             errLoc);
+}
+
+AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
+                             const AcCostTable *costTable, unsigned flags,
+                             AcImport **out, AcError *err, MlirLocation *errLoc) {
+  int names = (flags & AC_IMPORT_NAMES) != 0;
+  AcStatus st = acImportOnce(module, device, costTable, names, out, err, errLoc);
   if (st != AC_OK)
     return st;
   intptr_t moved = acSinkBackwardAliases(*out);
@@ -907,19 +928,30 @@ AcStatus acImportModuleWithCosts(MlirOperation module, const AcDevice *device,
   *out = NULL;
   if (moved < 0)
     goto nomem;
-  st = acImportOnce(module, device, costTable, out, err, errLoc);
-  if (st != AC_OK)
+  /* The second import names nothing: names stay those of the input as
+     written (the printed numbering of the moved IR differs, the values
+     themselves do not), moved over from the first. */
+  st = acImportOnce(module, device, costTable, 0, out, err, errLoc);
+  if (st != AC_OK || !names)
     goto cleanup;
-  /* Names stay those of the input as written: the printed numbering of the
-     moved IR differs, the values themselves do not. */
+  if (!((*out)->valueNames =
+            acCalloc((size_t)(*out)->graph->numValues + 1, sizeof(char *))))
+    goto nomem;
   for (intptr_t v = 0; v < first->graph->numValues; ++v)
     if (acPtrMapPut(&byValue, first->values[v].ptr, (int32_t)v) != AC_OK)
       goto nomem;
   for (intptr_t v = 0; v < (*out)->graph->numValues; ++v) {
     AcId old = acPtrMapGet(&byValue, (*out)->values[v].ptr);
-    if (old == AC_NONE)
-      continue;
-    acFree((*out)->valueNames[v]);
+    if (old == AC_NONE) {
+      /* Moving ops keeps every value: not expected. */
+      st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, (AcId)v,
+                      "import: a value is missing after moving backward views");
+      if (errLoc)
+        *errLoc = mlirOperationGetLocation(module);
+      acImportDestroy(*out);
+      *out = NULL;
+      goto cleanup;
+    }
     (*out)->valueNames[v] = first->valueNames[old];
     first->valueNames[old] = NULL;
   }

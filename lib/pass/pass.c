@@ -8,11 +8,34 @@
 
 #include "mlir-c/Diagnostics.h"
 
+#include "stage_times.h"
+
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+AcStageTimes *acStageTimes;
+
+/* CPU seconds of the process, for acStageTimes; 0 when it is not set. */
+static double acStageClock(void) {
+  struct timespec t;
+  if (!acStageTimes)
+    return 0;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Adds the time since *t0 to *slot and restarts the clock. */
+static void acStageAdd(double *slot, double *t0) {
+  if (!acStageTimes)
+    return;
+  double t = acStageClock();
+  *slot += t - *t0;
+  *t0 = t;
+}
 
 /* Option lists, derived from the one table (autoac/options.def). */
 #define AC_PASS_NAME_PASS(NAME) NAME,
@@ -263,8 +286,9 @@ static void acWarnMutation(const AcImport *imp) {
   }
 }
 
-AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
-                            AcImport **out) {
+/* acImportForOptions, naming the values (AC_IMPORT_NAMES) only when `names`. */
+static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *opts,
+                                        int names, AcImport **out) {
   AcCostTable *table = NULL;
   AcError err;
   MlirLocation errLoc = mlirOperationGetLocation(module);
@@ -276,7 +300,8 @@ AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
     mlirEmitError(errLoc, err.message);
     goto cleanup;
   }
-  st = acImportModuleWithCosts(module, opts->device, table, out, &err, &errLoc);
+  st = acImportModuleFlags(module, opts->device, table, names ? AC_IMPORT_NAMES : 0,
+                           out, &err, &errLoc);
   if (st != AC_OK) {
     mlirEmitError(errLoc, err.message);
     goto cleanup;
@@ -285,6 +310,11 @@ AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
 cleanup:
   acCostTableDestroy(table);
   return st;
+}
+
+AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
+                            AcImport **out) {
+  return acImportForOptionsNames(module, opts, 1, out);
 }
 
 /* Plans with `strategy` (or reads plan-in) into `plan`, derived. */
@@ -376,10 +406,16 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   acErrorClear(&err);
   if (reportOut)
     *reportOut = NULL;
+  double t0 = acStageClock();
 
-  st = acImportForOptions(module, opts, &imp);
+  /* Value names are for the report and plan files only. */
+  int wantReport = opts->report || reportOut;
+  st = acImportForOptionsNames(module, opts,
+                               wantReport || opts->planIn || opts->planOut, &imp);
   if (st != AC_OK)
     goto cleanup;
+  if (acStageTimes)
+    acStageAdd(&acStageTimes->import, &t0);
   const AcGraph *g = imp->graph;
   if (g->numFuncs == 0) {
     acEmitDiagnostic(mlirOperationGetLocation(module), 1,
@@ -414,14 +450,23 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     mlirEmitError(acErrLoc(imp, &err), err.message);
     goto cleanup;
   }
+  if (acStageTimes)
+    acStageAdd(&acStageTimes->plan, &t0);
   AcReportInput rin;
   memset(&rin, 0, sizeof rin);
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
     rin.baselinePeak[s] = -1;
-  /* The baselines: save-all and mincut; knapsack too when there is a budget. */
+  /* The baselines (save-all and mincut; knapsack too when there is a budget)
+     are for the report (and ac-opt's summary, which reads it) only: without
+     one they are not computed, except the min-cut plan that the knapsack's
+     warning at an unreachable budget quotes. */
+  int knapsackOver = !opts->planIn && opts->strategy == AC_STRATEGY_KNAPSACK &&
+                     opts->budget >= 0 && sim.peakBytes > opts->budget;
   int64_t mincutSavedBytes = -1;
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
     if (s != AC_STRATEGY_SAVE_ALL && s != AC_STRATEGY_MINCUT)
+      continue;
+    if (!wantReport && !(s == AC_STRATEGY_MINCUT && knapsackOver))
       continue;
     AcPlanOptions po = {(AcStrategy)s, -1, staticBytes, 0};
     AcSimResult bs;
@@ -434,7 +479,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     }
     acSimResultClear(&bs);
   }
-  if (opts->budget >= 0) {
+  if (wantReport && opts->budget >= 0) {
     AcPlanOptions po = {AC_STRATEGY_KNAPSACK, opts->budget, staticBytes, 0};
     AcSimResult bs;
     memset(&bs, 0, sizeof bs);
@@ -444,6 +489,8 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     acSimResultClear(&bs);
   }
   acErrorClear(&err);
+  if (acStageTimes)
+    acStageAdd(&acStageTimes->baselines, &t0);
   if (opts->budget >= 0 && sim.peakBytes > opts->budget) {
     char msg[1024], have[32], want[32], floorText[320];
     acFormatBytes(sim.peakBytes, have, sizeof have);
@@ -515,6 +562,8 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     mlirEmitError(errLoc, "autoac: out of memory while building the plan file");
     goto cleanup;
   }
+  if (acStageTimes)
+    acStageAdd(&acStageTimes->report, &t0);
   if (opts->mode == AC_MODE_SPLIT) {
     st = acPlanGroups(g, plan, &groups, &err);
     if (st == AC_OK)
@@ -522,6 +571,8 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   } else {
     st = acRewriteAnnotate(imp, plan, &err);
   }
+  if (acStageTimes)
+    acStageAdd(&acStageTimes->rewrite, &t0);
   if (st != AC_OK) {
     mlirEmitError(mlirOperationGetLocation(module), err.message);
     goto cleanup;
