@@ -19,7 +19,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Union
 
-__all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "library_path", "library_candidates"]
+__all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "write_output", "library_path",
+           "library_candidates"]
 
 _option_names: Optional[tuple] = None
 
@@ -98,6 +99,34 @@ def library_path() -> str:
 _lib = None
 
 
+class _AcError(ctypes.Structure):
+    """autoac/support.h AcError."""
+    _fields_ = [("status", ctypes.c_int), ("op", ctypes.c_int32),
+                ("value", ctypes.c_int32), ("message", ctypes.c_char * 512)]
+
+
+def write_output(path: str, text: Union[str, bytes]) -> None:
+    """Writes `text` to `path` the way the library writes its own outputs
+    (AcFileSet, autoac/report.h): a regular file (or a new name) replaced
+    whole or not at all, a symbolic link's target replaced, a device or FIFO
+    written through and never replaced.  Raises AutoacError on failure."""
+    lib = _load()
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    if "\x00" in path:
+        raise AutoacError(f"output path contains a NUL character: {path!r}")
+    err = _AcError()
+    files = lib.acFileSetCreate()
+    if not files:
+        raise AutoacError("out of memory")
+    try:
+        if (lib.acFileSetAdd(files, path.encode("utf-8", errors="surrogateescape"), data,
+                             len(data), ctypes.byref(err)) != 0 or
+                lib.acFileSetCommit(files, ctypes.byref(err)) != 0):
+            raise AutoacError(err.message.decode("utf-8", errors="replace"))
+    finally:
+        lib.acFileSetDestroy(files)
+
+
 def _load():
     global _lib, _option_names
     if _lib is None:
@@ -120,6 +149,15 @@ def _load():
             ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)]
         lib.acFree.restype = None
         lib.acFree.argtypes = [ctypes.c_void_p]
+        lib.acFileSetCreate.restype = ctypes.c_void_p
+        lib.acFileSetCreate.argtypes = []
+        lib.acFileSetAdd.restype = ctypes.c_int
+        lib.acFileSetAdd.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                                     ctypes.c_size_t, ctypes.POINTER(_AcError)]
+        lib.acFileSetCommit.restype = ctypes.c_int
+        lib.acFileSetCommit.argtypes = [ctypes.c_void_p, ctypes.POINTER(_AcError)]
+        lib.acFileSetDestroy.restype = None
+        lib.acFileSetDestroy.argtypes = [ctypes.c_void_p]
         _option_names = _library_option_names(lib)
         _lib = lib
     return _lib

@@ -155,20 +155,10 @@ def _plan(args) -> int:
         if args.out == "-":
             sys.stdout.write(result.ir)
         else:
-            # Replaced whole or not at all, like the library's own outputs.
-            import os
-            import tempfile
-            fd, tmp = tempfile.mkstemp(prefix=".autoac-", dir=os.path.dirname(os.path.abspath(args.out)))
-            try:
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 is not what `open` would give
-                with os.fdopen(fd, "w") as f:
-                    f.write(result.ir)
-                os.replace(tmp, args.out)
-            except BaseException:
-                os.unlink(tmp)
-                raise
+            # Through the library's file set, like its own outputs: never
+            # replaces a device, a FIFO or a symbolic link.
+            from . import write_output
+            write_output(args.out, result.ir)
     if args.json:
         import json
         print(json.dumps(result.report, indent=1))

@@ -673,7 +673,8 @@ def main(argv=None):
     ap.add_argument("--target", choices=["cpu", "gpu"], default="cpu",
                     help="cpu: auto-ac-lower-cpu, run on the CPU; gpu: "
                          "auto-ac-lower-gpu (buffers in GPU memory), the host "
-                         "code run against the counting stub of the GPU runtime "
+                         "code run against runtime/count_gpu.c, a GPU runtime that "
+                         "counts device allocations and frees "
                          "(kernels are not run: results are not compared)")
     ap.add_argument("--no-free-pass", dest="free_pass", action="store_false",
                     help="lower with the upstream passes only (the frees where "
@@ -816,7 +817,7 @@ def main(argv=None):
         label = a.label or os.path.basename(a.input)
         print("ac-measure %s (budget %s, strategy %s, calls %s%s%s%s)" % (
             label, a.budget or "none", a.strategy, a.calls,
-            ", target gpu (device peak, GPU runtime stub)" if a.target == "gpu" else "",
+            ", target gpu (device peak, counting GPU runtime)" if a.target == "gpu" else "",
             "" if a.free_pass else ", no free pass",
             ", buffer-alignment %d" % a.buffer_alignment if a.buffer_alignment else ""))
         print("  static (params + grads): %s; feasible: %s" % (

@@ -53,6 +53,40 @@ def test_plan_at_a_budget_recomputes_and_writes_report_and_ir(tmp_path):
     assert "func.func @mlp_relu_8_fwd" in text and "func.func @mlp_relu_8_bwd" in text
 
 
+def test_plan_output_never_replaces_links_fifos_or_devices(tmp_path):
+    # -o goes through the library's file set: a symbolic link's target is
+    # replaced (the link stays), a FIFO is written through (it stays a FIFO),
+    # and, as root, a device node made here (a copy of /dev/null) too.  The
+    # command used to rename a temporary file over its target, which turned
+    # /dev/null into a regular file.
+    import stat
+    import threading
+    real = tmp_path / "real.mlir"
+    real.write_text("old")
+    link = tmp_path / "link.mlir"
+    link.symlink_to(real)
+    r = _run("plan", STEP, "-o", str(link), "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert link.is_symlink() and "func.func @step_fwd" in real.read_text()
+    fifo = tmp_path / "fifo.mlir"
+    os.mkfifo(fifo)
+    got = {}
+    reader = threading.Thread(target=lambda: got.update(text=open(fifo).read()))
+    reader.start()
+    r = _run("plan", STEP, "-o", str(fifo), "--quiet")
+    reader.join(timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and "func.func @step_fwd" in got["text"]
+    if os.geteuid() == 0:
+        null = tmp_path / "null"
+        os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        r = _run("plan", STEP, "-o", str(null), "--quiet")
+        assert r.returncode == 0, r.stderr
+        assert stat.S_ISCHR(os.lstat(null).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["real.mlir", "link.mlir", "fifo.mlir"] + (["null"] if os.geteuid() == 0 else []))
+
+
 def test_plan_json_and_strategy_option():
     r = _run("plan", MLP, "--strategy", "mincut", "--json", "--mode", "annotate")
     assert r.returncode == 0, r.stderr

@@ -53,7 +53,7 @@
 // PIPE: $ AC_MEASURE_OUT={{.*}}planned.measure {{.*}}mlir-runner {{.*}}planned.ll.mlir -e main -entry-point-result=void -O2 -shared-libs={{.*}}libac_count_alloc.so,
 // PIPE: planned greedy @ 1
 
-// GPU: target gpu (device peak, GPU runtime stub)
+// GPU: target gpu (device peak, counting GPU runtime)
 // GPU: original save-all baseline 204808 204808 +0.00%
 // GPU: planned greedy 180232 180232 +0.00%
 // GPU: results: not computed
