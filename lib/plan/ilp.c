@@ -1396,12 +1396,6 @@ cleanup:
 
 /*===-------------------------- the MILP ----------------------------------===*/
 
-static double acIlpNow(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* GLPK indices are 1-based; scratch for one row. */
 typedef struct AcIlpRow {
   int *ind;
@@ -1686,7 +1680,7 @@ static AcStatus acIlpLowest(const AcIlpModel *m, int64_t staticBytes,
     double below = (double)(bestSim->peakBytes - staticBytes);
     below -= fmax(0.5, AC_ILP_COST_EPS * below);
     glp_set_row_bnds(lp, cutoff, GLP_UP, 0.0, below / pscale);
-    double left = lim->seconds > 0 ? lim->seconds - (acIlpNow() - lim->t0)
+    double left = lim->seconds > 0 ? lim->seconds - (acClockSeconds() - lim->t0)
                                    : HUGE_VAL;
     if (left <= 0 || (lim->maxRounds >= 0 && S->rounds >= lim->maxRounds) ||
         work->used >= work->max)
@@ -1731,7 +1725,7 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
                    int64_t staticBytes, int64_t budget,
                    const AcIlpOptions *opts, AcPlan *plan, AcIlpStats *stats,
                    AcError *err) {
-  double t0 = acIlpNow();
+  double t0 = acClockSeconds();
   AcIlpStats local;
   AcIlpStats *S = stats ? stats : &local;
   AcStatus st = AC_OK;
@@ -1824,7 +1818,7 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
   }
   S->lowerBound = m.baseSeconds;
   while (!proven) {
-    double left = limit > 0 ? limit - (acIlpNow() - t0) : HUGE_VAL;
+    double left = limit > 0 ? limit - (acClockSeconds() - t0) : HUGE_VAL;
     if (left <= 0 || (maxRounds >= 0 && S->rounds >= maxRounds) ||
         work.used >= work.max) {
       S->limited = 1;
@@ -1930,6 +1924,6 @@ cleanup:
   acPlanDestroy(best);
   acPlanDestroy(trial);
   acIlpModelFree(&m);
-  S->seconds = acIlpNow() - t0;
+  S->seconds = acClockSeconds() - t0;
   return st;
 }

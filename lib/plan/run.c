@@ -1,16 +1,11 @@
 /* run.c - acPlanRun: one planning run for a strategy (docs/planner.md). */
+#include "greedy_internal.h"
 #include "plan_internal.h"
 #include "autoac/partition.h"
 #include "autoac/simulate.h"
 
 #include <string.h>
 #include <time.h>
-
-static double acRunNow(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 AcStatus acPlanRun(const AcGraph *g, const AcPlanOptions *opts, AcPlan *plan,
                    AcError *err) {
@@ -109,7 +104,7 @@ AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
   AcBeamFront *beam = NULL;
   AcSearchStats local;
   AcSearchStats *S = stats ? stats : &local;
-  double t0 = acRunNow();
+  double t0 = acClockSeconds();
   memset(S, 0, sizeof *S);
   if (opts->strategy == AC_STRATEGY_SAVE_ALL) {
     acPlanSaveAll(g, plan);
@@ -181,7 +176,7 @@ AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
     break;
   }
 cleanup:
-  S->seconds = acRunNow() - t0;
+  S->seconds = acClockSeconds() - t0;
   acBeamFrontDestroy(beam);
   acFree(saved);
   return st;
