@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #define MAX_RUNS 64
+#include "bench_stats.h"
 
 /* Heap accounting through -Wl,--wrap (libautoac's and this file's calls). */
 void *__real_malloc(size_t n);
@@ -122,19 +123,6 @@ static double wallNow(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int compareDoubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(const double *v, int n) {
-  double s[MAX_RUNS];
-  if (n <= 0)
-    return 0;
-  memcpy(s, v, (size_t)n * sizeof *s);
-  qsort(s, (size_t)n, sizeof *s, compareDoubles);
-  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-}
 
 /* Current and peak resident set (KiB) from /proc/self/status; -1 if absent. */
 static long procStatus(const char *key) {

@@ -34,6 +34,7 @@
 #include <time.h>
 
 #define MAX_RUNS 64
+#include "bench_stats.h"
 
 static double cpuNow(void) {
   struct timespec t;
@@ -41,19 +42,6 @@ static double cpuNow(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int compareDoubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(const double *v, int n) {
-  double s[MAX_RUNS];
-  if (n <= 0)
-    return 0;
-  memcpy(s, v, (size_t)n * sizeof *s);
-  qsort(s, (size_t)n, sizeof *s, compareDoubles);
-  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-}
 
 static MlirContext newContext(void) {
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
