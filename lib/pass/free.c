@@ -795,32 +795,21 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
     st = AC_ERR_INVALID;
     goto done;
   }
-  for (intptr_t i = 0; i < funcs.n; ++i) {
-    calls.calls.n = 0;
-    mlirOperationWalk(funcs.v[i], collectCallsCb, &calls, MlirWalkPreOrder);
-    if ((st = calls.st) != AC_OK)
-      goto nomem;
-    for (intptr_t c = 0; c < calls.calls.n; ++c) {
-      MlirOperation callee = lookupCallee(&f, calls.calls.v[c]);
-      if (mlirOperationIsNull(callee))
-        continue;
-      if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, 0)) != AC_OK)
-        goto failed;
+  /* Every call twice: checking (demotions), then collecting (planTransfer). */
+  for (int round = 0; round < 2; ++round)
+    for (intptr_t i = 0; i < funcs.n; ++i) {
+      calls.calls.n = 0;
+      mlirOperationWalk(funcs.v[i], collectCallsCb, &calls, MlirWalkPreOrder);
+      if ((st = calls.st) != AC_OK)
+        goto nomem;
+      for (intptr_t c = 0; c < calls.calls.n; ++c) {
+        MlirOperation callee = lookupCallee(&f, calls.calls.v[c]);
+        if (mlirOperationIsNull(callee))
+          continue;
+        if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, round)) != AC_OK)
+          goto failed;
+      }
     }
-  }
-  for (intptr_t i = 0; i < funcs.n; ++i) {
-    calls.calls.n = 0;
-    mlirOperationWalk(funcs.v[i], collectCallsCb, &calls, MlirWalkPreOrder);
-    if ((st = calls.st) != AC_OK)
-      goto nomem;
-    for (intptr_t c = 0; c < calls.calls.n; ++c) {
-      MlirOperation callee = lookupCallee(&f, calls.calls.v[c]);
-      if (mlirOperationIsNull(callee))
-        continue;
-      if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, 1)) != AC_OK)
-        goto failed;
-    }
-  }
   for (intptr_t i = 0; i < funcs.n; ++i)
     if ((st = planOwned(&f, funcs.v[i])) != AC_OK)
       goto failed;
