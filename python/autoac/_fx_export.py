@@ -507,7 +507,8 @@ class _Writer:
     def replay(self, node: fx.Node) -> None:
         """rng="replay": a random op rerun from its captured generator state,
         "autoac.replay"(%state, the op's operands) {ac.replays = "torch.aten...."};
-        an in-place fill of a fresh buffer has no buffer operand."""
+        a fill of a fresh buffer and a rand_like have no operand for it
+        (they read only its layout, which is the result type)."""
         state, _device, _name, fresh = node.args[:4]
         target = _rng.replayed_op(node)
         schema = target._schema

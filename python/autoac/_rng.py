@@ -32,7 +32,6 @@ cannot be read) keeps its ATen name and stays banned.
 """
 from __future__ import annotations
 
-import operator
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
@@ -54,6 +53,8 @@ _FILLS = {"bernoulli_", "uniform_", "normal_", "exponential_", "geometric_", "ca
 _FUNCTIONAL = {"bernoulli", "native_dropout", "rand_like", "randn_like", "randint_like", "rand",
                "randn", "randint", "randperm", "normal", "poisson", "multinomial", "binomial",
                "_standard_gamma", "_sample_dirichlet", "_fused_dropout"}
+#: Functional ops that read only the layout of their first operand.
+_LIKE = {"rand_like", "randn_like", "randint_like"}
 #: Factories whose result a fill overwrites entirely.
 _FRESH = {"empty_like", "empty", "empty_strided", "new_empty", "new_empty_strided", "zeros_like",
           "ones_like", "zeros", "ones", "new_zeros", "new_ones", "full", "full_like"}
@@ -101,8 +102,9 @@ def _qualified_name(op) -> str:
 def rng_run(_state: torch.Tensor, _device: str, _op_name: str, _fresh: Optional[Tuple],
             *args: Any, **kwargs: Any) -> Any:
     """Runs the random op (the forward): the state is only an ordering
-    dependence here.  `_fresh` = (shape, stride, dtype): the op fills a new
-    buffer of that layout, its first argument."""
+    dependence here.  `_fresh` = (shape, stride, dtype): the op's first
+    argument is a new buffer of that layout (the buffer a fill overwrites,
+    the tensor a rand_like reads the layout of)."""
     if _fresh is not None:
         shape, stride, dtype = _fresh
         args = (torch.empty_strided(shape, stride, dtype=dtype, device=_device),) + tuple(args)
@@ -242,6 +244,10 @@ def make_replayable(graph: fx.Graph, inputs: Sequence[Any]) -> List[fx.Node]:
             args = args[1:]
         elif any(a.alias_info is not None and a.alias_info.is_write for a in t._schema.arguments):
             continue
+        elif packet in _LIKE and args and isinstance(args[0], fx.Node) and _layout(args[0]) is not None:
+            # only the layout of `self` matters: do not make the replay wait for it
+            fresh = _layout(args[0])
+            args = args[1:]
         dev = str(device)
         with graph.inserting_before(node):
             state = graph.call_function(rng_state, (dev,))
@@ -271,8 +277,3 @@ def _erase_dead_factories(graph: fx.Graph, node: fx.Node) -> None:
         stack.extend(inputs)
 
 
-def replayed_output(node: fx.Node) -> fx.Node:
-    """The replay call behind a getitem of a multi-result replay."""
-    if node.op == "call_function" and node.target is operator.getitem and isinstance(node.args[0], fx.Node):
-        return node.args[0]
-    return node
