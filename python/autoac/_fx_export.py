@@ -246,6 +246,31 @@ def _aten_mlir_name(target) -> str:
     return name if target._overloadname == "default" else f"{name}.{target._overloadname}"
 
 
+#: Ops that write an operand their schema does not mark as written (PyTorch
+#: 1.13): rrelu_with_noise fills `noise` with the slopes it draws.
+_HIDDEN_WRITES = {"rrelu_with_noise": "noise"}
+
+
+def _hidden_writes(graph: fx.Graph) -> set:
+    """Nodes whose tensor an op of _HIDDEN_WRITES writes: they carry
+    {ac.save}, as the value the backward reads is the one written (a
+    recomputed rrelu noise buffer would be an empty one)."""
+    out = set()
+    for n in graph.nodes:
+        t = n.target
+        if n.op != "call_function" or not isinstance(t, torch._ops.OpOverload):
+            continue
+        arg = _HIDDEN_WRITES.get(t._overloadpacket.__name__)
+        if arg is None:
+            continue
+        names = [a.name for a in t._schema.arguments]
+        i = names.index(arg)
+        v = n.args[i] if i < len(n.args) else n.kwargs.get(arg)
+        if isinstance(v, fx.Node):
+            out.add(v)
+    return out
+
+
 def _is_tangent(node: fx.Node) -> bool:
     return node.op == "placeholder" and "tangents" in str(node.target)
 
@@ -288,6 +313,7 @@ class _Writer:
         self.env: Dict[fx.Node, Any] = {}        # node -> (name, type) or list of them
         self.alias: Dict[fx.Node, fx.Node] = {}  # mutated input -> in-place op
         self.indent = "    "
+        self.hidden_written = _hidden_writes(graph)
 
     # -- values ------------------------------------------------------------
     def fresh(self) -> str:
@@ -467,7 +493,7 @@ class _Writer:
         # An op that writes one of its operands (bernoulli_, add_, ...) must
         # run exactly once: recomputing it would repeat the write.
         attr_list = ["ac.save"] if any(a.alias_info is not None and a.alias_info.is_write
-                                       for a in schema.arguments) else []
+                                       for a in schema.arguments) or node in self.hidden_written else []
         self.emit(node, op_name, operands, attr_list, is_multi, result_types)
 
         alias = _inplace_return_alias(schema)

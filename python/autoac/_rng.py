@@ -52,7 +52,7 @@ _FILLS = {"bernoulli_", "uniform_", "normal_", "exponential_", "geometric_", "ca
 #: the state of their device's generator.
 _FUNCTIONAL = {"bernoulli", "native_dropout", "rand_like", "randn_like", "randint_like", "rand",
                "randn", "randint", "randperm", "normal", "poisson", "multinomial", "binomial",
-               "_standard_gamma", "_sample_dirichlet", "_fused_dropout"}
+               "_standard_gamma", "_sample_dirichlet", "_fused_dropout", "normal_functional"}
 #: Functional ops that read only the layout of their first operand.
 _LIKE = {"rand_like", "randn_like", "randint_like"}
 #: Factories whose result a fill overwrites entirely.
