@@ -150,8 +150,9 @@ def replayed_op(node: fx.Node):
 # the graph rewrite
 
 def _devices(graph: fx.Graph, inputs: Sequence[Any]) -> Dict[fx.Node, torch.device]:
-    """Device of each node: placeholders from the inputs, a factory's
-    `device` argument (CPU when None), else its first tensor operand's."""
+    """Device of each node: placeholders from the inputs, a `device`
+    argument that is given, else the first tensor operand's, else (a
+    factory without one) the CPU."""
     dev: Dict[fx.Node, torch.device] = {}
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     for ph, t in zip(placeholders, inputs):
@@ -160,10 +161,10 @@ def _devices(graph: fx.Graph, inputs: Sequence[Any]) -> Dict[fx.Node, torch.devi
     for n in graph.nodes:
         if n.op != "call_function":
             continue
-        d = n.kwargs.get("device", "absent")
-        if d != "absent":
+        d = n.kwargs.get("device")
+        if d is not None:
             try:
-                dev[n] = torch.device(d) if d is not None else torch.device("cpu")
+                dev[n] = torch.device(d)
             except (TypeError, RuntimeError):
                 pass
             continue
