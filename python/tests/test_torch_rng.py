@@ -18,11 +18,13 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("functorch")
 import torch.nn as nn  # noqa: E402
-from functorch.compile import aot_function, aot_module, default_partition, make_boxed_func  # noqa: E402
+from functorch.compile import aot_function, default_partition  # noqa: E402
 
 import autoac  # noqa: E402
 import autoac.pytorch as act  # noqa: E402
 from autoac import _rng  # noqa: E402
+# pytest puts this folder on sys.path (no __init__.py): the partition tests' helpers
+from test_torch_partition import _boxed, _saved_bytes, _train as _train_both  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*boxed.*")
 
@@ -42,59 +44,11 @@ def attention():
     return nn.TransformerEncoderLayer(64, 4, 128, dropout=0.1), (torch.randn(32, 4, 64),)
 
 
-def _boxed(gm, _):
-    return make_boxed_func(gm.forward)
-
-
-class _CaptureForward:
-    """A forward compiler that keeps the last forward's inputs and outputs."""
-
-    def __init__(self):
-        self.args, self.outs = None, None
-
-    def __call__(self, gm, _inputs):
-        f = gm.forward
-
-        def run(args):
-            self.args = list(args)
-            self.outs = f(*args)
-            return self.outs
-        run._boxed_call = True
-        return run
-
-
-def _train(factory, budget=1, steps=2, lr=0.05, **options):
-    """Trains autoac's partition and default_partition side by side with the
-    same seeds; checks outputs, gradients and the random stream after each
-    step are bit-equal; returns autoac's partitioner and capture."""
-    torch.manual_seed(0)
-    model, inputs = factory()
-    reference = copy.deepcopy(model)
-    cap = _CaptureForward()
-    ours = act.aot_module(model, budget, fw_compiler=cap, bw_compiler=_boxed, **options)
-    theirs = aot_module(reference, fw_compiler=_boxed, bw_compiler=_boxed, partition_fn=default_partition)
-    for step in range(steps):
-        torch.manual_seed(100 + step)
-        out = ours(*inputs)
-        out.sum().backward()
-        after = torch.rand(16)
-        torch.manual_seed(100 + step)
-        ref_out = theirs(*inputs)
-        ref_out.sum().backward()
-        ref_after = torch.rand(16)
-        assert torch.equal(out, ref_out), f"step {step}: outputs differ"
-        assert torch.equal(after, ref_after), f"step {step}: the global random stream differs"
-        for (name, p), q in zip(model.named_parameters(), reference.parameters()):
-            assert torch.equal(p.grad, q.grad), f"step {step}: gradient of {name} differs"
-        with torch.no_grad():
-            for p in list(model.parameters()) + list(reference.parameters()):
-                p -= lr * p.grad
-                p.grad = None
-    return ours.partition, cap
-
-
-def _saved_bytes(cap, n_outputs=1):
-    return act.saved_tensor_bytes(cap.outs[n_outputs:], exclude=cap.args)
+def _train(factory, budget=1, steps=2, **options):
+    """test_torch_partition's side-by-side training with default_partition
+    (outputs, gradients, the random stream after each step bit-equal), at
+    the lowest budget: autoac's partitioner and forward capture."""
+    return _train_both(factory, budget, steps, **options)[3:]
 
 
 def _random_nodes(graph):
