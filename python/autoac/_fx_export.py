@@ -11,7 +11,10 @@ arguments (defaults filled in); scalars, lists, None, dtypes, devices become
 their user; multi-result ops (tuples and tensor lists) become one op with
 several results, a result that is None typed `!torch.none`.  Ops that write
 an operand in place (bernoulli_, add_, ...) carry `{ac.save}`: running them
-again in a recompute would repeat the write.
+again in a recompute would repeat the write.  The partitioner's
+rng="replay" nodes (autoac/_rng.py) are written as "autoac.rng_state" (the
+captured generator state) and "autoac.replay" (the random op, its ATen name
+in `ac.replays`).
 
 SSA names are written exactly as MLIR's AsmState prints them: `%argN` for
 arguments and `%K` (`%K#i` for the i-th result of a multi-result op) for op

@@ -24,7 +24,8 @@ import torch.nn as nn
 import torch.utils._pytree as pytree
 
 from . import AutoacError, plan as _plan, _rng
-from ._fx_export import (DTYPES, ExportError, ExportedGraph, export_graph, node_tensor_info)
+from ._fx_export import (DTYPES, ExportError, ExportedGraph, _aten_mlir_name, export_graph,
+                         node_tensor_info)
 from ._trace import JointTrace, module_state, trace_joint
 
 __all__ = ["ExportError", "ExportedGraph", "export_joint", "export_graph", "trace_joint",
@@ -416,9 +417,7 @@ def _mlir_op_name(node: fx.Node) -> str:
     t = node.target
     if not isinstance(t, torch._ops.OpOverload):
         return str(t)
-    ns = t._schema.name.split("::", 1)[0]
-    name = f"torch.{ns}.{t._overloadpacket.__name__}"
-    return name if t._overloadname == "default" else f"{name}.{t._overloadname}"
+    return _aten_mlir_name(t)
 
 
 def _is_free(node: fx.Node) -> bool:
