@@ -527,11 +527,12 @@ class _Writer:
 
     def rng_state(self, node: fx.Node) -> None:
         """rng="replay": the generator state a replayable random op uses, a
-        random op of its own (never recomputed: it reads the live stream)."""
+        random op of its own, and {ac.save} whatever autoac makes of the
+        name: never recomputed, it reads the live stream."""
         info = node_tensor_info(node)
         if info is None:
             raise _fail(node, "generator state without tensor metadata")
-        self.emit(node, _rng.STATE_OP, [], [], False, [vtensor_type(info, node)])
+        self.emit(node, _rng.STATE_OP, [], ["ac.save"], False, [vtensor_type(info, node)])
 
     def replay(self, node: fx.Node) -> None:
         """rng="replay": a random op rerun from its captured generator state,

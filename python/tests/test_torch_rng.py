@@ -67,6 +67,7 @@ def test_replay_recomputes_dropout_bit_equal_to_default_partition(factory):
     replays = [n for n in res.bw_module.graph.nodes if n.op == "call_function" and n.target is _rng.rng_replay]
     assert len(replays) == len(runs)
     assert {n.name for n in runs} <= set(res.recomputed)
+    assert res.mlir.count('"autoac.rng_state"() {ac.save}') == len(runs)
     states = {n.args[0].name for n in runs}
     assert states <= set(res.saved)
     # ... so neither the draw nor the mask made of it is saved
