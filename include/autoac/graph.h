@@ -73,6 +73,9 @@ typedef enum AcOpKind {
   AC_KIND_DATA_MOVEMENT,  ///< copies, cat, gather, pad, fill, empty
   AC_KIND_RANDOM,         ///< RNG: never recomputed
   AC_KIND_INPLACE,        ///< in-place or memory-effecting: never recomputed
+  AC_KIND_RNG_REPLAY,     ///< counter-based generator: a pure function of its
+                          ///< seed/state operands, so a rerun replays the same
+                          ///< bits; recomputable (docs/contract.md, randomness)
   AC_KIND_COUNT
 } AcOpKind;
 

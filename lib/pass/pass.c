@@ -145,6 +145,20 @@ static AcStatus acOptParse_MODE(AcOptions *o, const char *name,
   return AC_OK;
 }
 
+static AcStatus acOptParse_RNG(AcOptions *o, const char *name,
+                               const char *value, void *field, AcError *err) {
+  (void)o, (void)name;
+  if (strcmp(value, "keep") == 0)
+    *(AcRngMode *)field = AC_RNG_KEEP;
+  else if (strcmp(value, "replay") == 0)
+    *(AcRngMode *)field = AC_RNG_REPLAY;
+  else
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option 'rng': '%s' (accepted: keep, "
+                      "replay)", value);
+  return AC_OK;
+}
+
 static AcStatus acOptParse_DEVICE(AcOptions *o, const char *name,
                                   const char *value, void *field,
                                   AcError *err) {
@@ -297,6 +311,12 @@ static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *o
   *out = NULL;
   if (opts->costTable &&
       (st = acCostTableCreateFromFile(opts->costTable, &table, &err)) != AC_OK) {
+    mlirEmitError(errLoc, err.message);
+    goto cleanup;
+  }
+  /* rng=replay rewrites implicit random draws before the graph is read. */
+  if (opts->rng == AC_RNG_REPLAY &&
+      (st = acRewriteRngReplay(module, NULL, &err)) != AC_OK) {
     mlirEmitError(errLoc, err.message);
     goto cleanup;
   }
