@@ -843,7 +843,9 @@ static int acIsReplayableRandomName(const char *name) {
       "stablehlo.rng_bit_generator", /* state in -> (state, bits) */
       "mhlo.rng_bit_generator",
       "torch.rngprims.philox_rand",  /* AOT autograd's functional RNG */
-      "torch.prims.philox_rand"};
+      "torch.prims.philox_rand",
+      "autoac.replay"};               /* the PyTorch partitioner's rerun of a
+                                         draw under its captured state */
   for (size_t i = 0; i < sizeof exact / sizeof exact[0]; ++i)
     if (strcmp(name, exact[i]) == 0)
       return 1;

@@ -11,11 +11,7 @@ Needs PyTorch 1.13 with functorch (Debian's python3-torch).  See docs/python.md.
 """
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import torch
@@ -24,8 +20,7 @@ import torch.nn as nn
 import torch.utils._pytree as pytree
 
 from . import AutoacError, plan as _plan, _rng
-from ._fx_export import (DTYPES, ExportError, ExportedGraph, _aten_mlir_name, export_graph,
-                         node_tensor_info)
+from ._fx_export import ExportError, ExportedGraph, _aten_mlir_name, export_graph
 from ._trace import JointTrace, module_state, trace_joint
 
 __all__ = ["ExportError", "ExportedGraph", "export_joint", "export_graph", "trace_joint",
@@ -332,9 +327,8 @@ class _AutoacPartition:
 
     def __call__(self, joint_module: fx.GraphModule, joint_inputs) -> Tuple[fx.GraphModule, fx.GraphModule]:
         _redirect_inplace_uses(joint_module.graph)
-        replays: List[fx.Node] = []
         if self.rng == "replay":
-            replays = _rng.make_replayable(joint_module.graph, pytree.tree_flatten(joint_inputs)[0])
+            _rng.make_replayable(joint_module.graph, pytree.tree_flatten(joint_inputs)[0])
         joint_module.recompile()
         fwd_outs, _ = _fwd_bwd_outputs(joint_module)
         # The report names values as the exported text prints them (autoac
@@ -344,13 +338,9 @@ class _AutoacPartition:
                                 name=f"joint{len(self.results)}")
         options = dict(self.options)
         options["mode"] = "annotate"
-        if replays:
-            with _replay_cost_table(options.get("cost_table")) as table:
-                options["cost_table"] = table
-                result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget,
-                               **options)
-        else:
-            result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
+        # "autoac.replay" is a replayable random op to the library's cost
+        # model (docs/cost-model.md, RNG_REPLAY): recomputable as it is.
+        result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
         fn = result.report["functions"][0]
 
         def lookup(entry) -> Optional[fx.Node]:
@@ -424,29 +414,6 @@ def _is_free(node: fx.Node) -> bool:
     """getitem of a multi-result op: no op of its own in the MLIR."""
     import operator
     return node.op == "call_function" and node.target is operator.getitem
-
-
-@contextlib.contextmanager
-def _replay_cost_table(user_table: Optional[str]):
-    """A cost table file making "autoac.replay" recomputable, merged into
-    the user's own table (whose entries win); the user's file as it is when
-    it is no JSON object (the library then reports it)."""
-    table: Dict[str, Any] = {}
-    if user_table is not None:
-        try:
-            with open(user_table, "rb") as f:
-                table = json.loads(f.read())
-        except (OSError, ValueError):
-            table = None
-        if not isinstance(table, dict):
-            yield user_table
-            return
-    table.setdefault(_rng.REPLAY_OP, {"recomputable": True})
-    with tempfile.TemporaryDirectory(prefix="autoac-rng-") as tmp:
-        path = os.path.join(tmp, "cost-table.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(table, f)
-        yield path
 
 
 def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[int] = None,
