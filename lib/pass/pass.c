@@ -131,33 +131,38 @@ static AcStatus acOptParse_STRATEGY(AcOptions *o, const char *name,
   return AC_OK;
 }
 
-static AcStatus acOptParse_MODE(AcOptions *o, const char *name,
-                                const char *value, void *field, AcError *err) {
-  (void)o, (void)name;
-  if (strcmp(value, "split") == 0)
-    *(AcMode *)field = AC_MODE_SPLIT;
-  else if (strcmp(value, "annotate") == 0)
-    *(AcMode *)field = AC_MODE_ANNOTATE;
-  else
-    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option 'mode': '%s' (accepted: split, "
-                      "annotate)", value);
-  return AC_OK;
-}
+/* Two-valued options (MODE, RNG): value i of an option sets its enum field
+ * to i (the enums AcMode and AcRngMode are numbered in this order). */
+static const struct {
+  const char *option;
+  const char *choices[2];
+} acOptChoices[] = {{"mode", {"split", "annotate"}}, {"rng", {"keep", "replay"}}};
 
-static AcStatus acOptParse_RNG(AcOptions *o, const char *name,
-                               const char *value, void *field, AcError *err) {
-  (void)o, (void)name;
-  if (strcmp(value, "keep") == 0)
-    *(AcRngMode *)field = AC_RNG_KEEP;
-  else if (strcmp(value, "replay") == 0)
-    *(AcRngMode *)field = AC_RNG_REPLAY;
-  else
+static AcStatus acOptParse_CHOICE(AcOptions *o, const char *name,
+                                  const char *value, void *field, AcError *err) {
+  (void)o;
+  for (size_t k = 0; k < sizeof acOptChoices / sizeof acOptChoices[0]; ++k) {
+    if (strcmp(name, acOptChoices[k].option) != 0)
+      continue;
+    for (int i = 0; i < 2; ++i)
+      if (strcmp(value, acOptChoices[k].choices[i]) == 0) {
+        *(int *)field = i;
+        return AC_OK;
+      }
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option 'rng': '%s' (accepted: keep, "
-                      "replay)", value);
-  return AC_OK;
+                      "bad value for option '%s': '%s' (accepted: %s, %s)",
+                      name, value, acOptChoices[k].choices[0],
+                      acOptChoices[k].choices[1]);
+  }
+  return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                    "option '%s' has no list of values", name);
 }
+#define acOptParse_MODE acOptParse_CHOICE
+#define acOptParse_RNG acOptParse_CHOICE
+_Static_assert(AC_MODE_SPLIT == 0 && AC_MODE_ANNOTATE == 1 &&
+                   AC_RNG_KEEP == 0 && AC_RNG_REPLAY == 1 &&
+                   sizeof(AcMode) == sizeof(int) && sizeof(AcRngMode) == sizeof(int),
+               "acOptChoices numbers the enums");
 
 static AcStatus acOptParse_DEVICE(AcOptions *o, const char *name,
                                   const char *value, void *field,

@@ -352,6 +352,19 @@ AC_TEST(test_reductions) {
 
 /*===-------------------- kinds and recomputability -----------------------===*/
 
+/* Each of `names` (one operand and one result of type t[0]) is of `kind`,
+ * recomputable or not as `recomputable`, and no view. */
+static void checkKinds(const char *const *names, size_t n, const AcTensorType *t,
+                       AcOpKind kind, int recomputable) {
+  for (size_t i = 0; i < n; ++i) {
+    AcOpCost c = est(names[i], t, 1, t, 1, NULL);
+    if (c.kind != kind)
+      printf("  %s: kind %d\n", names[i], (int)c.kind);
+    CHECK_EQ_I64(c.kind, kind);
+    CHECK(c.recomputable == recomputable && c.isView == 0);
+  }
+}
+
 AC_TEST(test_random_and_inplace) {
   AcTensorType t[] = {F32(3, D(16), D(128), D(128)), nt(), nt()};
   /* bernoulli_.float: in-place RNG from dropout. */
@@ -366,25 +379,17 @@ AC_TEST(test_random_and_inplace) {
                        "torch.aten.bernoulli.p", "torch.aten.randperm",
                        "torch.aten.multinomial", "stablehlo.rng",
                        "mhlo.rng", "torch.aten.exponential_"};
-  for (size_t i = 0; i < sizeof rnd / sizeof rnd[0]; ++i) {
-    c = est(rnd[i], t, 1, t, 1, NULL);
-    if (c.kind != AC_KIND_RANDOM)
-      printf("  %s: kind %d\n", rnd[i], (int)c.kind);
-    CHECK_EQ_I64(c.kind, AC_KIND_RANDOM);
-    CHECK(c.recomputable == 0 && c.isView == 0);
-  }
+  checkKinds(rnd, sizeof rnd / sizeof rnd[0], t, AC_KIND_RANDOM, 0);
   /* Counter-based generators replay: a pure function of their seed/state
      operands, recomputable at FLOP cost per generated element. */
   const char *replay[] = {"linalg.fill_rng_2d", "stablehlo.rng_bit_generator",
                           "mhlo.rng_bit_generator", "torch.rngprims.philox_rand",
                           "autoac.rng.bernoulli", "autoac.rng.uniform",
                           "autoac.rng.normal", "autoac.rng.dropout"};
+  checkKinds(replay, sizeof replay / sizeof replay[0], t, AC_KIND_RNG_REPLAY, 1);
   for (size_t i = 0; i < sizeof replay / sizeof replay[0]; ++i) {
     c = est(replay[i], t, 1, t, 1, NULL);
-    if (c.kind != AC_KIND_RNG_REPLAY)
-      printf("  %s: kind %d\n", replay[i], (int)c.kind);
-    CHECK_EQ_I64(c.kind, AC_KIND_RNG_REPLAY);
-    CHECK(c.recomputable == 1 && c.isView == 0 && c.computeIntensive == 0);
+    CHECK(c.computeIntensive == 0);
     CHECK_NEAR(c.flops, 16.0 * 262144, 1e-6);
   }
   /* ... unless it declares memory effects (a memref form): never rerun. */

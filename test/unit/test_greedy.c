@@ -515,6 +515,17 @@ AC_TEST(startNeverWorse) {
   CHECK(graphs >= 150 && belowMincut > 0);
 }
 
+/* Returns `out` as the forward output and `grad` as the gradient, finishes
+ * the builder (destroyed) and returns the graph (NULL after a failed CHECK). */
+static AcGraph *finishOutGrad(AcGraphBuilder *b, AcId out, AcId grad) {
+  acGraphBuilderAddRet(b, out, AC_RET_OUTPUT);
+  acGraphBuilderAddRet(b, grad, AC_RET_GRAD);
+  AcGraph *g = NULL;
+  CHECK(acGraphBuilderFinish(b, &g, NULL) == AC_OK);
+  acGraphBuilderDestroy(b);
+  return g;
+}
+
 /* The case the issue found: a forward output the backward also reads.  The
  * min cut recomputes it from the saved operand (a transient at the peak);
  * it is live until the end anyway, so the start saves it back: no
@@ -533,11 +544,7 @@ AC_TEST(startSavesReturnedOutput) {
   AcId y = tkRes(b, tkAdd(b, "gelu", &h, 1, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
   AcId g1 = tkRes(b, tkAdd(b, "mul", (AcId[]){dy, y}, 2, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
   AcId gh = tkRes(b, tkAdd(b, "mul", (AcId[]){g1, h}, 2, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
-  acGraphBuilderAddRet(b, y, AC_RET_OUTPUT);
-  acGraphBuilderAddRet(b, gh, AC_RET_GRAD);
-  AcGraph *g = NULL;
-  CHECK(acGraphBuilderFinish(b, &g, NULL) == AC_OK);
-  acGraphBuilderDestroy(b);
+  AcGraph *g = finishOutGrad(b, y, gh);
   if (!g)
     return;
   AcPlan *p = acPlanCreate(g);
@@ -569,11 +576,7 @@ AC_TEST(startDropsUnreadSeed) {
                           AC_KIND_RNG_REPLAY, 1, 1e-6));
   AcId y = tkRes(b, tkAdd(b, "mul", (AcId[]){x, m}, 2, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
   AcId gx = tkRes(b, tkAdd(b, "mul", (AcId[]){dy, m}, 2, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
-  acGraphBuilderAddRet(b, y, AC_RET_OUTPUT);
-  acGraphBuilderAddRet(b, gx, AC_RET_GRAD);
-  AcGraph *g = NULL;
-  CHECK(acGraphBuilderFinish(b, &g, NULL) == AC_OK);
-  acGraphBuilderDestroy(b);
+  AcGraph *g = finishOutGrad(b, y, gx);
   if (!g)
     return;
   AcPlan *p = acPlanCreate(g);
