@@ -119,11 +119,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (st == AC_OK && o.wantPlanOut && access(planPath, F_OK) == 0) {
     /* The plan just written, applied to the same module. */
-    const char *names[] = {"plan-in", "mode"};
-    const char *values[] = {planPath, o.values[1]};
+    const char *names[] = {"plan-in", "mode", "rng"};
+    const char *values[] = {planPath, o.values[1], o.rng};
     char *ir2 = NULL, *report2 = NULL, *errors2 = NULL;
     AcStatus st2 = acPlanMlirText(text.data, text.len, "fuzz.mlir", names,
-                                  values, 2, &ir2, &report2, &errors2);
+                                  values, 3, &ir2, &report2, &errors2);
     if (st2 != AC_OK)
       finding("plan-out then plan-in fails", &text, &o, st2, errors2);
     acFree(ir2);

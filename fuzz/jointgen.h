@@ -835,10 +835,11 @@ static void jgModule(JgBytes *in, JgText *out) {
 /*===------------------------------ options -----------------------------===*/
 
 typedef struct JgOptions {
-  const char *names[8];
-  const char *values[8];
+  const char *names[10];
+  const char *values[10];
   int num;
   char budget[32];
+  const char *rng;   /* "keep" or "replay" (always given) */
   int wantPlanOut;   /* the target adds plan-out (a path it owns) */
 } JgOptions;
 
@@ -876,6 +877,9 @@ static void jgOptions(JgBytes *in, JgOptions *o) {
     o->names[o->num] = "device";
     o->values[o->num++] = jgChance(in, 128) ? "cpu" : "a100";
   }
+  o->rng = jgChance(in, 64) ? "replay" : "keep";
+  o->names[o->num] = "rng";
+  o->values[o->num++] = o->rng;
   o->wantPlanOut = jgChance(in, 48);
 }
 
