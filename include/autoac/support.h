@@ -70,6 +70,8 @@ AUTOAC_API void acFree(void *p);
 /// allocation failure or a size past SIZE_MAX, leaving `*p` and `*cap` as
 /// they were (the caller still owns and frees `*p`).
 int acArrayGrow(void **p, intptr_t *cap, intptr_t need, size_t elem);
+/// Seconds on the monotonic clock (for deadlines and timings).
+double acClockSeconds(void);
 /// strdup through the hook.
 char *acStrdup(const char *s);
 

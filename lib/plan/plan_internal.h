@@ -42,11 +42,11 @@ AcStatus acPlanFromSaved(const AcGraph *g, const uint8_t *saved, AcPlan *plan,
                          AcError *err);
 
 /* Greedy trajectory from `initialSaved`, stopping early once a plan's peak
- * is <= stopPeak (stopPeak < 0: run to the end).  The prefix computed is
+ * is <= budget (budget < 0: run to the end).  The prefix computed is
  * exactly the prefix of the full trajectory. */
 struct AcTrajectory;
 AcStatus acGreedyTrajectoryUntil(const AcGraph *g, const uint8_t *initialSaved,
-                                 int64_t staticBytes, int64_t stopPeak,
+                                 int64_t staticBytes, int64_t budget,
                                  struct AcTrajectory **out, AcError *err);
 
 #endif
