@@ -285,31 +285,11 @@ static int acLeafNewSummaryIdx(AcInc *s, int32_t leaf, const AcCand *d,
 
 static int acDescribeLeaves(AcInc *s, AcCand *d, int all);
 
-/* Describes dropping candidate v from the current plan (d's arrays are
- * reused).  Marks the candidate DEAD when v is no longer droppable. */
-AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
+/* b1: the first backward op whose needs reach v (AC_NONE: none). */
+static AcId acDescribeB1(const AcInc *s, AcId v) {
   const AcGraph *g = s->g;
-  s->statDescribe++;
-  AcCand *d = &AC_CAND_OF(s, v);
-  const AcValue *val = &g->values[v];
-  AcId p = val->producer;
-  AcId f = val->func;
-  d->version++; /* older registrations and heap entries lapse */
-  s->depLive -= d->numDeps;
-  d->numDeps = 0;
-  d->numOps = d->numSlots = d->numSegs = d->numDirty = 0;
-  d->state = AC_CAND_DEAD;
-  if (!s->saved[v]) {
-    acCandRelease(d);
-    return AC_OK;
-  }
-  acNextEpoch(s);
-  s->numItems = 0;
-  acItemAdd(s, v);
-
-  /* b1: the first backward op whose needs reach v. */
   AcId b1 = AC_NONE;
-  for (int32_t k = 0; k < val->numUses; ++k) {
+  for (int32_t k = 0; k < g->values[v].numUses; ++k) {
     AcId u = acValueUse(g, v, k);
     AcId b = g->ops[u].phase == AC_PHASE_BWD ? u
              : s->recompute[u]               ? s->anchor[u]
@@ -317,13 +297,17 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
     if (b != AC_NONE && (b1 == AC_NONE || b < b1))
       b1 = b;
   }
-  d->b1 = b1;
+  return b1;
+}
 
-  /* The walk from p through values that are not saved: ops not recomputed
-     join C (and must be recomputable), recompute ops anchored after b1 move
-     (M); recompute ops anchored at or before b1 stay, with their needs. */
-  int ok = 1;
+/* The walk from p through values that are not saved: ops not recomputed
+ * join C (and must be recomputable), recompute ops anchored after b1 move
+ * (M); recompute ops anchored at or before b1 stay, with their needs.
+ * *droppable = 0 when an op on the way may not be rerun.  0 on NOMEM. */
+static int acDescribeWalk(AcInc *s, AcCand *d, AcId p, AcId b1, int *droppable) {
+  const AcGraph *g = s->g;
   intptr_t sp = 0;
+  *droppable = 1;
   s->stack[sp++] = p;
   while (sp > 0) {
     AcId q = s->stack[--sp];
@@ -335,8 +319,8 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
     int join;
     if (!s->recompute[q]) {
       if (acOpCannotRecompute(op)) {
-        ok = 0;
-        break;
+        *droppable = 0;
+        return 1;
       }
       join = b1 != AC_NONE;
     } else {
@@ -346,7 +330,7 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
     }
     if (join) {
       if (!acArrayGrow((void **)&d->ops, &d->capOps, d->numOps + 1, sizeof *d->ops))
-        goto nomem;
+        return 0;
       d->ops[d->numOps].op = q;
       d->ops[d->numOps].oldAnchor = s->recompute[q] ? s->anchor[q] : AC_NONE;
       d->numOps++;
@@ -362,23 +346,16 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
       s->stack[sp++] = xv->producer;
     }
   }
-  if (!ok) {
-    /* Not droppable, now or later (the saved set only shrinks). */
-    acCandRelease(d);
-    return AC_OK;
-  }
-  /* Ops stamped by the walk that did not join must not look like movers
-     to acGroupAfter: re-stamp only the joined ones. */
-  acNextEpoch(s);
-  for (intptr_t i = 0; i < s->numItems; ++i)
-    s->itemStamp[s->items[i]] = s->epoch;
-  for (int32_t i = 0; i < d->numOps; ++i)
-    s->opStamp[d->ops[i].op] = s->epoch;
+  return 1;
+}
 
-  /* Extra seconds: newly recomputed ops by id, as acPlanExtraSeconds sums. */
+/* Sorts the moving ops by id and sums the extra seconds of the newly
+ * recomputed ones in that order, as acPlanExtraSeconds sums.  0 on NOMEM. */
+static int acDescribeExtra(AcInc *s, AcCand *d, AcId f) {
+  const AcGraph *g = s->g;
   if (!acKvReserve(s, 3, (intptr_t)d->numOps + 1) ||
       !acKvReserve(s, 4, (intptr_t)d->numOps + 1))
-    goto nomem;
+    return 0;
   for (int32_t i = 0; i < d->numOps; ++i)
     s->kv[3][i] = (struct AcKv){d->ops[i].op, d->ops[i].oldAnchor};
   acSortKv(s->kv[3], d->numOps, s->kv[4]);
@@ -391,21 +368,25 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
     if (d->ops[i].oldAnchor == AC_NONE)
       extra += g->ops[d->ops[i].op].seconds * s->inst[f];
   d->extra = extra;
+  return 1;
+}
 
-  /* Touched slots, in every instance of f. */
-  for (int32_t k = s->entFirst[f]; k < s->entFirst[f + 1]; ++k) {
-    int32_t e = s->entList[k];
-    if (!acTouchSlot(s, d, e, v))
-      goto nomem;
-  }
-  /* Apply the plan change tentatively to resolve the new reads. */
-  s->saved[v] = 0;
-  s->savedCnt[v]--;
+/* Applies (on = 1) or reverts (on = 0) the drop of v to the plan flags,
+ * tentatively, to resolve the reads it changes. */
+static void acDescribeTentative(AcInc *s, const AcCand *d, AcId v, int on) {
+  s->saved[v] = (uint8_t)!on;
+  s->savedCnt[v] += on ? -1 : 1;
   for (int32_t i = 0; i < d->numOps; ++i) {
     AcId q = d->ops[i].op;
-    s->recompute[q] = 1;
-    s->anchor[q] = b1;
+    s->recompute[q] = on || d->ops[i].oldAnchor != AC_NONE;
+    s->anchor[q] = on ? d->b1 : d->ops[i].oldAnchor;
   }
+}
+
+/* Slots the moving ops touch, in every backward instance of f: their
+ * results' and their operands' (resolved under the tentative plan). */
+static int acDescribeTouchOps(AcInc *s, AcCand *d, AcId f) {
+  const AcGraph *g = s->g;
   for (int32_t i = 0; i < d->numOps; ++i) {
     AcId q = d->ops[i].op;
     const AcOp *op = &g->ops[q];
@@ -416,7 +397,7 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
       for (int32_t r = 0; r < op->numResults; ++r) {
         AcId y = op->firstResult + r;
         if (g->values[y].aliasRoot == y && !acTouchSlot(s, d, e, y))
-          goto nomemRevert;
+          return 0;
       }
       for (int32_t o = 0; o < op->numOperands; ++o) {
         AcId ref = AC_NONE;
@@ -427,12 +408,23 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
         else if (side == AC_SIDE_BWD)
           ok2 = acTouchSlot(s, d, e, ref);
         if (!ok2)
-          goto nomemRevert;
+          return 0;
       }
     }
   }
-  /* New intervals. */
-  for (int32_t i = 0; i < d->numSlots; ++i) {
+  return 1;
+}
+
+/* The touched slots and their new intervals: v's in every instance of f,
+ * then the moving ops' (acDescribeTouchOps), read under the drop applied
+ * tentatively and reverted on every path.  0 on NOMEM. */
+static int acDescribeSlots(AcInc *s, AcCand *d, AcId v, AcId f) {
+  for (int32_t k = s->entFirst[f]; k < s->entFirst[f + 1]; ++k)
+    if (!acTouchSlot(s, d, s->entList[k], v))
+      return 0;
+  acDescribeTentative(s, d, v, 1);
+  int ok = acDescribeTouchOps(s, d, f);
+  for (int32_t i = 0; ok && i < d->numSlots; ++i) {
     AcSlotNew *sn = &d->slots[i];
     int32_t e = (int32_t)0;
     /* The slot's entry: find it from the slot index. */
@@ -451,16 +443,15 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
       sn->z = Z;
     }
   }
-  /* Revert. */
-  s->saved[v] = 1;
-  s->savedCnt[v]++;
-  for (int32_t i = 0; i < d->numOps; ++i) {
-    AcId q = d->ops[i].op;
-    s->anchor[q] = d->ops[i].oldAnchor;
-    s->recompute[q] = d->ops[i].oldAnchor != AC_NONE;
-  }
+  acDescribeTentative(s, d, v, 0);
+  return ok;
+}
 
-  /* Range adds (full coverage changes) and dirty leaves. */
+/* Range adds (full coverage changes) and dirty leaves (an end inside, or
+ * a changed group) from the touched slots' old and new intervals; the range
+ * adds merged into segments of constant amount.  0 on NOMEM. */
+static int acDescribeSegs(AcInc *s, AcCand *d, AcId f) {
+  const AcGraph *g = s->g;
   intptr_t nev = 0;
   for (int32_t i = 0; i < d->numSlots; ++i) {
     const AcSlotNew *sn = &d->slots[i];
@@ -471,20 +462,20 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
     if (co.lo != cn.lo || co.hi != cn.hi) {
       if (co.lo <= co.hi && (!acEvPush(s, &nev, co.lo, -bytes) ||
                              !acEvPush(s, &nev, co.hi + 1, bytes)))
-        goto nomem;
+        return 0;
       if (cn.lo <= cn.hi && (!acEvPush(s, &nev, cn.lo, bytes) ||
                              !acEvPush(s, &nev, cn.hi + 1, -bytes)))
-        goto nomem;
+        return 0;
     }
     int same = sn->a == s->slotA[sl] && sn->z == s->slotZ[sl] &&
                (sn->a >= 0) == (s->slotA[sl] >= 0);
     if (!same) {
       for (int k = 0; k < co.numPart; ++k)
         if (!acDirtyAdd(s, d, co.part[k]))
-          goto nomem;
+          return 0;
       for (int k = 0; k < cn.numPart; ++k)
         if (!acDirtyAdd(s, d, cn.part[k]))
-          goto nomem;
+          return 0;
     }
   }
   if (d->numOps > 0) {
@@ -492,16 +483,16 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
       int32_t e = s->entList[k];
       if (g->sched[e].phase != AC_PHASE_BWD)
         continue;
-      if (!acDirtyAdd(s, d, s->leafBase[e] + s->rank[b1]))
-        goto nomem;
+      if (!acDirtyAdd(s, d, s->leafBase[e] + s->rank[d->b1]))
+        return 0;
       for (int32_t i = 0; i < d->numOps; ++i)
         if (d->ops[i].oldAnchor != AC_NONE &&
             !acDirtyAdd(s, d, s->leafBase[e] + s->rank[d->ops[i].oldAnchor]))
-          goto nomem;
+          return 0;
     }
   }
   if (!acKvReserve(s, 3, nev + 1) || !acKvReserve(s, 4, nev + 1))
-    goto nomem;
+    return 0;
   for (intptr_t i = 0; i < nev; ++i)
     s->kv[3][i] = (struct AcKv){s->ev[i].leaf, s->ev[i].amount};
   acSortKv(s->kv[3], nev, s->kv[4]);
@@ -517,7 +508,7 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
     int32_t next = i < nev ? s->ev[i].leaf : (int32_t)s->numLeaves;
     if (run != 0 && leaf < next && leaf < s->numLeaves) {
       if (!acArrayGrow((void **)&d->segs, &d->capSegs, d->numSegs + 1, sizeof *d->segs))
-        goto nomem;
+        return 0;
       d->segs[d->numSegs].lo = leaf;
       d->segs[d->numSegs].hi = next - 1;
       d->segs[d->numSegs].amount = run;
@@ -525,6 +516,51 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
     }
   }
   assert(run == 0);
+  return 1;
+}
+
+/* Describes dropping candidate v from the current plan (d's arrays are
+ * reused), step by step: b1, the walk, the extra seconds, the touched
+ * slots' new intervals, the range adds and dirty leaves, the leaves'
+ * summaries; then registers its dependencies.  Marks the candidate DEAD
+ * when v is no longer droppable. */
+AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
+  const AcGraph *g = s->g;
+  s->statDescribe++;
+  AcCand *d = &AC_CAND_OF(s, v);
+  const AcValue *val = &g->values[v];
+  AcId f = val->func;
+  d->version++; /* older registrations and heap entries lapse */
+  s->depLive -= d->numDeps;
+  d->numDeps = 0;
+  d->numOps = d->numSlots = d->numSegs = d->numDirty = 0;
+  d->state = AC_CAND_DEAD;
+  if (!s->saved[v]) {
+    acCandRelease(d);
+    return AC_OK;
+  }
+  acNextEpoch(s);
+  s->numItems = 0;
+  acItemAdd(s, v);
+  d->b1 = acDescribeB1(s, v);
+  int droppable;
+  if (!acDescribeWalk(s, d, val->producer, d->b1, &droppable))
+    goto nomem;
+  if (!droppable) {
+    /* Not droppable, now or later (the saved set only shrinks). */
+    acCandRelease(d);
+    return AC_OK;
+  }
+  /* Ops stamped by the walk that did not join must not look like movers
+     to acGroupAfter: re-stamp only the joined ones. */
+  acNextEpoch(s);
+  for (intptr_t i = 0; i < s->numItems; ++i)
+    s->itemStamp[s->items[i]] = s->epoch;
+  for (int32_t i = 0; i < d->numOps; ++i)
+    s->opStamp[d->ops[i].op] = s->epoch;
+  if (!acDescribeExtra(s, d, f) || !acDescribeSlots(s, d, v, f) ||
+      !acDescribeSegs(s, d, f))
+    goto nomem;
   AC_SORT(d->dirty, d->numDirty, AcDirty, y_->leaf > a_->leaf, acCompareDirty);
   if (!acDescribeLeaves(s, d, 1))
     goto nomem;
@@ -534,14 +570,6 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
   if (!acDepRegister(s, v))
     goto nomem;
   return AC_OK;
-nomemRevert:
-  s->saved[v] = 1;
-  s->savedCnt[v]++;
-  for (int32_t i = 0; i < d->numOps; ++i) {
-    AcId q = d->ops[i].op;
-    s->anchor[q] = d->ops[i].oldAnchor;
-    s->recompute[q] = d->ops[i].oldAnchor != AC_NONE;
-  }
 nomem:
   d->state = AC_CAND_STALE;
   return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,

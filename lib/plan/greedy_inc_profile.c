@@ -379,23 +379,13 @@ static AcSum acPartialSum(AcInc *s, const AcId *grp, int32_t ng,
 
 /* Entry scratch, grown on demand. */
 static int acEntReserve(AcInc *s, intptr_t n) {
-  if (n <= s->entCap)
-    return 1;
-  intptr_t c = s->entCap ? s->entCap : 64;
-  while (c < n)
-    c *= 2;
-  int32_t *a = acRealloc(s->entA, (size_t)c * sizeof *a);
-  if (a)
-    s->entA = a;
-  int32_t *z = acRealloc(s->entZ, (size_t)c * sizeof *z);
-  if (z)
-    s->entZ = z;
-  int64_t *b = acRealloc(s->entB, (size_t)c * sizeof *b);
-  if (b)
-    s->entB = b;
-  if (!a || !z || !b)
+  /* Three arrays, one capacity: it moves only once all three have grown. */
+  intptr_t ca = s->entCap, cz = s->entCap, cb = s->entCap;
+  if (!acArrayGrow((void **)&s->entA, &ca, n, sizeof *s->entA) ||
+      !acArrayGrow((void **)&s->entZ, &cz, n, sizeof *s->entZ) ||
+      !acArrayGrow((void **)&s->entB, &cb, n, sizeof *s->entB))
     return 0;
-  s->entCap = c;
+  s->entCap = ca;
   return 1;
 }
 

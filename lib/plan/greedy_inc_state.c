@@ -95,19 +95,13 @@ int acDepRegister(AcInc *s, AcId c) {
       s->depFreeCount--;
     } else {
       if (s->depLen == s->depCap) {
-        intptr_t nc = s->depCap ? s->depCap * 2 : 1024;
-        int32_t *nx = acRealloc(s->depNext, (size_t)nc * sizeof *nx);
-        if (nx)
-          s->depNext = nx;
-        AcId *cd = acRealloc(s->depCand, (size_t)nc * sizeof *cd);
-        if (cd)
-          s->depCand = cd;
-        uint32_t *vr = acRealloc(s->depVer, (size_t)nc * sizeof *vr);
-        if (vr)
-          s->depVer = vr;
-        if (!nx || !cd || !vr)
+        /* Three arrays, one capacity (as acEntReserve). */
+        intptr_t cn = s->depCap, cc = s->depCap, cv = s->depCap;
+        if (!acArrayGrow((void **)&s->depNext, &cn, s->depLen + 1, sizeof *s->depNext) ||
+            !acArrayGrow((void **)&s->depCand, &cc, s->depLen + 1, sizeof *s->depCand) ||
+            !acArrayGrow((void **)&s->depVer, &cv, s->depLen + 1, sizeof *s->depVer))
           return 0;
-        s->depCap = nc;
+        s->depCap = cn;
       }
       nd = (int32_t)s->depLen++;
     }
@@ -386,13 +380,19 @@ void acIncFree(AcInc *s) {
   acFree(s->entB);
 }
 
-/* Builds the graph tables and the state of plan `plan` (derived). */
-AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
-  const AcGraph *g = s->g;
-  AcStatus st = AC_OK;
-  AcRecomputeGroups *groups = NULL;
-  intptr_t nV = g->numValues, nO = g->numOps, nF = g->numFuncs, nS = g->numSched;
+static AcStatus acIncNoMem(AcError *err) {
+  return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory in the greedy planner");
+}
+
+/* Zeroed arrays of n (+ 1) elements into p; 0 on NOMEM (set-up only). */
 #define AC_ALLOC(p, n) (((p) = acCalloc((size_t)(n) + 1, sizeof *(p))) != NULL)
+
+/* Set-up, step 1: the arrays sized by the graph, backward instances and
+ * each function's first value. */
+static AcStatus acIncInitArrays(AcInc *s, AcError *err) {
+  const AcGraph *g = s->g;
+  intptr_t nV = g->numValues, nO = g->numOps, nF = g->numFuncs, nS = g->numSched;
   if (!AC_ALLOC(s->inst, nF) || !AC_ALLOC(s->rank, nO) ||
       !AC_ALLOC(s->leafBase, nS + 1) || !AC_ALLOC(s->slotBase, nS + 1) ||
       !AC_ALLOC(s->valueBase, nF + 1) ||
@@ -410,11 +410,19 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
       !AC_ALLOC(s->candOf, nV) || !AC_ALLOC(s->candList, nV) ||
       !AC_ALLOC(s->staleList, nV) || !AC_ALLOC(s->staleMark, nV) ||
       !AC_ALLOC(s->leafStaleList, nV) || !AC_ALLOC(s->leafStaleMark, nV))
-    goto nomem;
+    return acIncNoMem(err);
   acPlanBwdInstances(g, s->inst);
   for (intptr_t f = 0; f < nF; ++f)
     s->valueBase[f] = g->funcs[f].firstArg;
   s->valueBase[nF] = (AcId)nV;
+  return AC_OK;
+}
+
+/* Step 2: ranks, leaves and slots (one per schedule entry and value of
+ * its function), and the arrays sized by them. */
+static AcStatus acIncInitLeaves(AcInc *s, AcError *err) {
+  const AcGraph *g = s->g;
+  intptr_t nV = g->numValues, nF = g->numFuncs, nS = g->numSched;
   /* Ranks and leaves. */
   for (intptr_t f = 0; f < nF; ++f) {
     int32_t nf = 0, nb = 0;
@@ -435,9 +443,8 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
   s->numLeaves = leaves;
   s->numSlots = slots;
   if (leaves >= INT32_MAX / 2 || slots >= INT32_MAX / 2) {
-    st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                    "greedy: the schedule is too long (%ld steps)", (long)leaves);
-    goto cleanup;
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "greedy: the schedule is too long (%ld steps)", (long)leaves);
   }
   if (!AC_ALLOC(s->leafOp, leaves) || !AC_ALLOC(s->leafEntry, leaves) ||
       !AC_ALLOC(s->slotA, slots) || !AC_ALLOC(s->slotZ, slots) ||
@@ -449,7 +456,7 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
       !AC_ALLOC(s->depHead, nV + leaves) || !AC_ALLOC(s->leafStamp, leaves) ||
       !AC_ALLOC(s->leafIdx, leaves) || !AC_ALLOC(s->lix, leaves) ||
       !AC_ALLOC(s->leafChanged, leaves))
-    goto nomem;
+    return acIncNoMem(err);
   for (intptr_t e = 0; e < nS; ++e) {
     const AcSchedEntry *se = &g->sched[e];
     const AcFunc *fn = &g->funcs[se->func];
@@ -464,6 +471,14 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
     for (AcId v = s->valueBase[f]; v < s->valueBase[f + 1]; ++v)
       s->slotRoot[s->slotBase[e] + (v - s->valueBase[f])] = v;
   }
+  return AC_OK;
+}
+
+/* Step 3: the entries of each function; static roots, view parents, alias
+ * groups, forward readers, returned values. */
+static void acIncInitGraph(AcInc *s) {
+  const AcGraph *g = s->g;
+  intptr_t nV = g->numValues, nO = g->numOps, nF = g->numFuncs, nS = g->numSched;
   /* The entries of each function. */
   for (intptr_t e = 0; e < nS; ++e)
     s->entFirst[g->sched[e].func + 1]++;
@@ -531,9 +546,17 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
     else
       s->retBwd[v] = 1;
   }
+}
+
+/* Step 4: plan `plan` (derived): flags, groups, saved bytes. */
+static AcStatus acIncInitPlan(AcInc *s, const AcPlan *plan, AcError *err) {
+  const AcGraph *g = s->g;
+  intptr_t nV = g->numValues, nO = g->numOps;
   /* The plan and its groups. */
-  if ((st = acPlanGroups(g, plan, &groups, err)) != AC_OK)
-    goto cleanup;
+  AcRecomputeGroups *groups = NULL;
+  AcStatus st = acPlanGroups(g, plan, &groups, err);
+  if (st != AC_OK)
+    return st;
   memcpy(s->saved, plan->saved, (size_t)nV);
   memcpy(s->recompute, plan->recompute, (size_t)nO);
   for (intptr_t o = 0; o < nO; ++o)
@@ -542,8 +565,10 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
     const AcRecomputeGroup *gr = &groups->groups[i];
     AcId b = gr->anchor;
     s->grp[b] = acMalloc(((size_t)gr->numOps + 1) * sizeof(AcId));
-    if (!s->grp[b])
-      goto nomem;
+    if (!s->grp[b]) {
+      acRecomputeGroupsDestroy(groups);
+      return acIncNoMem(err);
+    }
     memcpy(s->grp[b], groups->ops + gr->firstOp, (size_t)gr->numOps * sizeof(AcId));
     s->grpLen[b] = s->grpCap[b] = gr->numOps;
     for (int32_t k = 0; k < gr->numOps; ++k)
@@ -553,6 +578,15 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
   for (intptr_t v = 0; v < nV; ++v)
     if (s->saved[v])
       s->savedCnt[g->values[v].aliasRoot]++;
+  acRecomputeGroupsDestroy(groups);
+  return AC_OK;
+}
+
+/* Step 5: the slots' intervals, partial entries and the tree. */
+static AcStatus acIncInitProfile(AcInc *s, AcError *err) {
+  const AcGraph *g = s->g;
+  intptr_t nV = g->numValues, nS = g->numSched;
+  intptr_t leaves = s->numLeaves, slots = s->numSlots;
   /* Slots, partial entries, the tree. */
   for (intptr_t i = 0; i < 2 * slots; ++i)
     s->nodeLeaf[i] = -1;
@@ -569,7 +603,7 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
   int64_t *full = acCalloc((size_t)leaves + 2, sizeof *full);
   if (!s->tree.sum || !s->tree.add || !full) {
     acFree(full);
-    goto nomem;
+    return acIncNoMem(err);
   }
   for (intptr_t e = 0; e < nS; ++e) {
     AcId f = g->sched[e].func;
@@ -600,7 +634,7 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
     if (!acLeafPartialNow(s, (int32_t)L, bwd ? s->grp[b] : NULL,
                           bwd ? s->grpLen[b] : 0, NULL, NULL, 0, &s->leafPart[L])) {
       acFree(full);
-      goto nomem;
+      return acIncNoMem(err);
     }
     s->tree.sum[s->tree.size + L] = acSumShift(s->leafPart[L], run);
   }
@@ -609,6 +643,14 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
     s->tree.sum[s->tree.size + L] = acSumNone;
   for (intptr_t n = s->tree.size - 1; n >= 1; --n)
     acTreePull(&s->tree, n);
+  return AC_OK;
+}
+
+/* Step 6: the candidates, saved storage roots made by forward ops that
+ * may be rerun (all stale: described at the first pick). */
+static AcStatus acIncInitCandidates(AcInc *s, AcError *err) {
+  const AcGraph *g = s->g;
+  intptr_t nV = g->numValues;
   /* Candidates: saved storage roots made by forward ops that may be rerun. */
   for (intptr_t i = 0; i < nV; ++i) {
     AcId v = (AcId)i;
@@ -621,22 +663,30 @@ AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
     s->candList[s->numCand++] = v;
   }
   if (!AC_ALLOC(s->candArr, s->numCand))
-    goto nomem;
+    return acIncNoMem(err);
   for (intptr_t i = 0; i < nV; ++i)
     s->candOf[i] = -1;
   for (intptr_t k = 0; k < s->numCand; ++k) {
     s->candOf[s->candList[k]] = (int32_t)k;
     s->candArr[k].state = AC_CAND_STALE;
   }
-  goto cleanup;
-nomem:
-  st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                  "out of memory in the greedy planner");
-cleanup:
-#undef AC_ALLOC
-  acRecomputeGroupsDestroy(groups);
-  return st;
+  return AC_OK;
 }
+
+/* Builds the graph tables and the state of plan `plan` (derived), step by
+ * step. */
+AcStatus acIncInit(AcInc *s, const AcPlan *plan, AcError *err) {
+  AcStatus st;
+  if ((st = acIncInitArrays(s, err)) != AC_OK ||
+      (st = acIncInitLeaves(s, err)) != AC_OK)
+    return st;
+  acIncInitGraph(s);
+  if ((st = acIncInitPlan(s, plan, err)) != AC_OK ||
+      (st = acIncInitProfile(s, err)) != AC_OK)
+    return st;
+  return acIncInitCandidates(s, err);
+}
+#undef AC_ALLOC
 
 /* Checks the incremental profile against a fresh simulation of the plan. */
 AcStatus acIncCheck(AcInc *s, intptr_t step, AcError *err) {

@@ -14,6 +14,7 @@
  * the run ends when nothing improves (or a plan fits the budget).  Shared
  * pieces are in trajectory.c. */
 #include "greedy_internal.h"
+#include "plan_oracles.h"
 #include "autoac/simulate.h"
 
 #include <assert.h>

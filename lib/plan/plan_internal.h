@@ -5,10 +5,6 @@
 
 #include "autoac/plan.h"
 
-/* 1 when op `o` may never be rerun (not known pure, or ac.save). */
-static inline int acOpCannotRecompute(const AcOp *op) {
-  return !op->recomputable || op->mustSave;
-}
 
 /* Checks whether saved value `v` can be dropped from a plan whose saved set
  * is `saved`: v is a saved storage root produced by a forward op that may be

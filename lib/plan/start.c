@@ -17,7 +17,7 @@
  * min(save-all, min-cut), and every budget either meets is met by the
  * start itself (the first plan of every search from it). */
 #include "plan_internal.h"
-#include "autoac/partition.h"
+#include "partition/partition.h"
 #include "autoac/simulate.h"
 
 #include <string.h>

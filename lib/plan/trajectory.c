@@ -9,6 +9,7 @@
  * dropped[1..k] unsaved; lastDrop, when set, replaces dropped[numPlans - 1]
  * and its peak lies in [peakBytes[numPlans - 1], budget]. */
 #include "greedy_internal.h"
+#include "plan_oracles.h"
 
 #include <assert.h>
 #include <math.h>

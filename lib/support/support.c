@@ -1,5 +1,6 @@
 /* support.c - status names, error filling and the single allocation hook. */
 #include "autoac/support.h"
+#include "support/testhooks.h"
 
 #include <jansson.h>
 #include <stdarg.h>

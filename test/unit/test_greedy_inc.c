@@ -9,10 +9,10 @@
  * drop; early stops giving prefixes; the exact ratio order; allocation
  * failures. */
 #include "plan_testkit.h"
-#include "autoac/partition.h"
+#include "partition/partition.h"
 
-#include "../../lib/plan/greedy_internal.h"
-#include "../../lib/plan/plan_internal.h"
+#include "plan/greedy_internal.h"
+#include "plan/plan_internal.h"
 
 static void printTrajectories(const AcTrajectory *r, const AcTrajectory *t) {
   intptr_t n = r->numPlans > t->numPlans ? r->numPlans : t->numPlans;
