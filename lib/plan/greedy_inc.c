@@ -1,6 +1,7 @@
-/* greedy_inc.c - the incremental greedy's trajectory: the reference's trajectory
- * (greedy.c) without re-deriving and re-simulating every candidate at every
- * step.  docs/planner.md ("The incremental greedy") has the overview.
+/* greedy_inc.c - the incremental greedy's trajectory loop: the reference's
+ * trajectory (greedy_ref.c) without re-deriving and re-simulating every
+ * candidate at every step.  docs/planner.md ("The incremental greedy") has
+ * the overview; greedy_inc.h lists the files that hold the parts below.
  *
  * The simulation is kept as explicit state and changed in place:
  *

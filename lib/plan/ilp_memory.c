@@ -8,10 +8,12 @@
  * Invariant: for every plan of the space the model's live bytes at a step
  * are at most the simulated ones (the rows never cut a plan that fits).
  *
- * About 1,000 lines, kept in one file on purpose: the rows are built in
- * one pass per forward schedule entry whose phases share the per-instance
+ * About 1,100 lines, kept in one file on purpose: the rows are built in
+ * one pass per forward schedule entry (acIlpBuildMemory, in named steps)
+ * whose steps and helpers (how a read resolves, how far a recompute
+ * reaches, how a storage's bytes become terms) share the per-instance
  * scratch (AcIlpScratch) and must all keep the invariant above; splitting
- * the pass would spread that one argument over files. */
+ * them over files would spread that one argument. */
 #include "ilp_model.h"
 
 #include <assert.h>

@@ -1,4 +1,5 @@
-/* plan_internal.h - helpers shared by plan.c, greedy.c, knapsack.c, run.c.
+/* plan_internal.h - helpers shared by the planners (plan.c, start.c, run.c,
+ * the greedy, knapsack.c, beam.c, the ILP).
  * Not installed; not part of the public API. */
 #ifndef AUTOAC_PLAN_INTERNAL_H
 #define AUTOAC_PLAN_INTERNAL_H

@@ -1,5 +1,5 @@
 /* test_greedy_inc.c - the incremental greedy (greedy_inc.c) against the
- * reference (greedy.c): identical trajectories (drops, peaks, recompute
+ * reference (greedy_ref.c): identical trajectories (drops, peaks, recompute
  * seconds bit for bit, saved bytes) on random graphs with several functions,
  * microbatches and random schedules, from the min-cut set, from save-all
  * and from random save sets; graphs with quantized sizes and costs, where
