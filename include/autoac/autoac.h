@@ -21,6 +21,10 @@ extern "C" {
 
 /// Output mode.
 typedef enum AcMode { AC_MODE_SPLIT = 0, AC_MODE_ANNOTATE = 1 } AcMode;
+/// What happens to implicit random draws (docs/contract.md, "Randomness"):
+/// kept and never recomputed, or rewritten into a seed draw and a replayable
+/// generator.
+typedef enum AcRngMode { AC_RNG_KEEP = 0, AC_RNG_REPLAY = 1 } AcRngMode;
 
 /// Parsed options of one run.  Strings are owned (acOptionsDestroy).
 typedef struct AcOptions {
@@ -33,6 +37,7 @@ typedef struct AcOptions {
   const AcDevice *device;
   char *planOut, *planIn, *report, *sweepCsv;
   char *costTable;         ///< cost table file (docs/cost-model.md), or NULL
+  AcRngMode rng;           ///< implicit random draws: keep or replay
   int strict;
   int sweep;               ///< ac-opt only: number of budgets to sweep (0: off)
 } AcOptions;

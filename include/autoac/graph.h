@@ -18,7 +18,10 @@
  *    storage has aliasRoot == itself.  Views have bytes == 0.
  *  - phase: every op is AC_PHASE_FWD or AC_PHASE_BWD; forward ops never read
  *    backward values.  A value's phase is its producer's (arguments: primal
- *    and param are FWD, tangents are BWD).
+ *    and param are FWD, tangents are BWD).  Inferred (docs/contract.md): FWD
+ *    when it feeds a forward output and no tangent, or when it is dead (a
+ *    known kind, no result read or returned, no in-place write) and reads
+ *    only FWD values; else BWD.
  *  - saveCandidate[v]: v is a forward value (op result) read by a backward op
  *    (directly, or through a backward view of it).
  *  - mutation: a storage root is mutated when an op writes a value of it in
@@ -73,6 +76,9 @@ typedef enum AcOpKind {
   AC_KIND_DATA_MOVEMENT,  ///< copies, cat, gather, pad, fill, empty
   AC_KIND_RANDOM,         ///< RNG: never recomputed
   AC_KIND_INPLACE,        ///< in-place or memory-effecting: never recomputed
+  AC_KIND_RNG_REPLAY,     ///< counter-based generator: a pure function of its
+                          ///< seed/state operands, so a rerun replays the same
+                          ///< bits; recomputable (docs/contract.md, randomness)
   AC_KIND_COUNT
 } AcOpKind;
 

@@ -23,6 +23,10 @@ enum {
   F_LISTIN = 32   /* inputs come as a list (cat/stack): in bytes = out bytes */
 };
 
+/* Operations per generated element of a counter-based generator: the
+ * integer rounds of a Philox/splitmix-style hash plus the conversion. */
+#define AC_RNG_FLOPS_PER_ELEMENT 16.0f
+
 /* FLOP formulas. */
 enum {
   FX_ZERO = 0,       /* no arithmetic */
@@ -829,6 +833,25 @@ static int acContains(const char *s, size_t n, const char *needle) {
   return 0;
 }
 
+/* Replayable random ops: counter-based generators whose result is a pure
+ * function of their operands (a seed, an offset, a generator state), so a
+ * rerun with the same operands gives the same bits (docs/contract.md,
+ * "Randomness").  The op that draws their seed is an ordinary random op. */
+static int acIsReplayableRandomName(const char *name) {
+  static const char *const exact[] = {
+      "linalg.fill_rng_2d",          /* LCG of (seed, index) */
+      "stablehlo.rng_bit_generator", /* state in -> (state, bits) */
+      "mhlo.rng_bit_generator",
+      "torch.rngprims.philox_rand",  /* AOT autograd's functional RNG */
+      "torch.prims.philox_rand",
+      "autoac.replay"};               /* the PyTorch partitioner's rerun of a
+                                         draw under its captured state */
+  for (size_t i = 0; i < sizeof exact / sizeof exact[0]; ++i)
+    if (strcmp(name, exact[i]) == 0)
+      return 1;
+  return acHasPrefix(name, "autoac.rng."); /* autoac's own (rng=replay) */
+}
+
 /* Random-number ops: never recomputed (a rerun draws different numbers). */
 static int acIsRandomName(const char *name, const char *base, size_t baseLen) {
   if (base && acHasPrefix(name, "torch.aten.")) {
@@ -1238,6 +1261,18 @@ void acCostEstimate(const char *opName, const AcTensorType *operands,
         break;
       }
 
+  /* Replayable generators: recomputable, about as costly per element as a
+     short integer hash (Philox-style rounds). */
+  if (acIsReplayableRandomName(opName)) {
+    static const AcOpRule rngRule = {"", AC_KIND_RNG_REPLAY, 0, FX_ELEM, 0,
+                                     AC_RNG_FLOPS_PER_ELEMENT};
+    int effects = extra && extra->hasMemoryEffects;
+    out->kind = effects ? AC_KIND_INPLACE : AC_KIND_RNG_REPLAY;
+    out->flops = acFlops(&rngRule, opName, &c);
+    out->bytesMoved = acBytesMoved(0, &c);
+    out->recomputable = !effects;
+    return;
+  }
   /* Random ops: never recomputed, whatever the table says. */
   if (acIsRandomName(opName, base, baseLen)) {
     const AcOpRule *r = rule ? rule : &elemRule;

@@ -215,6 +215,12 @@ AcStatus acGraphBuilderAddSched(AcGraphBuilder *b, AcId func, AcPhase phase,
   return AC_OK;
 }
 
+/* Whether op `op` matters beyond its results. */
+static int acOpHasEffects(const AcOp *op) {
+  return op->numResults == 0 || op->mutates != AC_NONE ||
+         op->kind == AC_KIND_INPLACE || op->kind == AC_KIND_UNKNOWN;
+}
+
 /* Phase inference for function f (see graph.h).  Scratch arrays are per op. */
 static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
                               uint8_t *feedsOut, uint8_t *valueNeeded,
@@ -245,6 +251,26 @@ static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
       for (int32_t i = 0; i < op->numOperands; ++i)
         valueNeeded[acOpOperand(g, o, i)] = 1;
   }
+  /* Liveness, reusing valueNeeded: a value is needed when it is returned
+     or read by a live op; an op is live when a result is needed or it has
+     effects (writes in place, has no results).  A dead op (torch's unused
+     empty_like, a constant nobody reads) whose operands are all forward
+     values is placed in the forward: in the backward it would read forward
+     values for nothing and make them look needed there. */
+  for (AcId o = fn->firstOp; o < end; ++o)
+    for (int32_t r = 0; r < g->ops[o].numResults; ++r)
+      valueNeeded[g->ops[o].firstResult + r] = 0;
+  for (int32_t r = 0; r < fn->numRets; ++r)
+    valueNeeded[g->rets[fn->firstRet + r]] = 1;
+  for (AcId o = end - 1; o >= fn->firstOp; --o) {
+    const AcOp *op = &g->ops[o];
+    uint8_t live = acOpHasEffects(op);
+    for (int32_t r = 0; r < op->numResults && !live; ++r)
+      live = valueNeeded[op->firstResult + r];
+    if (live)
+      for (int32_t i = 0; i < op->numOperands; ++i)
+        valueNeeded[acOpOperand(g, o, i)] = 1;
+  }
   for (AcId o = fn->firstOp; o < end; ++o) {
     AcOp *op = &g->ops[o];
     if (b->forced[o] >= 0) {
@@ -256,6 +282,16 @@ static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
                           "on a tangent", g->strings ? op->name : "?");
     } else {
       op->phase = feedsOut[o] && !tangentDep[o] ? AC_PHASE_FWD : AC_PHASE_BWD;
+      uint8_t live = acOpHasEffects(op);
+      for (int32_t r = 0; r < op->numResults && !live; ++r)
+        live = valueNeeded[op->firstResult + r];
+      if (!live && !tangentDep[o]) {
+        uint8_t fwdInputs = 1;
+        for (int32_t i = 0; i < op->numOperands && fwdInputs; ++i)
+          fwdInputs = g->values[acOpOperand(g, o, i)].phase == AC_PHASE_FWD;
+        if (fwdInputs)
+          op->phase = AC_PHASE_FWD;
+      }
     }
     for (int32_t r = 0; r < op->numResults; ++r)
       g->values[op->firstResult + r].phase = op->phase;

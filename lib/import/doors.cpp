@@ -6,7 +6,7 @@
 // isMemoryEffectFree), and an MlirStringCallback into an AcStrBuf.  They
 // live here, below the pass, so that the import does not depend on
 // lib/pass (lib/pass/registration.cpp keeps pass registration and the
-// plugin entry).  Declared in autoac/import.h.
+// plugin entry).  Declared in import/import.h.
 //
 //===----------------------------------------------------------------------===//
 #include "import/import.h"

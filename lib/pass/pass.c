@@ -135,6 +135,20 @@ static AcStatus acOptParse_MODE(AcOptions *o, const char *name,
   return AC_OK;
 }
 
+static AcStatus acOptParse_RNG(AcOptions *o, const char *name,
+                               const char *value, void *field, AcError *err) {
+  (void)o, (void)name;
+  if (strcmp(value, "keep") == 0)
+    *(AcRngMode *)field = AC_RNG_KEEP;
+  else if (strcmp(value, "replay") == 0)
+    *(AcRngMode *)field = AC_RNG_REPLAY;
+  else
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option 'rng': '%s' (accepted: keep, "
+                      "replay)", value);
+  return AC_OK;
+}
+
 static AcStatus acOptParse_DEVICE(AcOptions *o, const char *name,
                                   const char *value, void *field,
                                   AcError *err) {
@@ -196,6 +210,7 @@ static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
 #define AC_OPT_DEFAULT_FLAG 1
 #define AC_OPT_DEFAULT_COUNT 0
 #define AC_OPT_DEFAULT_FILE 0
+#define AC_OPT_DEFAULT_RNG 1
 
 /* Defaults from the table (autoac/options.def), read by the kinds' own
  * parsers.  A DEFAULT that is prose rather than a value does not parse and
@@ -317,6 +332,12 @@ static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *o
   *out = NULL;
   if (opts->costTable &&
       (st = acCostTableCreateFromFile(opts->costTable, &table, &err)) != AC_OK) {
+    mlirEmitError(errLoc, err.message);
+    goto cleanup;
+  }
+  /* rng=replay rewrites implicit random draws before the graph is read. */
+  if (opts->rng == AC_RNG_REPLAY &&
+      (st = acRewriteRngReplay(module, NULL, &err)) != AC_OK) {
     mlirEmitError(errLoc, err.message);
     goto cleanup;
   }

@@ -15,11 +15,14 @@
  * most is saved back; finally save-all replaces the result if its peak is
  * still lower.  Hence with no budget the start's peak is at most
  * min(save-all, min-cut), and every budget either meets is met by the
- * start itself (the first plan of every search from it). */
+ * start itself (the first plan of every search from it).  Last, saves the
+ * backward no longer reads (the inputs of a value saved back) are dropped. */
 #include "plan_internal.h"
 #include "partition/partition.h"
 #include "autoac/simulate.h"
 
+#include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
 enum {
@@ -194,6 +197,24 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
     goto cleanup;
   if (!ok || s.sim.peakBytes >= peak)
     memcpy(saved, curPlan->saved, (size_t)g->numValues);
+
+  /* 4. Saves the backward no longer reads (a saved-back value's inputs):
+     dropping them only frees memory. */
+  intptr_t dropped = 0;
+  memcpy(cur, saved, (size_t)g->numValues);
+  if ((st = acPlanDropUnread(g, cur, &dropped, err)) != AC_OK)
+    goto cleanup;
+  if (dropped > 0) {
+    int64_t before = 0;
+    if ((st = acStartTry(&s, saved, &ok)) != AC_OK)
+      goto cleanup;
+    before = ok ? s.sim.peakBytes : INT64_MAX;
+    if ((st = acStartTry(&s, cur, &ok)) != AC_OK)
+      goto cleanup;
+    assert(!ok || s.sim.peakBytes <= before);
+    if (ok && s.sim.peakBytes <= before)
+      memcpy(saved, cur, (size_t)g->numValues);
+  }
   goto cleanup;
 nomem:
   st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,

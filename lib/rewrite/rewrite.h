@@ -22,6 +22,16 @@ extern "C" {
 /// derived and `groups` built from it.  The import is invalid afterwards.
 AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
                         const AcRecomputeGroups *groups, AcError *err);
+/// rng=replay (docs/contract.md, "Randomness"): in every ac.joint function of
+/// `module`, replaces each implicit random draw autoac can express (torch
+/// bernoulli/uniform/normal/rand/randn/dropout, StableHLO rng) by a seed draw
+/// (never recomputed) and an `autoac.rng.*` counter-based generator of the
+/// seed (recomputable); warns once per random op name it keeps.  Runs before
+/// the import.  `*numReplaced` (may be NULL) receives the count.  On error
+/// (AC_ERR_INVALID: unregistered dialects not allowed; AC_ERR_NOMEM) the
+/// module is unchanged.
+AcStatus acRewriteRngReplay(MlirOperation module, intptr_t *numReplaced,
+                            AcError *err);
 /// Marks ops in annotate mode; the import stays valid.
 AcStatus acRewriteAnnotate(AcImport *imp, const AcPlan *plan, AcError *err);
 

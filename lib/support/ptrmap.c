@@ -1,4 +1,4 @@
-/* ptrmap.c - open-addressing pointer -> id map (see autoac/ptrmap.h). */
+/* ptrmap.c - open-addressing pointer -> id map (see support/ptrmap.h). */
 #include "support/ptrmap.h"
 
 #include <string.h>

@@ -11,7 +11,10 @@ arguments (defaults filled in); scalars, lists, None, dtypes, devices become
 their user; multi-result ops (tuples and tensor lists) become one op with
 several results, a result that is None typed `!torch.none`.  Ops that write
 an operand in place (bernoulli_, add_, ...) carry `{ac.save}`: running them
-again in a recompute would repeat the write.
+again in a recompute would repeat the write.  The partitioner's
+rng="replay" nodes (autoac/_rng.py) are written as "autoac.rng_state" (the
+captured generator state) and "autoac.replay" (the random op, its ATen name
+in `ac.replays`).
 
 SSA names are written exactly as MLIR's AsmState prints them: `%argN` for
 arguments and `%K` (`%K#i` for the i-th result of a multi-result op) for op
@@ -31,7 +34,7 @@ import torch
 import torch.fx as fx
 import torch.utils._pytree as pytree
 
-from . import AutoacError
+from . import AutoacError, _rng
 
 
 class ExportError(AutoacError):
@@ -239,6 +242,38 @@ def _mlir_string(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def _aten_mlir_name(target) -> str:
+    """torch-mlir's name of an ATen overload: torch.aten.add.Tensor."""
+    ns = target._schema.name.split("::", 1)[0]
+    name = f"torch.{ns}.{target._overloadpacket.__name__}"
+    return name if target._overloadname == "default" else f"{name}.{target._overloadname}"
+
+
+#: Ops that write an operand their schema does not mark as written (PyTorch
+#: 1.13): rrelu_with_noise fills `noise` with the slopes it draws.
+_HIDDEN_WRITES = {"rrelu_with_noise": "noise"}
+
+
+def _hidden_writes(graph: fx.Graph) -> set:
+    """Nodes whose tensor an op of _HIDDEN_WRITES writes: they carry
+    {ac.save}, as the value the backward reads is the one written (a
+    recomputed rrelu noise buffer would be an empty one)."""
+    out = set()
+    for n in graph.nodes:
+        t = n.target
+        if n.op != "call_function" or not isinstance(t, torch._ops.OpOverload):
+            continue
+        arg = _HIDDEN_WRITES.get(t._overloadpacket.__name__)
+        if arg is None:
+            continue
+        names = [a.name for a in t._schema.arguments]
+        i = names.index(arg)
+        v = n.args[i] if i < len(n.args) else n.kwargs.get(arg)
+        if isinstance(v, fx.Node):
+            out.add(v)
+    return out
+
+
 def _is_tangent(node: fx.Node) -> bool:
     return node.op == "placeholder" and "tangents" in str(node.target)
 
@@ -281,6 +316,7 @@ class _Writer:
         self.env: Dict[fx.Node, Any] = {}        # node -> (name, type) or list of them
         self.alias: Dict[fx.Node, fx.Node] = {}  # mutated input -> in-place op
         self.indent = "    "
+        self.hidden_written = _hidden_writes(graph)
 
     # -- values ------------------------------------------------------------
     def fresh(self) -> str:
@@ -443,24 +479,43 @@ class _Writer:
                 raise _fail(node, f"result {idx} of %{parent.name} is None")
             self.env[node] = pv[idx]
             return
+        if _rng.is_state_node(node):
+            self.rng_state(node)
+            return
+        if _rng.is_replay_node(node):
+            self.replay(node)
+            return
         if not isinstance(target, torch._ops.OpOverload):
             raise _fail(node, "not an ATen operator (only torch.ops.* calls can be exported)")
         schema = target._schema
-        ns = schema.name.split("::", 1)[0]
-        op_name = f"torch.{ns}.{target._overloadpacket.__name__}"
-        if target._overloadname != "default":
-            op_name += f".{target._overloadname}"
+        op_name = _aten_mlir_name(target)
 
         is_multi, infos = self.result_infos(node, schema)
         result_types = [self.result_type(i, node) for i in infos]
+        operands = self.schema_operands(node, schema.arguments, node.args, node.kwargs)
+        # An op that writes one of its operands (bernoulli_, add_, ...) must
+        # run exactly once: recomputing it would repeat the write.
+        attr_list = ["ac.save"] if any(a.alias_info is not None and a.alias_info.is_write
+                                       for a in schema.arguments) or node in self.hidden_written else []
+        self.emit(node, op_name, operands, attr_list, is_multi, result_types)
 
+        alias = _inplace_return_alias(schema)
+        if alias is not None and not is_multi:
+            ai, _ = alias
+            src = node.args[ai] if ai < len(node.args) else node.kwargs.get(schema.arguments[ai].name)
+            if isinstance(src, fx.Node):
+                self.alias[src] = node
+
+    def schema_operands(self, node: fx.Node, arguments, args: Sequence[Any],
+                        kwargs: Dict[str, Any]) -> List[Tuple[str, str]]:
+        """Every schema argument as an operand (defaults filled in)."""
         operands: List[Tuple[str, str]] = []
-        nargs = len(node.args)
-        for i, a in enumerate(schema.arguments):
+        nargs = len(args)
+        for i, a in enumerate(arguments):
             if i < nargs and not a.kwarg_only:
-                v = node.args[i]
-            elif a.name in node.kwargs:
-                v = node.kwargs[a.name]
+                v = args[i]
+            elif a.name in kwargs:
+                v = kwargs[a.name]
             elif a.has_default_value():
                 v = a.default_value
             elif str(a.type).startswith("Optional["):
@@ -468,13 +523,38 @@ class _Writer:
             else:
                 raise _fail(node, f"argument '{a.name}' is missing")
             operands.append(self.operand(v, node, str(a.type)))
+        return operands
 
+    def rng_state(self, node: fx.Node) -> None:
+        """rng="replay": the generator state a replayable random op uses, a
+        random op of its own, and {ac.save} whatever autoac makes of the
+        name: never recomputed, it reads the live stream."""
+        info = node_tensor_info(node)
+        if info is None:
+            raise _fail(node, "generator state without tensor metadata")
+        self.emit(node, _rng.STATE_OP, [], ["ac.save"], False, [vtensor_type(info, node)])
+
+    def replay(self, node: fx.Node) -> None:
+        """rng="replay": a random op rerun from its captured generator state,
+        "autoac.replay"(%state, the op's operands) {ac.replays = "torch.aten...."};
+        a fill of a fresh buffer and a rand_like have no operand for it
+        (they read only its layout, which is the result type)."""
+        state, _device, _name, fresh = node.args[:4]
+        target = _rng.replayed_op(node)
+        schema = target._schema
+        is_multi, infos = self.result_infos(node, schema)
+        result_types = [self.result_type(i, node) for i in infos]
+        arguments = schema.arguments[1:] if fresh is not None else schema.arguments
+        operands = [self.value(state, node)] + self.schema_operands(node, arguments, node.args[4:],
+                                                                    node.kwargs)
+        self.emit(node, _rng.REPLAY_OP, operands,
+                  [f"ac.replays = {_mlir_string(_aten_mlir_name(target))}"], is_multi, result_types)
+
+    def emit(self, node: fx.Node, op_name: str, operands: List[Tuple[str, str]], attr_list: List[str],
+             is_multi: bool, result_types: List[str]) -> None:
         names = ", ".join(n for n, _ in operands)
         types = ", ".join(t for _, t in operands)
-        # An op that writes one of its operands (bernoulli_, add_, ...) must
-        # run exactly once: recomputing it would repeat the write.
-        attr_list = ["ac.save"] if any(a.alias_info is not None and a.alias_info.is_write
-                                       for a in schema.arguments) else []
+        attr_list = list(attr_list)
         if self.tag_attr:
             attr_list.append(f'{self.tag_attr} = "{node.name}"')
         attrs = " {" + ", ".join(attr_list) + "}" if attr_list else ""
@@ -493,13 +573,6 @@ class _Writer:
             lhs, rt = base, result_types[0]
             self.env[node] = (base, result_types[0])
         self.lines.append(f'{self.indent}{lhs} = "{op_name}"({names}){attrs} : ({types}) -> {rt}')
-
-        alias = _inplace_return_alias(schema)
-        if alias is not None and not is_multi:
-            ai, _ = alias
-            src = node.args[ai] if ai < nargs else node.kwargs.get(schema.arguments[ai].name)
-            if isinstance(src, fx.Node):
-                self.alias[src] = node
 
     def literal(self, node: fx.Node) -> None:
         """A tensor constant of the graph module (get_attr) as

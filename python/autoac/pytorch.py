@@ -11,7 +11,7 @@ Needs PyTorch 1.13 with functorch (Debian's python3-torch).  See docs/python.md.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import torch
@@ -19,8 +19,8 @@ import torch.fx as fx
 import torch.nn as nn
 import torch.utils._pytree as pytree
 
-from . import AutoacError, plan as _plan
-from ._fx_export import (DTYPES, ExportError, ExportedGraph, export_graph, node_tensor_info)
+from . import AutoacError, plan as _plan, _rng
+from ._fx_export import ExportError, ExportedGraph, _aten_mlir_name, export_graph
 from ._trace import JointTrace, module_state, trace_joint
 
 __all__ = ["ExportError", "ExportedGraph", "export_joint", "export_graph", "trace_joint",
@@ -241,10 +241,17 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node]
             if cur in benv:
                 continue
             if ready:
+                if cur in recompute_set and _rng.is_state_node(cur):
+                    # a capture rerun in the backward would read the wrong state
+                    raise AutoacError(f"cannot split: the backward would recompute the generator "
+                                      f"state %{cur.name}, which must be saved")
                 benv[cur] = bwd_graph.node_copy(cur, lambda x: benv[x])
                 if cur in recompute_set:
                     benv[cur].meta = dict(cur.meta, autoac_recomputed=True)
                     _without_state_updates(benv[cur])
+                    if _rng.is_replay_node(cur):
+                        # rerun with the state captured in the forward
+                        benv[cur].target = _rng.rng_replay
                 continue
             stack.append((cur, True))
             for a in reversed(_inputs_of(cur)):
@@ -296,10 +303,11 @@ class _AutoacPartition:
     """The callable partition_fn returns; `.results` holds one PartitionResult
     per graph partitioned, `.last` the latest."""
 
-    def __init__(self, budget, num_params, strict_plan, options):
+    def __init__(self, budget, num_params, strict_plan, rng, options):
         self.budget = budget
         self.num_params = num_params
         self.strict_plan = strict_plan
+        self.rng = rng
         self.options = options
         self.results: List[PartitionResult] = []
 
@@ -319,6 +327,8 @@ class _AutoacPartition:
 
     def __call__(self, joint_module: fx.GraphModule, joint_inputs) -> Tuple[fx.GraphModule, fx.GraphModule]:
         _redirect_inplace_uses(joint_module.graph)
+        if self.rng == "replay":
+            _rng.make_replayable(joint_module.graph, pytree.tree_flatten(joint_inputs)[0])
         joint_module.recompile()
         fwd_outs, _ = _fwd_bwd_outputs(joint_module)
         # The report names values as the exported text prints them (autoac
@@ -328,6 +338,8 @@ class _AutoacPartition:
                                 name=f"joint{len(self.results)}")
         options = dict(self.options)
         options["mode"] = "annotate"
+        # "autoac.replay" is a replayable random op to the library's cost
+        # model (docs/cost-model.md, RNG_REPLAY): recomputable as it is.
         result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
         fn = result.report["functions"][0]
 
@@ -389,12 +401,13 @@ def _is_alias_op(node: fx.Node) -> bool:
 
 
 def _mlir_op_name(node: fx.Node) -> str:
+    rng_name = _rng.mlir_name(node)
+    if rng_name is not None:
+        return rng_name
     t = node.target
     if not isinstance(t, torch._ops.OpOverload):
         return str(t)
-    ns = t._schema.name.split("::", 1)[0]
-    name = f"torch.{ns}.{t._overloadpacket.__name__}"
-    return name if t._overloadname == "default" else f"{name}.{t._overloadname}"
+    return _aten_mlir_name(t)
 
 
 def _is_free(node: fx.Node) -> bool:
@@ -404,7 +417,7 @@ def _is_free(node: fx.Node) -> bool:
 
 
 def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[int] = None,
-                 strict_plan: bool = True, **options: Any) -> _AutoacPartition:
+                 strict_plan: bool = True, rng: str = "keep", **options: Any) -> _AutoacPartition:
     """A partitioner for functorch's aot_function / aot_module that plans with
     autoac: the joint graph is exported to MLIR, planned under `budget`
     (any contract option as a keyword: strategy="greedy", device="a100",
@@ -413,10 +426,21 @@ def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[i
     rest.  `num_params`: how many leading primals are parameters/buffers
     (default: those that are nn.Parameter).  With strict_plan (default) a
     split that would recompute something the plan did not list is an error.
-    Each call's PartitionResult is in `.results` / `.last`."""
+    `rng`: "keep" (default) never recomputes a random op, its result (the
+    dropout mask) is saved when the backward needs it; "replay" lets the
+    backward recompute the random ops whose randomness can be replayed
+    (dropout, bernoulli, rand_like, ... drawing from the global generator):
+    the forward captures the generator state each uses, the plan may save
+    that state instead of the result, and the backward reruns the op with
+    the state restored and the global generator put back afterwards, so
+    results, gradients and the random stream are bit-equal to
+    default_partition's.  Each call's PartitionResult is in `.results` /
+    `.last`."""
     if "mode" in options:
         options.pop("mode")
-    return _AutoacPartition(budget, num_params, strict_plan, options)
+    if rng not in _rng.RNG_MODES:
+        raise AutoacError(f"invalid rng '{rng}' (accepted: {', '.join(_rng.RNG_MODES)})")
+    return _AutoacPartition(budget, num_params, strict_plan, rng, options)
 
 
 def _boxed_identity(gm: fx.GraphModule, _inputs):

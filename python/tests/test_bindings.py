@@ -141,3 +141,32 @@ def test_unknown_ops_named_and_cost_table(tmp_path):
     table.write_text('{"my.fancy": {"flops": -1}}')
     with pytest.raises(autoac.AutoacError, match=r"cost table '.*costs.json': entry 'my.fancy': \"flops\" must be"):
         autoac.plan(UNKNOWN, cost_table=str(table))
+
+
+DROPOUT = """func.func @dropout(%x: !torch.vtensor<[64,256],f32>, %dy: !torch.vtensor<[64,256],f32> {ac.tangent}) -> (!torch.vtensor<[64,256],f32> {ac.output}, !torch.vtensor<[64,256],f32> {ac.grad}) attributes {ac.joint} {
+  %p = "torch.constant.float"() {value = 0.9 : f64} : () -> !torch.float
+  %n = "torch.constant.none"() : () -> !torch.none
+  %e = "torch.aten.empty_like"(%x, %n, %n, %n, %n, %n) : (!torch.vtensor<[64,256],f32>, !torch.none, !torch.none, !torch.none, !torch.none, !torch.none) -> !torch.vtensor<[64,256],f32>
+  %m = "torch.aten.bernoulli_.float"(%e, %p, %n) : (!torch.vtensor<[64,256],f32>, !torch.float, !torch.none) -> !torch.vtensor<[64,256],f32>
+  %y = "torch.aten.mul.Tensor"(%x, %m) : (!torch.vtensor<[64,256],f32>, !torch.vtensor<[64,256],f32>) -> !torch.vtensor<[64,256],f32>
+  %a = "torch.aten.mul.Tensor"(%dy, %x) : (!torch.vtensor<[64,256],f32>, !torch.vtensor<[64,256],f32>) -> !torch.vtensor<[64,256],f32>
+  %b = "torch.aten.mul.Tensor"(%a, %a) : (!torch.vtensor<[64,256],f32>, !torch.vtensor<[64,256],f32>) -> !torch.vtensor<[64,256],f32>
+  %g = "torch.aten.mul.Tensor"(%b, %m) : (!torch.vtensor<[64,256],f32>, !torch.vtensor<[64,256],f32>) -> !torch.vtensor<[64,256],f32>
+  return %y, %g : !torch.vtensor<[64,256],f32>, !torch.vtensor<[64,256],f32>
+}
+"""
+
+
+def test_rng_option_keep_and_replay():
+    # keep (the default): the mask (64 KiB) is saved, bernoulli_ stays.
+    keep = autoac.plan(DROPOUT, budget=1)
+    assert '"torch.aten.bernoulli_.float"' in keep.ir
+    assert keep.report["saved_bytes"] == 64 * 256 * 4
+    # replay: a seed (8 bytes) is saved and the generator reruns in the
+    # backward; the peak is lower by the mask's bytes at the backward's peak.
+    rep = autoac.plan(DROPOUT, budget=1, rng="replay")
+    assert "bernoulli_" not in rep.ir and '"autoac.rng.bernoulli"' in rep.ir
+    assert rep.report["saved_bytes"] == 8
+    assert rep.report["peak_bytes"] == keep.report["peak_bytes"] - 64 * 256 * 4 + 8
+    with pytest.raises(autoac.AutoacError, match="'rng': 'sometimes' \\(accepted: keep, replay\\)"):
+        autoac.plan(DROPOUT, rng="sometimes")

@@ -76,10 +76,12 @@ def _train(factory, budget=None, steps=3, lr=0.05, **options):
         torch.manual_seed(100 + step)
         loss = ours(*inputs).sum()
         loss.backward()
+        after = torch.rand(16)
         torch.manual_seed(100 + step)
         ref_loss = theirs(*inputs).sum()
         ref_loss.backward()
         assert torch.equal(loss, ref_loss)
+        assert torch.equal(after, torch.rand(16)), f"step {step}: the global random stream differs"
         for (name, p), q in zip(model.named_parameters(), reference.parameters()):
             assert torch.equal(p.grad, q.grad), f"step {step}: gradient of {name} differs"
         with torch.no_grad():

@@ -365,8 +365,7 @@ AC_TEST(test_random_and_inplace) {
                        "torch.aten.normal.Tensor_float", "torch.aten.uniform_",
                        "torch.aten.bernoulli.p", "torch.aten.randperm",
                        "torch.aten.multinomial", "stablehlo.rng",
-                       "stablehlo.rng_bit_generator", "linalg.fill_rng_2d",
-                       "torch.aten.exponential_"};
+                       "mhlo.rng", "torch.aten.exponential_"};
   for (size_t i = 0; i < sizeof rnd / sizeof rnd[0]; ++i) {
     c = est(rnd[i], t, 1, t, 1, NULL);
     if (c.kind != AC_KIND_RANDOM)
@@ -374,6 +373,27 @@ AC_TEST(test_random_and_inplace) {
     CHECK_EQ_I64(c.kind, AC_KIND_RANDOM);
     CHECK(c.recomputable == 0 && c.isView == 0);
   }
+  /* Counter-based generators replay: a pure function of their seed/state
+     operands, recomputable at FLOP cost per generated element. */
+  const char *replay[] = {"linalg.fill_rng_2d", "stablehlo.rng_bit_generator",
+                          "mhlo.rng_bit_generator", "torch.rngprims.philox_rand",
+                          "autoac.rng.bernoulli", "autoac.rng.uniform",
+                          "autoac.rng.normal", "autoac.rng.dropout"};
+  for (size_t i = 0; i < sizeof replay / sizeof replay[0]; ++i) {
+    c = est(replay[i], t, 1, t, 1, NULL);
+    if (c.kind != AC_KIND_RNG_REPLAY)
+      printf("  %s: kind %d\n", replay[i], (int)c.kind);
+    CHECK_EQ_I64(c.kind, AC_KIND_RNG_REPLAY);
+    CHECK(c.recomputable == 1 && c.isView == 0 && c.computeIntensive == 0);
+    CHECK_NEAR(c.flops, 16.0 * 262144, 1e-6);
+  }
+  /* ... unless it declares memory effects (a memref form): never rerun. */
+  AcOpExtra fx;
+  memset(&fx, 0, sizeof fx);
+  fx.hasMemoryEffects = 1;
+  c = est("linalg.fill_rng_2d", t, 1, t, 1, &fx);
+  CHECK_EQ_I64(c.kind, AC_KIND_INPLACE);
+  CHECK(c.recomputable == 0);
   /* native_dropout_backward is deterministic (mask * grad * scale). */
   c = est("torch.aten.native_dropout_backward", t, 2, t, 1, NULL);
   CHECK_EQ_I64(c.kind, AC_KIND_ELEMENTWISE);

@@ -37,6 +37,15 @@ AC_TEST(phasesAndCandidates) {
   acGraphBuilderSetAlias(b, v, r);
   AcId loss = op1(b, "sum", 4, 1, v);
   AcId dead = op1(b, "exp", 16, 1, x);
+  /* Dead ops of known kinds: one reading a forward value is forward, one
+     reading the tangent backward. */
+  int64_t b16 = 16, b4 = 4;
+  AcId deadOp = acGraphBuilderAddOp(b, "empty_like", &h, 1, 1, &b16);
+  acGraphBuilderOp(b, deadOp)->kind = AC_KIND_DATA_MOVEMENT;
+  AcId deadKnown = acGraphBuilderOp(b, deadOp)->firstResult;
+  AcId negOp = acGraphBuilderAddOp(b, "neg", &dy, 1, 1, &b4);
+  acGraphBuilderOp(b, negOp)->kind = AC_KIND_ELEMENTWISE;
+  AcId deadBwd = acGraphBuilderOp(b, negOp)->firstResult;
   AcId g = op1(b, "mul", 16, 2, dy, v);
   AcId g2 = op1(b, "mul2", 16, 3, g, v, v);
   acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
@@ -47,11 +56,15 @@ AC_TEST(phasesAndCandidates) {
   acGraphBuilderDestroy(b);
   if (!gr)
     return;
-  /* mm, relu, view, sum feed the loss and no tangent: forward (4). exp
-     feeds nothing, the muls read the tangent: backward (3). */
-  CHECK_EQ_I64(acGraphCountPhase(gr, 0, AC_PHASE_FWD), 4);
-  CHECK_EQ_I64(acGraphCountPhase(gr, 0, AC_PHASE_BWD), 3);
-  CHECK(gr->values[dead].phase == AC_PHASE_BWD);
+  /* mm, relu, view, sum feed the loss and no tangent, the dead empty_like
+     reads only forward values: forward (5).  exp (unknown) feeds nothing,
+     neg and the muls read the tangent: backward (4). */
+  CHECK_EQ_I64(acGraphCountPhase(gr, 0, AC_PHASE_FWD), 5);
+  CHECK_EQ_I64(acGraphCountPhase(gr, 0, AC_PHASE_BWD), 4);
+  CHECK(gr->values[dead].phase == AC_PHASE_BWD); /* unknown: may have effects */
+  CHECK(gr->values[deadKnown].phase == AC_PHASE_FWD); /* reads x only */
+  CHECK(gr->values[deadBwd].phase == AC_PHASE_BWD);   /* reads a tangent */
+  CHECK(!gr->values[x].saveCandidate && !gr->values[h].saveCandidate);
   CHECK(gr->values[dy].phase == AC_PHASE_BWD);
   CHECK(gr->values[x].phase == AC_PHASE_FWD);
   /* The view aliases r: no bytes, r is its storage root. */
@@ -256,7 +269,7 @@ AC_TEST(randomPhasesMatchDefinition) {
     for (int a = 0; a < nargs; ++a)
       vals[nv++] = acGraphBuilderAddArg(b, acTestRand(&seed) % 3 == 0 ? AC_ROLE_TANGENT
                                                                     : AC_ROLE_PRIMAL, 8);
-    int k[32][4], nk[32];
+    int k[32][4], nk[32], known[32];
     for (int o = 0; o < nops; ++o) {
       AcId ops[3];
       nk[o] = 1 + (int)(acTestRand(&seed) % 3);
@@ -266,6 +279,9 @@ AC_TEST(randomPhasesMatchDefinition) {
       }
       int64_t by = 8;
       AcId op = acGraphBuilderAddOp(b, "op", ops, nk[o], 1, &by);
+      known[o] = acTestRand(&seed) % 2 == 0; /* unknown ops may have effects */
+      if (known[o])
+        acGraphBuilderOp(b, op)->kind = AC_KIND_ELEMENTWISE;
       vals[nv++] = acGraphBuilderOp(b, op)->firstResult;
     }
     int out = nargs + (int)(acTestRand(&seed) % (uint64_t)nops);
@@ -295,8 +311,26 @@ AC_TEST(randomPhasesMatchDefinition) {
             if (!feeds[k[o][i]])
               feeds[k[o][i]] = changed = 1;
     }
+    /* Live: returned, or read by a live op; unknown ops are live. */
+    int need[64] = {0}, live[32] = {0};
+    need[out] = need[nv - 1] = 1;
+    for (int o = nops - 1; o >= 0; --o) {
+      live[o] = !known[o] || need[nargs + o];
+      for (int i = 0; live[o] && i < nk[o]; ++i)
+        need[k[o][i]] = 1;
+    }
+    int phaseFwd[64];
+    for (int v = 0; v < nargs; ++v)
+      phaseFwd[v] = !tang[v];
     for (int o = 0; o < nops; ++o) {
       int fwd = feeds[nargs + o] && !tang[nargs + o];
+      if (!live[o] && !tang[nargs + o]) { /* dead: forward if its inputs are */
+        int inputsFwd = 1;
+        for (int i = 0; i < nk[o]; ++i)
+          inputsFwd &= phaseFwd[k[o][i]];
+        fwd |= inputsFwd;
+      }
+      phaseFwd[nargs + o] = fwd;
       CHECK_EQ_I64(g->ops[o].phase, fwd ? AC_PHASE_FWD : AC_PHASE_BWD);
       for (int i = 0; i < nk[o]; ++i) {
         int found = 0;

@@ -7,6 +7,7 @@
 #include "partition/partition.h"
 
 #include "plan/greedy_internal.h"
+#include "plan/plan_internal.h"
 
 AC_TEST(handTrajectory) {
   AcGraph *g = tkThreeActs();
@@ -486,6 +487,10 @@ AC_TEST(startNeverWorse) {
       CHECK(acPlanStartSet(g, staticB, p->saved, NULL) == AC_OK);
       int64_t start = peakOf(g, p, staticB);
       CHECK(start > 0 && start <= best);
+      /* Every save of the start is read by the backward. */
+      intptr_t unread = -1;
+      CHECK(acPlanDropUnread(g, p->saved, &unread, NULL) == AC_OK);
+      CHECK(unread == 0);
       belowMincut += start < mincut;
       saveAllWins += saveAll < mincut;
       for (size_t s = 0; s < sizeof searches / sizeof searches[0]; ++s) {
@@ -547,6 +552,46 @@ AC_TEST(startSavesReturnedOutput) {
          (long long)mincut, mincutRecomputesY, (long long)saveAll, (long long)start);
   CHECK(p->saved[y] && !p->recompute[g->values[y].producer]);
   CHECK(start <= saveAll && start <= mincut);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
+/* A replayable generator's seed is not kept beside the mask it makes: when
+ * the start saves the mask back (its rerun sits at the backward's peak), the
+ * seed, which only the rerun read, is no longer saved. */
+AC_TEST(startDropsUnreadSeed) {
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "f");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 1000);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 1000);
+  AcId seed = tkRes(b, tkAdd(b, "randint", NULL, 0, 8, AC_KIND_RANDOM, 0, 1e-9));
+  AcId m = tkRes(b, tkAdd(b, "autoac.rng.bernoulli", &seed, 1, 1000,
+                          AC_KIND_RNG_REPLAY, 1, 1e-6));
+  AcId y = tkRes(b, tkAdd(b, "mul", (AcId[]){x, m}, 2, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
+  AcId gx = tkRes(b, tkAdd(b, "mul", (AcId[]){dy, m}, 2, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
+  acGraphBuilderAddRet(b, y, AC_RET_OUTPUT);
+  acGraphBuilderAddRet(b, gx, AC_RET_GRAD);
+  AcGraph *g = NULL;
+  CHECK(acGraphBuilderFinish(b, &g, NULL) == AC_OK);
+  acGraphBuilderDestroy(b);
+  if (!g)
+    return;
+  AcPlan *p = acPlanCreate(g);
+  CHECK(acMincutSaveSet(g, p->saved, NULL) == AC_OK);
+  CHECK(p->saved[seed] && !p->saved[m]); /* min cut: 8 bytes, not 1000 */
+  int64_t mincut = peakOf(g, p, 0);
+  CHECK(acPlanStartSet(g, 0, p->saved, NULL) == AC_OK);
+  int64_t start = peakOf(g, p, 0);
+  printf("  min cut %lld, start %lld (mask saved %d, seed saved %d)\n",
+         (long long)mincut, (long long)start, p->saved[m], p->saved[seed]);
+  CHECK(start <= mincut);
+  CHECK(p->saved[m] != p->saved[seed]); /* one or the other, never both */
+  /* The rule by hand: with both saved, the seed is unread and dropped. */
+  memset(p->saved, 0, (size_t)g->numValues);
+  p->saved[seed] = p->saved[m] = 1;
+  intptr_t dropped = 0;
+  CHECK(acPlanDropUnread(g, p->saved, &dropped, NULL) == AC_OK);
+  CHECK(dropped == 1 && p->saved[m] && !p->saved[seed]);
   acPlanDestroy(p);
   acGraphDestroy(g);
 }
@@ -655,6 +700,7 @@ int main(void) {
   RUN(floorSearchMeetsWhatAnySearchMeets);
   RUN(startNeverWorse);
   RUN(startSavesReturnedOutput);
+  RUN(startDropsUnreadSeed);
   RUN(knapsack);
   RUN(planRun);
   RUN(randomTrajectories);
