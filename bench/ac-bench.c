@@ -24,8 +24,9 @@
  * writes DIR/graphs.csv, DIR/timing.csv and DIR/quality.csv (overwritten).
  * Nothing is asserted: CI builds this, docs/bench.md reports it. */
 #include "autoac/autoac.h"
-#include "autoac/import.h"
-#include "autoac/partition.h"
+#include "import/import.h"
+#include "partition/partition.h"
+#include "plan/plan_oracles.h"
 #include "autoac/simulate.h"
 
 #include "mlir-c/RegisterEverything.h"

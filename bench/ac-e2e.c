@@ -18,13 +18,13 @@
  * Process-wide set-up (registering dialects, passes, translations) is not
  * counted for either. */
 #include "autoac/autoac.h"
-#include "autoac/import.h"
-#include "autoac/partition.h"
+#include "import/import.h"
+#include "partition/partition.h"
 #include "autoac/report.h"
 #include "autoac/simulate.h"
 
 #include "mlir-c/RegisterEverything.h"
-#include "../lib/pass/stage_times.h"
+#include "pass/stage_times.h"
 #include "../tools/common/read_file.h"
 
 #include <inttypes.h>

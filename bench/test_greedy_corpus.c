@@ -9,12 +9,13 @@
  *
  *   test_greedy_corpus FILE.mlir...      (ctest: examples/corpus/\*.mlir) */
 #include "autoac/autoac.h"
-#include "autoac/import.h"
-#include "autoac/partition.h"
+#include "import/import.h"
+#include "partition/partition.h"
 #include "autoac/simulate.h"
 
-#include "../lib/plan/greedy_internal.h"
-#include "../lib/plan/plan_internal.h"
+#include "plan/greedy_internal.h"
+#include "plan/plan_internal.h"
+#include "plan/plan_oracles.h"
 
 #include "mlir-c/RegisterEverything.h"
 #include "../tools/common/read_file.h"

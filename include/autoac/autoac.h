@@ -111,20 +111,12 @@ AUTOAC_API AcStatus acRunSweep(MlirOperation module, const AcOptions *opts);
 
 /// Registers the `auto-ac` pass in MLIR's global pass registry (idempotent).
 AUTOAC_API void acRegisterPasses(void);
-/// Emits a warning (severity 1) or a remark (2) at `loc` through the context's
-/// diagnostic engine (the C API only has mlirEmitError).
-void acEmitDiagnostic(MlirLocation loc, int severity, const char *message);
-/// MlirStringCallback appending to the AcStrBuf passed as user data.
-void acStrBufMlirCallback(MlirStringRef text, void *strbuf);
 
 /// Parses MLIR text named `sourceName` (for locations) into an owned
 /// builtin.module, wrapping top-level ops in an implicit module as mlir-opt
 /// does; a null op (with diagnostics emitted) on failure.
 AUTOAC_API MlirOperation acParseModule(MlirContext ctx, const char *text, size_t len,
                             const char *sourceName);
-/// Side effects of a registered op: 1 if known free of memory effects
-/// (recursively), 0 if it has effects, -1 if the op is unregistered.
-int acOpMemoryEffectFree(MlirOperation op);
 
 #ifdef __cplusplus
 }

@@ -1,82 +1,21 @@
-/*===- autoac/plan.h - plans, their derivation, and the planners -*- C -*-===*
+/*===- autoac/plan.h - the planners ---------------------------*- C -*-===*
  *
- * A plan is a set of saved forward values.  Everything else follows from it
- * (acPlanDerive): the backward reads each forward value it needs from the
- * saved set, from the function's arguments, or by rerunning ("recomputing")
- * the forward ops that produce it, transitively, stopping at saved values and
- * arguments.  Recompute ops are grouped per backward op that first needs
- * them (acPlanGroups); the simulator and the rewrite both use those groups,
- * so what is simulated is what is emitted.
- *
- * Invariants of a derived plan:
- *  - saved[v] only for op results v of forward ops with v.aliasRoot == v
- *    (views are never saved: their base is) or zero-byte values of
- *    non-recomputable ops;
- *  - recompute[op] only for forward, recomputable ops, never mustSave ones;
- *  - every forward value a backward or recompute op reads is saved, an
- *    argument, or produced by a recompute op.
+ * The planners choose a save set (a plan, autoac/derive.h) for a budget:
+ * the strategies, one planning run (acPlanRun), greedy's trajectory, the
+ * knapsack baseline, the exact ILP and beam search.
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_PLAN_H
 #define AUTOAC_PLAN_H
 
-#include "autoac/graph.h"
+#include "autoac/derive.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/// A save set over a graph's values and the recompute set derived from it.
-typedef struct AcPlan {
-  intptr_t numValues;
-  intptr_t numOps;
-  uint8_t *saved;      ///< [numValues] forward value kept for the backward
-  uint8_t *recompute;  ///< [numOps] forward op rerun in the backward
-} AcPlan;
-
-/// Creates an empty plan (nothing saved) for `g`; NULL on allocation failure.
-AcPlan *acPlanCreate(const AcGraph *g);
-/// Frees a plan; NULL is accepted.
-void acPlanDestroy(AcPlan *plan);
-/// Copies saved[] and recompute[] of `src` into `dst` (same graph).
-void acPlanCopy(AcPlan *dst, const AcPlan *src);
-
-/// Fills recompute[] from saved[].  AC_ERR_INFEASIBLE (naming the op and
-/// value) when a needed forward value is neither saved nor recomputable, or
-/// when a saved value belongs to an ac.recompute op.
-AcStatus acPlanDerive(const AcGraph *g, AcPlan *plan, AcError *err);
-
-/// Sets saved[] to every storage root of every save candidate (eager).
-void acPlanSaveAll(const AcGraph *g, AcPlan *plan);
-
-/// Bytes of saved activations (each storage once; arguments excluded).
-int64_t acPlanSavedBytes(const AcGraph *g, const AcPlan *plan);
 /// How many values of `saved` ([numValues]) may be dropped from it: the
 /// decisions greedy, beam and the ILP choose among.  -1 when out of memory.
 intptr_t acPlanDroppableCount(const AcGraph *g, const uint8_t *saved);
-/// FLOPs and roofline seconds of the ops recompute[] marks.
-void acPlanRecomputeCost(const AcGraph *g, const AcPlan *plan, double *flops,
-                         double *seconds);
-
-/// One recompute region: forward ops cloned right before backward op anchor.
-typedef struct AcRecomputeGroup {
-  AcId anchor;        ///< backward op that first needs the group's values
-  int32_t firstOp;    ///< index into AcRecomputeGroups.ops
-  int32_t numOps;     ///< ops in forward program order
-} AcRecomputeGroup;
-
-/// All recompute regions of a plan, in backward program order per function.
-typedef struct AcRecomputeGroups {
-  AcRecomputeGroup *groups; intptr_t numGroups;
-  AcId *ops;                intptr_t numOps;
-} AcRecomputeGroups;
-
-/// Groups a derived plan's recompute ops: walking each function's backward
-/// ops in order, the recompute ops an op needs (transitively) that no earlier
-/// group produced form a group anchored at it.
-AcStatus acPlanGroups(const AcGraph *g, const AcPlan *plan,
-                      AcRecomputeGroups **out, AcError *err);
-/// Frees groups; NULL is accepted.
-void acRecomputeGroupsDestroy(AcRecomputeGroups *groups);
 
 /// Planning strategies.
 typedef enum AcStrategy {
@@ -195,19 +134,8 @@ AcStatus acGreedyTrajectory(const AcGraph *g, int64_t staticBytes,
 AcStatus acGreedyTrajectoryFrom(const AcGraph *g, const uint8_t *initialSaved,
                                 int64_t staticBytes, AcTrajectory **out,
                                 AcError *err);
-/// The straightforward algorithm (re-derive and re-simulate every candidate
-/// at every step), kept as the reference the incremental
-/// acGreedyTrajectoryFrom (lib/plan/greedy_inc.c) agrees with bit for bit.
-AcStatus acGreedyTrajectoryReference(const AcGraph *g,
-                                     const uint8_t *initialSaved,
-                                     int64_t staticBytes, AcTrajectory **out,
-                                     AcError *err);
 /// Frees a trajectory; NULL is accepted.
 void acTrajectoryDestroy(AcTrajectory *t);
-/// 1 when two trajectories have the same drops, peaks, recompute seconds
-/// (bit for bit), saved bytes and budget's last drop (refinedDrop and its
-/// numbers); 0 otherwise.
-int acTrajectoryEqual(const AcTrajectory *a, const AcTrajectory *b);
 /// Index of the plan greedy picks for `budget`: the first with peak <=
 /// budget, else the last; 0 when budget < 0 (no budget).
 intptr_t acTrajectoryChoose(const AcTrajectory *t, int64_t budget);
@@ -303,15 +231,6 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
                    const AcIlpOptions *opts, AcPlan *plan, AcIlpStats *stats,
                    AcError *err);
 
-/// The ILP's memory model evaluated for `plan` (derived, `initialSaved` minus
-/// droppable values of it, else AC_ERR_INVALID): live bytes, static part
-/// excluded, at each forward and backward op step of acSimulate's timeline
-/// (recompute steps skipped), in order.  Equal to the simulated live bytes at
-/// forward steps and at most them at backward steps.  Writes up to `cap`
-/// entries of `live` and the number of steps to `*count`.
-AcStatus acIlpModelLive(const AcGraph *g, const uint8_t *initialSaved,
-                        const AcPlan *plan, int64_t *live, intptr_t cap,
-                        intptr_t *count, AcError *err);
 
 /*===-------------------------- beam search --------------------------------===*/
 

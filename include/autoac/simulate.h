@@ -28,7 +28,7 @@
 #ifndef AUTOAC_SIMULATE_H
 #define AUTOAC_SIMULATE_H
 
-#include "autoac/plan.h"
+#include "autoac/derive.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -70,6 +70,8 @@ AUTOAC_API void acFree(void *p);
 /// allocation failure or a size past SIZE_MAX, leaving `*p` and `*cap` as
 /// they were (the caller still owns and frees `*p`).
 int acArrayGrow(void **p, intptr_t *cap, intptr_t need, size_t elem);
+/// Seconds on the monotonic clock (for deadlines and timings).
+double acClockSeconds(void);
 /// strdup through the hook.
 char *acStrdup(const char *s);
 
@@ -89,16 +91,6 @@ void acStrBufClear(AcStrBuf *b);
 int acUtf8Valid(const char *s, size_t n);
 /// Writes `bytes` for people into `buf`: "512 B", "1.25 MiB", "16.00 GiB".
 void acFormatBytes(int64_t bytes, char *buf, size_t n);
-
-/// Fault injection for tests: the `n`-th allocation from now (1-based) and
-/// every later one fail when `n` > 0; 0 disables injection.
-void acAllocFailAfter(int64_t n);
-/// Number of allocations made through the hook since the process started.
-int64_t acAllocCount(void);
-/// Number of allocations through the hook that failed (injected or real)
-/// since the process started: lets a caller tell an out-of-memory from the
-/// error a library reports when it cannot allocate (jansson's parser).
-int64_t acAllocFailCount(void);
 
 #ifdef __cplusplus
 }

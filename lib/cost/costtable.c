@@ -9,6 +9,7 @@
  * names also match without their overload.  Every error names the source
  * (the file) and the entry (docs/cost-model.md, "Cost tables"). */
 #include "autoac/cost.h"
+#include "support/testhooks.h"
 
 #include <assert.h>
 #include <errno.h>

@@ -6,8 +6,8 @@
  * their types), costed by the cost model.  The module's ac.schedule, if any,
  * becomes the graph's schedule. */
 #include "autoac/autoac.h"
-#include "autoac/import.h"
-#include "autoac/ptrmap.h"
+#include "import/import.h"
+#include "support/ptrmap.h"
 
 #include "mlir-c/AffineExpr.h"
 #include "mlir-c/AffineMap.h"

@@ -2,7 +2,7 @@
  * import.h).  MLIR's recursive-descent parser recurses once per nested
  * attribute, type or region, so input nested deeply enough overflows the
  * stack of whatever process parses it; autoac refuses such text up front. */
-#include "autoac/import.h"
+#include "import/import.h"
 
 int acTextNestsDeeper(const char *text, size_t len, intptr_t limit,
                       int *line, int *column) {

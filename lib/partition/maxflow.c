@@ -15,7 +15,7 @@
  * total flow is checked after every augmentation and the solve stops as soon
  * as it reaches AC_CAP_INF (no finite cut), so sums stay below 2^63.
  */
-#include "autoac/partition.h"
+#include "partition/partition.h"
 
 #include <assert.h>
 #include <string.h>

@@ -35,7 +35,7 @@
  * op needs (zero-cost cuts the source-minimal cut picks up for free) are
  * dropped by walking back from the backward's reads.
  */
-#include "autoac/partition.h"
+#include "partition/partition.h"
 
 #include <assert.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* api.c - one-call entry for bindings: MLIR text in, IR + report out. */
 #include "autoac/autoac.h"
+#include "import/import.h"
 #include "autoac/report.h"
 
 #include "mlir-c/Diagnostics.h"
@@ -7,10 +8,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-void acStrBufMlirCallback(MlirStringRef text, void *strbuf) {
-  acStrBufAppend(strbuf, text.data, text.length);
-}
 
 static MlirLogicalResult acCollectDiag(MlirDiagnostic d, void *user) {
   AcStrBuf *b = user;

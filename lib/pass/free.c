@@ -1,7 +1,7 @@
 /* free.c - the auto-ac-free-at-last-use pass body (autoac/lower.h) and the
  * named lowering pipelines.  docs/rewrite.md, "Freeing at last use". */
 #include "autoac/lower.h"
-#include "autoac/ptrmap.h"
+#include "support/ptrmap.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"

@@ -1,9 +1,9 @@
 /* pass.c - options and the pass body: import, plan, simulate, rewrite, report. */
 #include "autoac/autoac.h"
-#include "autoac/import.h"
-#include "autoac/partition.h"
+#include "import/import.h"
+#include "partition/partition.h"
 #include "autoac/report.h"
-#include "autoac/rewrite.h"
+#include "rewrite/rewrite.h"
 #include "autoac/simulate.h"
 
 #include "mlir-c/Diagnostics.h"
@@ -53,16 +53,6 @@ const char *const acPassOptionNames[] = {
 #undef AC_OPTION
     NULL};
 
-AcOptions *acOptionsCreate(void) {
-  AcOptions *o = acCalloc(1, sizeof *o);
-  if (!o)
-    return NULL;
-  o->budget = -1;
-  o->strategy = AC_STRATEGY_GREEDY;
-  o->mode = AC_MODE_SPLIT;
-  o->device = acDeviceLookup("h100");
-  return o;
-}
 
 void acOptionsDestroy(AcOptions *o) {
   if (!o)
@@ -211,6 +201,37 @@ static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "bad value for option '%s': expected a file name", name);
   return acSetString((char **)field, value, err);
+}
+
+/* Which kinds take their default from the table: those holding a value.
+ * OPTIMIZER and FILE store a string; their zero state (no optimizer name,
+ * factor 0; no file) is already the default the table states ("none",
+ * none), without allocating.  COUNT has no default (sweep off). */
+#define AC_OPT_DEFAULT_SIZE 1
+#define AC_OPT_DEFAULT_OPTIMIZER 0
+#define AC_OPT_DEFAULT_STRATEGY 1
+#define AC_OPT_DEFAULT_MODE 1
+#define AC_OPT_DEFAULT_DEVICE 1
+#define AC_OPT_DEFAULT_FLAG 1
+#define AC_OPT_DEFAULT_COUNT 0
+#define AC_OPT_DEFAULT_FILE 0
+#define AC_OPT_DEFAULT_RNG 1
+
+/* Defaults from the table (autoac/options.def), read by the kinds' own
+ * parsers.  A DEFAULT that is prose rather than a value does not parse and
+ * leaves the field as set before: only budget's ("none: min-cut only"),
+ * which is -1, no budget. */
+AcOptions *acOptionsCreate(void) {
+  AcOptions *o = acCalloc(1, sizeof *o);
+  if (!o)
+    return NULL;
+  o->budget = -1;
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \
+  if (AC_OPT_DEFAULT_##KIND)                                                   \
+    (void)acOptParse_##KIND(o, NAME, DEFAULT, &o->FIELD, NULL);
+#include "autoac/options.def"
+#undef AC_OPTION
+  return o;
 }
 
 static const struct {

@@ -1,15 +1,17 @@
-//===- registration.cpp - the only C++ in autoac ---------------------------===//
+//===- registration.cpp - pass registration and the plugin entry (C++) ----===//
 //
 // The C API has no door for three things: registering a pass in MLIR's global
 // registry with printable options (so `auto-ac{budget=24GB}` parses and
-// survives --dump-pass-pipeline), the mlir-opt plugin entry point, and a few
-// queries (warnings, side-effect interfaces).  Everything else is C: the pass
+// survives --dump-pass-pipeline), the mlir-opt plugin entry point, and
+// parsing with autoac's nesting guard.  (Warnings and the side-effect query,
+// which the import needs too, are lib/import/doors.cpp.)  Everything else
+// is C: the pass
 // bodies call acRunOnModule, acFreeAtLastUse and acGpuBuffers, and the named
 // pipelines auto-ac-lower-cpu/gpu are parsed from acLowerPipeline's text.
 //
 //===----------------------------------------------------------------------===//
 #include "autoac/autoac.h"
-#include "autoac/import.h"
+#include "import/import.h"
 #include "autoac/lower.h"
 
 #include "mlir/CAPI/IR.h"
@@ -206,22 +208,6 @@ extern "C" void acRegisterPasses(void) {
           buildLowering(pm, o, AC_LOWER_GPU);
         });
   });
-}
-
-extern "C" void acEmitDiagnostic(MlirLocation loc, int severity,
-                                 const char *message) {
-  mlir::Location l = unwrap(loc);
-  if (severity == 1)
-    mlir::emitWarning(l) << message;
-  else
-    mlir::emitRemark(l) << message;
-}
-
-extern "C" int acOpMemoryEffectFree(MlirOperation op) {
-  mlir::Operation *o = unwrap(op);
-  if (!o->isRegistered())
-    return -1;
-  return mlir::isMemoryEffectFree(o) ? 1 : 0;
 }
 
 extern "C" MlirOperation acParseModule(MlirContext ctx, const char *text,

@@ -9,8 +9,8 @@
  * droppable values (its binaries; each solve also stops at its
  * deterministic node limit, AC_ILP_DEFAULT_NODES). */
 #include "autoac/autoac.h"
-#include "autoac/import.h"
-#include "autoac/partition.h"
+#include "import/import.h"
+#include "partition/partition.h"
 #include "autoac/report.h"
 #include "autoac/simulate.h"
 

@@ -1,44 +1,48 @@
-/* greedy_internal.h - what the reference greedy (greedy.c) and the
- * incremental one (greedy_inc.c) share, so that they choose alike: the
- * profile measures, the classification of a drop, the exact cost-per-byte
- * order, and trajectory bookkeeping.  Not installed. */
+/* greedy_internal.h - what the greedy's files share (not installed):
+ * trajectory.c's profile measures, drop order, trajectory bookkeeping and
+ * the budget's last drop; the reference (greedy_ref.c) and incremental
+ * (greedy_inc*.c) trajectories; the budgeted entry (greedy_budget.c).
+ * Each of those files includes this header and no other's internals.
+ *
+ * One name for the budget along the chain: `budget` is the peak (static
+ * part included) a plan must fit; < 0 means none (run to the end). */
 #ifndef AUTOAC_GREEDY_INTERNAL_H
 #define AUTOAC_GREEDY_INTERNAL_H
 
-#include "autoac/plan.h"
+#include "plan_internal.h"
 
-/* The part of a live-memory profile (static part excluded) the greedy
- * ranks plans by, lexicographically: the highest level, how many steps
- * reach it, and the highest level below it (-1 when every step is at the
- * top).  No steps: {0, 0, -1}. */
+/// The part of a live-memory profile (static part excluded) the greedy
+/// ranks plans by, lexicographically: the highest level, how many steps
+/// reach it, and the highest level below it (-1 when every step is at the
+/// top).  No steps: {0, 0, -1}.
 typedef struct AcProfileTop {
   int64_t top;
   int64_t count;
   int64_t second;
 } AcProfileTop;
 
-/* Summarizes live bytes per step. */
+/// Summarizes live bytes per step.
 AcProfileTop acProfileTopOf(const int64_t *live, intptr_t numSteps);
 
 enum { AC_DROP_NONE = 0, AC_DROP_PRIMARY = 1, AC_DROP_SECONDARY = 2 };
 
-/* How a drop that turns profile `cur` into `next` ranks (docs/planner.md):
- *  - PRIMARY when the top falls; *fall = cur.top - next.top;
- *  - SECONDARY when the top stays and fewer steps reach it
- *    (*fall = top - max(next.second, 0)), or as many steps reach it and the
- *    second level falls (*fall = cur.second - max(next.second, 0)); the
- *    fall is the drop of the descending-sorted profile at its first
- *    changed entry, and must be positive;
- *  - NONE otherwise (the top rises, or nothing improves). */
+/// How a drop that turns profile `cur` into `next` ranks (docs/planner.md):
+///  - PRIMARY when the top falls; *fall = cur.top - next.top;
+///  - SECONDARY when the top stays and fewer steps reach it
+///    (*fall = top - max(next.second, 0)), or as many steps reach it and the
+///    second level falls (*fall = cur.second - max(next.second, 0)); the
+///    fall is the drop of the descending-sorted profile at its first
+///    changed entry, and must be positive;
+///  - NONE otherwise (the top rises, or nothing improves).
 int acDropClassify(AcProfileTop cur, AcProfileTop next, int64_t *fall);
 
-/* Compares x1 * f1 with x2 * f2 exactly (x finite, >= 0; f > 0): -1, 0, 1. */
+/// Compares x1 * f1 with x2 * f2 exactly (x finite, >= 0; f > 0): -1, 0, 1.
 int acCompareScaled(double x1, int64_t f1, double x2, int64_t f2);
 
-/* 1 when drop a (extra seconds ea, fall fa, value id va) ranks before drop b:
- * less extra per byte of fall (compared exactly), then the larger fall,
- * then the lower value id.  A strict total order, so the pick does not
- * depend on the order candidates are looked at. */
+/// 1 when drop a (extra seconds ea, fall fa, value id va) ranks before drop b:
+/// less extra per byte of fall (compared exactly), then the larger fall,
+/// then the lower value id.  A strict total order, so the pick does not
+/// depend on the order candidates are looked at.
 static inline int acDropBefore(double ea, int64_t fa, AcId va, double eb,
                                int64_t fb, AcId vb) {
   int c = acCompareScaled(ea, fb, eb, fa); /* ea/fa vs eb/fb */
@@ -49,16 +53,18 @@ static inline int acDropBefore(double ea, int64_t fa, AcId va, double eb,
   return va < vb;
 }
 
-/* Appends a plan to a trajectory (arrays grown by doubling); 0 on NOMEM. */
+/*===-------------------------- trajectory.c ------------------------------===*/
+
+/// Appends a plan to a trajectory (arrays grown by doubling); 0 on NOMEM.
 int acTrajectoryPush(AcTrajectory *t, intptr_t *cap, AcId dropped,
                      int64_t peak, double seconds, int64_t saved);
 
-/* Drops the plans after the first one reaching the trajectory's last peak:
- * plateau drops that never led to a lower peak are no use to any budget. */
+/// Drops the plans after the first one reaching the trajectory's last peak:
+/// plateau drops that never led to a lower peak are no use to any budget.
 void acTrajectoryTrim(AcTrajectory *t);
 
-/* The order of last drops for a budget (acGreedyPlanForBudget): fewer
- * extra seconds, then the lower peak, then the lower value id. */
+/// The order of last drops for a budget (acGreedyPlanForBudget): fewer
+/// extra seconds, then the lower peak, then the lower value id.
 static inline int acRefineBefore(double extra, int64_t peak, AcId v,
                                  double extra2, int64_t peak2, AcId v2) {
   if (extra != extra2)
@@ -68,34 +74,63 @@ static inline int acRefineBefore(double extra, int64_t peak, AcId v,
   return v < v2;
 }
 
-/* The reference trajectory (greedy.c), stopping as acGreedyTrajectoryUntil.
- * When it stops because a plan fits stopPeak (>= 0), the budget's last
- * drop (acGreedyPlanForBudget) is in t->refinedDrop. */
+/// The best last drop a search has seen so far: value (AC_NONE: none yet),
+/// the peak of its plan and the extra recompute seconds it adds over the
+/// plan before it.
+typedef struct AcLastDrop {
+  AcId value;
+  int64_t peak;
+  double extra;
+} AcLastDrop;
+
+/// Keeps drop v (peak, extra) in `best` when it ranks before what is there
+/// (acRefineBefore) or `best` is empty.
+void acLastDropConsider(AcLastDrop *best, AcId v, int64_t peak, double extra);
+
+/// Records the budget's last drop on `t`, once the trajectory stops at a
+/// plan fitting the budget whose drop was `pick`: `best` (non-empty, found
+/// among the drops from the plan before, whose recompute seconds are
+/// `secondsBefore`) replaces `pick` unless it is `pick` itself.
+void acTrajectorySetLastDrop(AcTrajectory *t, AcId pick, const AcLastDrop *best,
+                             double secondsBefore);
+
+/// Greedy's plan for `budget` from trajectory `t` (run until a plan fits
+/// `budget`, lastDrop set): the chosen plan (acTrajectoryChoose) with the
+/// budget's last drop applied.  The one place the last drop reaches a plan.
+AcStatus acTrajectoryBudgetPlan(const AcGraph *g, const AcTrajectory *t,
+                                int64_t budget, AcPlan *plan, AcError *err);
+
+/*===-------------------------- the trajectories --------------------------===*/
+
+/// The reference trajectory (greedy_ref.c), stopping as
+/// acGreedyTrajectoryUntil.  When it stops because a plan fits `budget`
+/// (>= 0), the budget's last drop is recorded (acTrajectorySetLastDrop).
 AcStatus acGreedyReferenceUntil(const AcGraph *g, const uint8_t *initialSaved,
-                                int64_t staticBytes, int64_t stopPeak,
+                                int64_t staticBytes, int64_t budget,
                                 AcTrajectory **out, AcError *err);
 
-/* The incremental trajectory (greedy_inc.c), identical to the reference
- * (refinedDrop included).
- * With `check`, every accepted plan is re-simulated from scratch and its
- * peak, step count at the peak and second level compared with the
- * incremental state (AC_ERR_INTERNAL on a difference): for tests. */
+/// The incremental trajectory (greedy_inc.c), identical to the reference
+/// (the last drop included).
+/// With `check`, every accepted plan is re-simulated from scratch and its
+/// peak, step count at the peak and second level compared with the
+/// incremental state (AC_ERR_INTERNAL on a difference): for tests.
 AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
-                                  int64_t staticBytes, int64_t stopPeak,
+                                  int64_t staticBytes, int64_t budget,
                                   int check, AcTrajectory **out, AcError *err);
 
-/* As acGreedyIncrementalUntil (check off), also stopping once the monotonic
- * clock (acClockSeconds) passes `deadline` (<= 0: never); `*cutShort`
- * (may be NULL) says whether it did.  A trajectory cut short is a prefix of
- * the full one. */
+/// As acGreedyIncrementalUntil (check off), also stopping once the monotonic
+/// clock (acClockSeconds) passes `deadline` (<= 0: never); `*cutShort`
+/// (may be NULL) says whether it did.  A trajectory cut short is a prefix of
+/// the full one.
 AcStatus acGreedyIncrementalDeadline(const AcGraph *g,
                                      const uint8_t *initialSaved,
-                                     int64_t staticBytes, int64_t stopPeak,
+                                     int64_t staticBytes, int64_t budget,
                                      double deadline, int *cutShort,
                                      AcTrajectory **out, AcError *err);
 
-/* acGreedyPlanForBudget under a deadline (acGreedyIncrementalDeadline):
- * cut short, the plan is the lowest-peak one reached by then. */
+/// acGreedyPlanForBudget under a deadline (acGreedyIncrementalDeadline):
+/// cut short, the plan is the lowest-peak one reached by then
+/// (greedy_budget.c).
 AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
                                        const uint8_t *initialSaved,
                                        int64_t staticBytes, int64_t budget,
@@ -103,12 +138,9 @@ AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
                                        AcPlan *plan, AcTrajectory **out,
                                        AcError *err);
 
-/* Seconds on the monotonic clock (for deadlines). */
-double acClockSeconds(void);
-
-/* Backward leaves (recompute group + op) with at least this many steps are
- * indexed by the incremental greedy (greedy_inc.c); tests lower it to
- * exercise the indexed path on small graphs. */
+/// Backward leaves (recompute group + op) with at least this many steps are
+/// indexed by the incremental greedy (greedy_inc_profile.c); tests lower it
+/// to exercise the indexed path on small graphs.
 extern int acGreedyLeafIndexMin;
 
 #endif

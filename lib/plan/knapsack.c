@@ -100,8 +100,8 @@ AcStatus acKnapsackFrom(const AcGraph *g, const uint8_t *initialSaved,
   for (intptr_t i = 0; i < n; ++i)
     trial->saved[cand[i]] = 0;
   int64_t fixedBytes = acPlanSavedBytes(g, trial);
-  double room = frac * (double)savedBytes - (double)fixedBytes;
-  if (room >= (double)candBytes) {
+  double candBudget = frac * (double)savedBytes - (double)fixedBytes;
+  if (candBudget >= (double)candBytes) {
     /* Everything fits (fraction 1 among others): the starting plan.  The
        quantized DP below rounds weights up and could drop a save here. */
     acPlanCopy(plan, base);
@@ -118,7 +118,7 @@ AcStatus acKnapsackFrom(const AcGraph *g, const uint8_t *initialSaved,
     weight[i] = bytes[i] / unit + (bytes[i] % unit != 0);
     sumW += weight[i];
   }
-  int64_t capW = room <= 0 ? 0 : (int64_t)floor(room / (double)unit);
+  int64_t capW = candBudget <= 0 ? 0 : (int64_t)floor(candBudget / (double)unit);
   if (capW > sumW)
     capW = sumW;
   intptr_t width = (intptr_t)capW + 1;

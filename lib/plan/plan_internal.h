@@ -1,14 +1,11 @@
-/* plan_internal.h - helpers shared by plan.c, greedy.c, knapsack.c, run.c.
+/* plan_internal.h - helpers shared by the planners (plan.c, start.c, run.c,
+ * the greedy, knapsack.c, beam.c, the ILP).
  * Not installed; not part of the public API. */
 #ifndef AUTOAC_PLAN_INTERNAL_H
 #define AUTOAC_PLAN_INTERNAL_H
 
 #include "autoac/plan.h"
 
-/* 1 when op `o` may never be rerun (not known pure, or ac.save). */
-static inline int acOpCannotRecompute(const AcOp *op) {
-  return !op->recomputable || op->mustSave;
-}
 
 /* Checks whether saved value `v` can be dropped from a plan whose saved set
  * is `saved`: v is a saved storage root produced by a forward op that may be
@@ -50,11 +47,11 @@ AcStatus acPlanFromSaved(const AcGraph *g, const uint8_t *saved, AcPlan *plan,
                          AcError *err);
 
 /* Greedy trajectory from `initialSaved`, stopping early once a plan's peak
- * is <= stopPeak (stopPeak < 0: run to the end).  The prefix computed is
+ * is <= budget (budget < 0: run to the end).  The prefix computed is
  * exactly the prefix of the full trajectory. */
 struct AcTrajectory;
 AcStatus acGreedyTrajectoryUntil(const AcGraph *g, const uint8_t *initialSaved,
-                                 int64_t staticBytes, int64_t stopPeak,
+                                 int64_t staticBytes, int64_t budget,
                                  struct AcTrajectory **out, AcError *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* run.c - acPlanRun: one planning run for a strategy (docs/planner.md). */
 #include "greedy_internal.h"
 #include "plan_internal.h"
-#include "autoac/partition.h"
+#include "partition/partition.h"
 #include "autoac/simulate.h"
 
 #include <string.h>

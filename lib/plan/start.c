@@ -18,7 +18,7 @@
  * start itself (the first plan of every search from it).  Last, saves the
  * backward no longer reads (the inputs of a value saved back) are dropped. */
 #include "plan_internal.h"
-#include "autoac/partition.h"
+#include "partition/partition.h"
 #include "autoac/simulate.h"
 
 #include <assert.h>

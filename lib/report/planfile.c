@@ -1,5 +1,6 @@
 /* planfile.c - plans on disk: graph fingerprints, writing and reading. */
 #include "autoac/report.h"
+#include "support/testhooks.h"
 
 #include <inttypes.h>
 #include <jansson.h>

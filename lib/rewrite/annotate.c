@@ -5,7 +5,7 @@
  * every op the backward reruns gets the unit attribute `ac.recomputed`.
  * Marks from an earlier run are replaced, so annotating twice is stable.
  *===----------------------------------------------------------------------===*/
-#include "autoac/rewrite.h"
+#include "rewrite/rewrite.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/IR.h"

@@ -24,7 +24,7 @@
  *===----------------------------------------------------------------------===*/
 #include "autoac/autoac.h"
 #include "autoac/cost.h"
-#include "autoac/rewrite.h"
+#include "rewrite/rewrite.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"

@@ -19,8 +19,8 @@
  * inserted after their @f, @f's body is replaced by the two calls, and the
  * module is verified.  See docs/rewrite.md.
  *===----------------------------------------------------------------------===*/
-#include "autoac/rewrite.h"
-#include "autoac/ptrmap.h"
+#include "rewrite/rewrite.h"
+#include "support/ptrmap.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"

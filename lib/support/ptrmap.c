@@ -1,5 +1,5 @@
-/* ptrmap.c - open-addressing pointer -> id map (see autoac/ptrmap.h). */
-#include "autoac/ptrmap.h"
+/* ptrmap.c - open-addressing pointer -> id map (see support/ptrmap.h). */
+#include "support/ptrmap.h"
 
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /* support.c - status names, error filling and the single allocation hook. */
 #include "autoac/support.h"
+#include "support/testhooks.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int64_t acFailAt = 0;   /* allocation number that starts failing; 0 = never */
 static int64_t acAllocs = 0;   /* allocations attempted so far */
@@ -102,6 +104,12 @@ int acArrayGrow(void **p, intptr_t *cap, intptr_t need, size_t elem) {
   *p = q;
   *cap = ncap;
   return 1;
+}
+
+double acClockSeconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 char *acStrdup(const char *s) {

@@ -24,6 +24,7 @@
  * spaced ones in between: what ctest runs.  --stride K tries every K-th N;
  * --from N starts there. */
 #include "autoac/autoac.h"
+#include "support/testhooks.h"
 #include "../../tools/common/read_file.h"
 
 #include <dirent.h>

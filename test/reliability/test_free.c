@@ -11,6 +11,7 @@
  * statistics are checked against the file's cases: frees moved, ac.owned
  * frees inserted, caller frees given away, arguments demoted. */
 #include "autoac/autoac.h"
+#include "support/testhooks.h"
 #include "../../tools/common/read_file.h"
 
 #include "mlir-c/Diagnostics.h"

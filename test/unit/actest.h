@@ -8,6 +8,8 @@
 #ifndef AUTOAC_ACTEST_H
 #define AUTOAC_ACTEST_H
 
+#include "support/testhooks.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>

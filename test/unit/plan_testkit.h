@@ -9,6 +9,7 @@
 #include "autoac/graph.h"
 #include "autoac/plan.h"
 #include "autoac/simulate.h"
+#include "plan/plan_oracles.h"
 
 #include "actest.h"
 

@@ -3,7 +3,7 @@
  * random graphs, never costlier than greedy, a hand graph, determinism and
  * allocation failures. */
 #include "plan_testkit.h"
-#include "autoac/partition.h"
+#include "partition/partition.h"
 
 /* Greedy's hand graph (tkThreeActs, its space of 8 plans by hand).  Front:
  * {} 1130/0, {c} 930/1, {b,c} 840/10. */

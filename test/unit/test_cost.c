@@ -2,7 +2,7 @@
  * recomputability, roofline time, the torch type parser and size parsing.
  * Every expected number is computed by hand in the comments. */
 #include "autoac/cost.h"
-#include "../../lib/cost/cost_internal.h"
+#include "cost/cost_internal.h"
 
 #include "actest.h"
 

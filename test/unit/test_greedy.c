@@ -4,10 +4,10 @@
  * lowest peak, never recomputing a banned op, and the knapsack baseline's
  * fraction mapping and choices. */
 #include "plan_testkit.h"
-#include "autoac/partition.h"
+#include "partition/partition.h"
 
-#include "../../lib/plan/greedy_internal.h"
-#include "../../lib/plan/plan_internal.h"
+#include "plan/greedy_internal.h"
+#include "plan/plan_internal.h"
 
 AC_TEST(handTrajectory) {
   AcGraph *g = tkThreeActs();

@@ -1,5 +1,5 @@
 /* test_greedy_inc.c - the incremental greedy (greedy_inc.c) against the
- * reference (greedy.c): identical trajectories (drops, peaks, recompute
+ * reference (greedy_ref.c): identical trajectories (drops, peaks, recompute
  * seconds bit for bit, saved bytes) on random graphs with several functions,
  * microbatches and random schedules, from the min-cut set, from save-all
  * and from random save sets; graphs with quantized sizes and costs, where
@@ -9,10 +9,10 @@
  * drop; early stops giving prefixes; the exact ratio order; allocation
  * failures. */
 #include "plan_testkit.h"
-#include "autoac/partition.h"
+#include "partition/partition.h"
 
-#include "../../lib/plan/greedy_internal.h"
-#include "../../lib/plan/plan_internal.h"
+#include "plan/greedy_internal.h"
+#include "plan/plan_internal.h"
 
 static void printTrajectories(const AcTrajectory *r, const AcTrajectory *t) {
   intptr_t n = r->numPlans > t->numPlans ? r->numPlans : t->numPlans;

@@ -3,7 +3,7 @@
  * every plan of the space on random small graphs, hand graphs, acPlanRun,
  * the limits and allocation failures. */
 #include "plan_testkit.h"
-#include "autoac/partition.h"
+#include "partition/partition.h"
 
 #include <math.h>
 

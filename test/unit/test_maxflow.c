@@ -1,6 +1,6 @@
 /* test_maxflow.c - Dinic's max flow: known networks, brute-force min cuts on
  * random small graphs, infinite edges, allocation failures and scale. */
-#include "autoac/partition.h"
+#include "partition/partition.h"
 
 #include "actest.h"
 

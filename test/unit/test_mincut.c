@@ -1,6 +1,6 @@
 /* test_mincut.c - the min-cut save set on small joint graphs, a brute force
  * over random DAGs, errors, allocation failures and scale. */
-#include "autoac/partition.h"
+#include "partition/partition.h"
 
 #include "actest.h"
 

@@ -4,7 +4,7 @@
  * either where they fit, and fits wherever they do); prints the gap table
  * that docs/optimality.md quotes.  No timing is asserted. */
 #include "plan_testkit.h"
-#include "autoac/partition.h"
+#include "partition/partition.h"
 
 #include <math.h>
 

@@ -3,7 +3,7 @@
  * recompute cost, copying, strategy names, and derivation invariants on
  * random graphs. */
 #include "plan_testkit.h"
-#include "../../lib/plan/plan_internal.h"
+#include "plan/plan_internal.h"
 
 static AcGraph *finish(AcGraphBuilder *b) {
   AcGraph *g = NULL;

@@ -2,6 +2,7 @@
  * and pass, unregistered dialects allowed, and autoac's options as
  * --ac-NAME=VALUE.  See docs/ac-opt.md and `ac-opt --help`. */
 #include "autoac/autoac.h"
+#include "import/import.h"
 #include "autoac/report.h"
 
 #include "mlir-c/Diagnostics.h"

@@ -11,8 +11,8 @@
  * simulated as well and the ILP checked against it.  Prints a markdown
  * table per file and a summary line; docs/optimality.md has the results. */
 #include "autoac/autoac.h"
-#include "autoac/import.h"
-#include "autoac/partition.h"
+#include "import/import.h"
+#include "partition/partition.h"
 #include "autoac/plan.h"
 #include "autoac/simulate.h"
 

@@ -1,4 +1,4 @@
-/*===- autoac/partition.h - max-flow/min-cut and the min-cut save set -*- C -*-===*
+/*===- partition/partition.h - max-flow/min-cut, the min-cut save set -===*
  *
  * AcMaxflow is an array-based flow network (Dinic's algorithm) sized for
  * 100k+ nodes: edges live in flat arrays with a forward-star index built

@@ -1,4 +1,4 @@
-/*===- autoac/rewrite.h - plan -> MLIR ----------------------------*- C -*-===*
+/*===- rewrite/rewrite.h - plan -> MLIR ----------------------------*- C -*-===*
  *
  * split: each joint @f becomes @f_fwd (primal inputs in; forward outputs then
  * saved activations out), @f_bwd (saved activations, tangents and the primal
@@ -11,7 +11,7 @@
 #ifndef AUTOAC_REWRITE_H
 #define AUTOAC_REWRITE_H
 
-#include "autoac/import.h"
+#include "import/import.h"
 #include "autoac/plan.h"
 
 #ifdef __cplusplus

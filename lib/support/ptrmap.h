@@ -1,4 +1,4 @@
-/*===- autoac/ptrmap.h - open-addressing map from pointers to ids -*- C -*-===*
+/*===- support/ptrmap.h - open-addressing map from pointers to ids -*- C -*-===*
  *
  * Keys are non-NULL pointers (e.g. MlirValue.ptr); values are int32 ids.
  * Linear probing, power-of-two capacity, load factor <= 1/2.  No deletion.

@@ -1,4 +1,4 @@
-/*===- autoac/import.h - MLIR module -> AcGraph -------------------*- C -*-===*
+/*===- import/import.h - MLIR module -> AcGraph -------------------*- C -*-===*
  *
  * Finds every func.func marked ac.joint, reads argument and result roles,
  * op phases (ac.phase), ac.save / ac.recompute, tensor types (builtin ranked
@@ -70,6 +70,17 @@ void acImportDestroy(AcImport *imp);
 /// `limit` + 1, or 0 when the text never nests deeper than `limit`.
 int acTextNestsDeeper(const char *text, size_t len, intptr_t limit,
                       int *line, int *column);
+
+/*===------ MLIR helpers the edges share (lib/import/doors.cpp) ----------===*/
+
+/// MlirStringCallback appending to the AcStrBuf passed as user data.
+void acStrBufMlirCallback(MlirStringRef text, void *strbuf);
+/// Emits a warning (severity 1) or a remark (2) at `loc` through the context's
+/// diagnostic engine (the C API only has mlirEmitError).
+void acEmitDiagnostic(MlirLocation loc, int severity, const char *message);
+/// Side effects of a registered op: 1 if known free of memory effects
+/// (recursively), 0 if it has effects, -1 if the op is unregistered.
+int acOpMemoryEffectFree(MlirOperation op);
 
 #ifdef __cplusplus
 }
