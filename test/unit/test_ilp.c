@@ -571,7 +571,7 @@ AC_TEST(largeModelsAreLimited) {
  * plays no part), and a search it stops says so. */
 AC_TEST(nodeLimitDeterministic) {
   int calls = 0, limited = 0, unlimited = 0;
-  for (uint64_t seed = 11; seed <= 60; ++seed) {
+  for (uint64_t seed = 11; seed <= 80; ++seed) {
     AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 2), 1, 30, 20);
     if (!g)
       continue;
