@@ -901,6 +901,139 @@ static intptr_t acSinkBackwardAliases(const AcImport *imp) {
   return moved;
 }
 
+/* The init `v` of a destination-style writer `o` when it is shared: made by
+ * a `tensor.empty`, or by a `linalg.fill` of one, and read by some op other
+ * than `o`.  Returns the op making it, or a null op. */
+static MlirOperation acSharedInitMaker(MlirOperation o, MlirValue v) {
+  MlirOperation none = {NULL};
+  if (!mlirValueIsAOpResult(v))
+    return none;
+  MlirOperation p = mlirOpResultGetOwner(v);
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(p));
+  if (acStrRefEq(n, "linalg.fill")) {
+    intptr_t k = mlirOperationGetNumOperands(p);
+    MlirValue init = k > 0 ? mlirOperationGetOperand(p, k - 1) : v;
+    if (mlirOperationGetNumResults(p) != 1 || !mlirValueIsAOpResult(init) ||
+        !acStrRefEq(mlirIdentifierStr(mlirOperationGetName(
+                        mlirOpResultGetOwner(init))), "tensor.empty"))
+      return none;
+  } else if (!acStrRefEq(n, "tensor.empty")) {
+    return none;
+  }
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!mlirOperationEqual(mlirOpOperandGetOwner(u), o))
+      return p;
+  return none;
+}
+
+/* Records `clone`'s result as a copy of `orig`'s (clone value -> the value
+ * id of `orig`'s result, `idOf`), for naming. */
+static AcStatus acNoteClone(AcPtrMap *cloneOf, const AcPtrMap *idOf,
+                            MlirOperation orig, MlirOperation clone) {
+  AcId id = acPtrMapGet(idOf, mlirOperationGetResult(orig, 0).ptr);
+  if (id == AC_NONE) /* a copy of a copy */
+    id = acPtrMapGet(cloneOf, mlirOperationGetResult(orig, 0).ptr);
+  return acPtrMapPut(cloneOf, mlirOperationGetResult(clone, 0).ptr, id);
+}
+
+/* Shared inits are given one per writer (docs/contract.md, "Shared inits").
+ * `mlir-opt --cse` merges identical `tensor.empty` ops, and `linalg.fill`s of
+ * them, so that one init is the `outs` of several linalg ops; bufferization
+ * then reuses its buffer for a later writer only when the earlier result is
+ * dead, which depends on the plan.  Every writer whose init (graph dpsInit)
+ * is made by a `tensor.empty`, or a `linalg.fill` of one, that another op
+ * also reads gets its own copy of that maker (a fill with its own copy of
+ * the empty), placed right before it; makers left without uses are erased.
+ * What runs is then a fresh init per writer, which the in-place rule
+ * (simulate.h) counts exactly, in every planner.  `cloneOf` receives each
+ * copy's result -> the value id of the result it copies.  Returns the
+ * number of copies made, or -1 when out of memory. */
+static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
+  const AcGraph *g = imp->graph;
+  AcPtrMap idOf = {0}, listed = {0};
+  MlirOperation *makers = NULL;
+  uint8_t *writes = NULL;
+  intptr_t numMakers = 0, capMakers = 0, made = 0, numWriters = 0;
+  /* Which writers: decided on the input as it is, so that the last writer
+     of a shared init gets a copy too (the original stands at the first
+     writer, where `cse` left it, and would be counted live from there). */
+  if (!(writes = acCalloc((size_t)g->numOps + 1, 1)))
+    goto nomem;
+  for (AcId o = 0; o < (AcId)g->numOps; ++o) {
+    if (g->ops[o].dpsInit == AC_NONE)
+      continue;
+    MlirOperation op = imp->ops[o];
+    intptr_t last = mlirOperationGetNumOperands(op) - 1;
+    writes[o] = !mlirOperationIsNull(
+        acSharedInitMaker(op, mlirOperationGetOperand(op, last)));
+    numWriters += writes[o];
+  }
+  if (numWriters == 0)
+    goto cleanup;
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (acPtrMapPut(&idOf, imp->values[v].ptr, (int32_t)v) != AC_OK)
+      goto nomem;
+  for (AcId o = 0; o < (AcId)g->numOps; ++o) {
+    if (!writes[o])
+      continue;
+    MlirOperation op = imp->ops[o];
+    intptr_t last = mlirOperationGetNumOperands(op) - 1;
+    MlirOperation maker = mlirOpResultGetOwner(mlirOperationGetOperand(op, last));
+    if (!acArrayGrow((void **)&makers, &capMakers, numMakers + 2, sizeof *makers))
+      goto nomem;
+    if (acPtrMapGet(&listed, maker.ptr) == AC_NONE) {
+      if (acPtrMapPut(&listed, maker.ptr, 1) != AC_OK)
+        goto nomem;
+      makers[numMakers++] = maker;
+    }
+    MlirBlock block = mlirOperationGetBlock(op);
+    MlirOperation copy = mlirOperationClone(maker);
+    if (acStrRefEq(mlirIdentifierStr(mlirOperationGetName(maker)), "linalg.fill")) {
+      /* The fill's init: its own copy of the empty. */
+      intptr_t k = mlirOperationGetNumOperands(maker) - 1;
+      MlirOperation empty = mlirOpResultGetOwner(mlirOperationGetOperand(maker, k));
+      MlirOperation emptyCopy = mlirOperationClone(empty);
+      mlirBlockInsertOwnedOperationBefore(block, op, emptyCopy);
+      mlirOperationSetOperand(copy, k, mlirOperationGetResult(emptyCopy, 0));
+      if (acNoteClone(cloneOf, &idOf, empty, emptyCopy) != AC_OK)
+        goto nomem;
+      if (acPtrMapGet(&listed, empty.ptr) == AC_NONE) {
+        if (acPtrMapPut(&listed, empty.ptr, 1) != AC_OK)
+          goto nomem;
+        makers[numMakers++] = empty;
+      }
+      made++;
+    }
+    mlirBlockInsertOwnedOperationBefore(block, op, copy);
+    mlirOperationSetOperand(op, last, mlirOperationGetResult(copy, 0));
+    if (acNoteClone(cloneOf, &idOf, maker, copy) != AC_OK)
+      goto nomem;
+    made++;
+  }
+  /* Erase the makers left unused (each listed once): fills first, as they
+     read the empties. */
+  for (int pass = 0; pass < 2; ++pass)
+    for (intptr_t i = 0; i < numMakers; ++i) {
+      MlirOperation m = makers[i];
+      if (mlirOperationIsNull(m) ||
+          acStrRefEq(mlirIdentifierStr(mlirOperationGetName(m)), "linalg.fill") != (pass == 0) ||
+          !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(m, 0))))
+        continue;
+      mlirOperationDestroy(m);
+      makers[i].ptr = NULL;
+    }
+  goto cleanup;
+nomem:
+  made = -1;
+cleanup:
+  acFree(writes);
+  acFree(makers);
+  acPtrMapClear(&idOf);
+  acPtrMapClear(&listed);
+  return made;
+}
+
 AcStatus acImportModule(MlirOperation module, const AcDevice *device,
                         AcImport **out, AcError *err, MlirLocation *errLoc) {
   return acImportModuleWithCosts(module, device, NULL, out, err, errLoc);
@@ -920,13 +1053,16 @@ AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
   AcStatus st = acImportOnce(module, device, costTable, names, out, err, errLoc);
   if (st != AC_OK)
     return st;
+  AcPtrMap cloneOf = {0};
+  intptr_t *copies = NULL;
   intptr_t moved = acSinkBackwardAliases(*out);
-  if (moved == 0)
+  intptr_t cloned = moved < 0 ? 0 : acUnshareInits(*out, &cloneOf);
+  if (moved == 0 && cloned == 0)
     return st;
   AcImport *first = *out;
   AcPtrMap byValue = {0};
   *out = NULL;
-  if (moved < 0)
+  if (moved < 0 || cloned < 0)
     goto nomem;
   /* The second import names nothing: names stay those of the input as
      written (the printed numbering of the moved IR differs, the values
@@ -937,10 +1073,31 @@ AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
   if (!((*out)->valueNames =
             acCalloc((size_t)(*out)->graph->numValues + 1, sizeof(char *))))
     goto nomem;
+  if (!(copies = acCalloc((size_t)first->graph->numValues + 1, sizeof *copies)))
+    goto nomem;
   for (intptr_t v = 0; v < first->graph->numValues; ++v)
     if (acPtrMapPut(&byValue, first->values[v].ptr, (int32_t)v) != AC_OK)
       goto nomem;
+  /* A copy of a shared init is named after the value it copies: "%3~2" is
+     the second copy of %3 ('~' is in no MLIR value name, so no name of
+     the input is met twice).  Named first: the moves below take names. */
   for (intptr_t v = 0; v < (*out)->graph->numValues; ++v) {
+    AcId of = acPtrMapGet(&byValue, (*out)->values[v].ptr) == AC_NONE
+                  ? acPtrMapGet(&cloneOf, (*out)->values[v].ptr)
+                  : AC_NONE;
+    if (of == AC_NONE)
+      continue;
+    const char *base = first->valueNames[of];
+    size_t len = strlen(base) + 24;
+    char *nm = acMalloc(len);
+    if (!nm)
+      goto nomem;
+    snprintf(nm, len, "%s~%lld", base, (long long)++copies[of]);
+    (*out)->valueNames[v] = nm;
+  }
+  for (intptr_t v = 0; v < (*out)->graph->numValues; ++v) {
+    if ((*out)->valueNames[v])
+      continue;
     AcId old = acPtrMapGet(&byValue, (*out)->values[v].ptr);
     if (old == AC_NONE) {
       /* Moving ops keeps every value: not expected. */
@@ -964,6 +1121,8 @@ nomem:
   st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory during import");
 cleanup:
   acPtrMapClear(&byValue);
+  acPtrMapClear(&cloneOf);
+  acFree(copies);
   acImportDestroy(first);
   return st;
 }
