@@ -514,6 +514,14 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
         gop->dpsInit = acPtrMapGet(&c->valueIds,
                                    mlirOperationGetOperand(op, numDirect - 1).ptr);
     }
+    /* `tensor.insert_slice %src into %dest` and `tensor.insert %x into
+       %dest` write into their dest (operand 1) as a linalg op into its
+       init: in place when nothing reads the dest afterwards (a copy of the
+       source into a subview of it), else into a copy of the dest. */
+    if (nres == 1 && numDirect >= 2 &&
+        (strcmp(opName, "tensor.insert_slice") == 0 ||
+         strcmp(opName, "tensor.insert") == 0))
+      gop->dpsInit = acPtrMapGet(&c->valueIds, mlirOperationGetOperand(op, 1).ptr);
     if ((flag = acRequestFlag(op, "ac.recompute")) < 0)
       return acFailAt(c, loc, AC_ERR_INVALID, opId,
                       "ac.recompute on '%s' must be a unit attribute or a "
