@@ -361,6 +361,40 @@ AC_TEST(inPlaceGraphs) {
   acGreedyLeafIndexMin = saved;
 }
 
+/* As inPlaceGraphs, with inits that other ops read too (tkDestPercent):
+ * `tensor.insert_slice` dests and writes into `tensor.extract_slice` views,
+ * the inits left shared after the import's one-init-per-writer rule. */
+AC_TEST(inPlaceDestGraphs) {
+  int saved = acGreedyLeafIndexMin;
+  tkDpsPercent = 40;
+  tkDestPercent = 35;
+  for (int indexed = 0; indexed < 2; ++indexed) {
+    acGreedyLeafIndexMin = indexed ? 1 : saved;
+    Stats st = {0, 0, 0, 0};
+    int changed = 0;
+    for (uint64_t seed = 7000; seed <= 7150 + AC_EXTRA_SEEDS && st.failures < 3; ++seed) {
+      AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 3 == 0), 1 + (int)(seed % 3),
+                              12 + (int)(seed % 30), 8 + (int)(seed % 20));
+      if (!g)
+        continue;
+      changed += inPlaceChangesPeak(g);
+      if (seed % 2)
+        tkQuantize(g, seed);
+      compareGraph(g, seed, &st);
+      acGraphDestroy(g);
+    }
+    printf("  %s: %d trajectories, %d drops, %d graphs whose save-all peak "
+           "the rule lowers\n", indexed ? "indexed" : "plain", st.trajectories,
+           st.drops, changed);
+    CHECK(st.failures == 0);
+    CHECK(changed >= 25);
+    CHECK(st.trajectories >= 400 && st.drops >= 500);
+  }
+  tkDestPercent = 0;
+  tkDpsPercent = 0;
+  acGreedyLeafIndexMin = saved;
+}
+
 /* The budget's last drop (acGreedyPlanForBudget): the reference and the
  * incremental choose the same one at budgets between consecutive peaks of
  * the trajectory (bit-equal seconds), its peak is the simulated one and
@@ -460,6 +494,7 @@ int main(void) {
   RUN(allocFailures);
   RUN(randomGraphsIndexed);
   RUN(inPlaceGraphs);
+  RUN(inPlaceDestGraphs);
   RUN(budgetLastDrop);
   return acTestSummary("greedy_inc");
 }
