@@ -909,6 +909,16 @@ static intptr_t acSinkBackwardAliases(const AcImport *imp) {
   return moved;
 }
 
+/* The operand number of the init of `op`, a destination-style writer
+ * (graph dpsInit): the dest of `tensor.insert_slice` and `tensor.insert`,
+ * else the last operand (a linalg op's one `outs`). */
+static intptr_t acInitOperand(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  if (acStrRefEq(n, "tensor.insert_slice") || acStrRefEq(n, "tensor.insert"))
+    return 1;
+  return mlirOperationGetNumOperands(op) - 1;
+}
+
 /* The init `v` of a destination-style writer `o` when it is shared: made by
  * a `tensor.empty`, or by a `linalg.fill` of one, and read by some op other
  * than `o`.  Returns the op making it, or a null op. */
@@ -972,9 +982,9 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
     if (g->ops[o].dpsInit == AC_NONE)
       continue;
     MlirOperation op = imp->ops[o];
-    intptr_t last = mlirOperationGetNumOperands(op) - 1;
+    intptr_t at = acInitOperand(op);
     writes[o] = !mlirOperationIsNull(
-        acSharedInitMaker(op, mlirOperationGetOperand(op, last)));
+        acSharedInitMaker(op, mlirOperationGetOperand(op, at)));
     numWriters += writes[o];
   }
   if (numWriters == 0)
@@ -986,8 +996,8 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
     if (!writes[o])
       continue;
     MlirOperation op = imp->ops[o];
-    intptr_t last = mlirOperationGetNumOperands(op) - 1;
-    MlirOperation maker = mlirOpResultGetOwner(mlirOperationGetOperand(op, last));
+    intptr_t at = acInitOperand(op);
+    MlirOperation maker = mlirOpResultGetOwner(mlirOperationGetOperand(op, at));
     if (!acArrayGrow((void **)&makers, &capMakers, numMakers + 2, sizeof *makers))
       goto nomem;
     if (acPtrMapGet(&listed, maker.ptr) == AC_NONE) {
@@ -995,14 +1005,18 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
         goto nomem;
       makers[numMakers++] = maker;
     }
+    /* Copies go into the block at once: the block owns them whatever
+       happens next. */
     MlirBlock block = mlirOperationGetBlock(op);
     MlirOperation copy = mlirOperationClone(maker);
+    mlirBlockInsertOwnedOperationBefore(block, op, copy);
+    mlirOperationSetOperand(op, at, mlirOperationGetResult(copy, 0));
     if (acStrRefEq(mlirIdentifierStr(mlirOperationGetName(maker)), "linalg.fill")) {
       /* The fill's init: its own copy of the empty. */
       intptr_t k = mlirOperationGetNumOperands(maker) - 1;
       MlirOperation empty = mlirOpResultGetOwner(mlirOperationGetOperand(maker, k));
       MlirOperation emptyCopy = mlirOperationClone(empty);
-      mlirBlockInsertOwnedOperationBefore(block, op, emptyCopy);
+      mlirBlockInsertOwnedOperationBefore(block, copy, emptyCopy);
       mlirOperationSetOperand(copy, k, mlirOperationGetResult(emptyCopy, 0));
       if (acNoteClone(cloneOf, &idOf, empty, emptyCopy) != AC_OK)
         goto nomem;
@@ -1013,8 +1027,6 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
       }
       made++;
     }
-    mlirBlockInsertOwnedOperationBefore(block, op, copy);
-    mlirOperationSetOperand(op, last, mlirOperationGetResult(copy, 0));
     if (acNoteClone(cloneOf, &idOf, maker, copy) != AC_OK)
       goto nomem;
     made++;
