@@ -1032,7 +1032,8 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
     made++;
   }
   /* Erase the makers left unused (each listed once): fills first, as they
-     read the empties. */
+     read the empties; a fill's own copy of its empty (made when the fill
+     was a writer) goes with it, an original empty in the second pass. */
   for (int pass = 0; pass < 2; ++pass)
     for (intptr_t i = 0; i < numMakers; ++i) {
       MlirOperation m = makers[i];
@@ -1040,8 +1041,15 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
           acStrRefEq(mlirIdentifierStr(mlirOperationGetName(m)), "linalg.fill") != (pass == 0) ||
           !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(m, 0))))
         continue;
+      MlirOperation init = {NULL};
+      if (pass == 0)
+        init = mlirOpResultGetOwner(
+            mlirOperationGetOperand(m, mlirOperationGetNumOperands(m) - 1));
       mlirOperationDestroy(m);
       makers[i].ptr = NULL;
+      if (!mlirOperationIsNull(init) && acPtrMapGet(&listed, init.ptr) == AC_NONE &&
+          mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(init, 0))))
+        mlirOperationDestroy(init);
     }
   goto cleanup;
 nomem:
