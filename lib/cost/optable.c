@@ -219,7 +219,7 @@ static const AcOpRule acRules[] = {
     {"tensor.empty", AC_KIND_DATA_MOVEMENT, F_NOBYTES, FX_ZERO, 0, 1.0f},
     {"tensor.expand_shape", AC_KIND_VIEW, F_VIEW|F_NOBYTES, FX_ZERO, 0, 1.0f},
     {"tensor.extract", AC_KIND_DATA_MOVEMENT, 0, FX_ZERO, 0, 1.0f},
-    {"tensor.extract_slice", AC_KIND_DATA_MOVEMENT, 0, FX_ZERO, 0, 1.0f},
+    {"tensor.extract_slice", AC_KIND_VIEW, F_VIEW|F_NOBYTES, FX_ZERO, 0, 1.0f},
     {"tensor.from_elements", AC_KIND_DATA_MOVEMENT, F_OUTBYTES, FX_ZERO, 0, 1.0f},
     {"tensor.gather", AC_KIND_DATA_MOVEMENT, 0, FX_ZERO, 0, 1.0f},
     {"tensor.generate", AC_KIND_ELEMENTWISE, 0, FX_GENERIC, 0, 1.0f},

@@ -514,6 +514,14 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
         gop->dpsInit = acPtrMapGet(&c->valueIds,
                                    mlirOperationGetOperand(op, numDirect - 1).ptr);
     }
+    /* `tensor.insert_slice %src into %dest` and `tensor.insert %x into
+       %dest` write into their dest (operand 1) as a linalg op into its
+       init: in place when nothing reads the dest afterwards (a copy of the
+       source into a subview of it), else into a copy of the dest. */
+    if (nres == 1 && numDirect >= 2 &&
+        (strcmp(opName, "tensor.insert_slice") == 0 ||
+         strcmp(opName, "tensor.insert") == 0))
+      gop->dpsInit = acPtrMapGet(&c->valueIds, mlirOperationGetOperand(op, 1).ptr);
     if ((flag = acRequestFlag(op, "ac.recompute")) < 0)
       return acFailAt(c, loc, AC_ERR_INVALID, opId,
                       "ac.recompute on '%s' must be a unit attribute or a "
@@ -901,6 +909,159 @@ static intptr_t acSinkBackwardAliases(const AcImport *imp) {
   return moved;
 }
 
+/* The operand number of the init of `op`, a destination-style writer
+ * (graph dpsInit): the dest of `tensor.insert_slice` and `tensor.insert`,
+ * else the last operand (a linalg op's one `outs`). */
+static intptr_t acInitOperand(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  if (acStrRefEq(n, "tensor.insert_slice") || acStrRefEq(n, "tensor.insert"))
+    return 1;
+  return mlirOperationGetNumOperands(op) - 1;
+}
+
+/* The init `v` of a destination-style writer `o` when it is shared: made by
+ * a `tensor.empty`, or by a `linalg.fill` of one, and read by some op other
+ * than `o`.  Returns the op making it, or a null op. */
+static MlirOperation acSharedInitMaker(MlirOperation o, MlirValue v) {
+  MlirOperation none = {NULL};
+  if (!mlirValueIsAOpResult(v))
+    return none;
+  MlirOperation p = mlirOpResultGetOwner(v);
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(p));
+  if (acStrRefEq(n, "linalg.fill")) {
+    intptr_t k = mlirOperationGetNumOperands(p);
+    MlirValue init = k > 0 ? mlirOperationGetOperand(p, k - 1) : v;
+    if (mlirOperationGetNumResults(p) != 1 || !mlirValueIsAOpResult(init) ||
+        !acStrRefEq(mlirIdentifierStr(mlirOperationGetName(
+                        mlirOpResultGetOwner(init))), "tensor.empty"))
+      return none;
+  } else if (!acStrRefEq(n, "tensor.empty")) {
+    return none;
+  }
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!mlirOperationEqual(mlirOpOperandGetOwner(u), o))
+      return p;
+  return none;
+}
+
+/* Records `clone`'s result as a copy of `orig`'s (clone value -> the value
+ * id of `orig`'s result, `idOf`), for naming. */
+static AcStatus acNoteClone(AcPtrMap *cloneOf, const AcPtrMap *idOf,
+                            MlirOperation orig, MlirOperation clone) {
+  AcId id = acPtrMapGet(idOf, mlirOperationGetResult(orig, 0).ptr);
+  if (id == AC_NONE) /* a copy of a copy */
+    id = acPtrMapGet(cloneOf, mlirOperationGetResult(orig, 0).ptr);
+  return acPtrMapPut(cloneOf, mlirOperationGetResult(clone, 0).ptr, id);
+}
+
+/* Shared inits are given one per writer (docs/contract.md, "Shared inits").
+ * `mlir-opt --cse` merges identical `tensor.empty` ops, and `linalg.fill`s of
+ * them, so that one init is the `outs` of several linalg ops; bufferization
+ * then reuses its buffer for a later writer only when the earlier result is
+ * dead, which depends on the plan.  Every writer whose init (graph dpsInit)
+ * is made by a `tensor.empty`, or a `linalg.fill` of one, that another op
+ * also reads gets its own copy of that maker (a fill with its own copy of
+ * the empty), placed right before it; makers left without uses are erased.
+ * What runs is then a fresh init per writer, which the in-place rule
+ * (simulate.h) counts exactly, in every planner.  `cloneOf` receives each
+ * copy's result -> the value id of the result it copies.  Returns the
+ * number of copies made, or -1 when out of memory. */
+static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
+  const AcGraph *g = imp->graph;
+  AcPtrMap idOf = {0}, listed = {0};
+  MlirOperation *makers = NULL;
+  uint8_t *writes = NULL;
+  intptr_t numMakers = 0, capMakers = 0, made = 0, numWriters = 0;
+  /* Which writers: decided on the input as it is, so that the last writer
+     of a shared init gets a copy too (the original stands at the first
+     writer, where `cse` left it, and would be counted live from there). */
+  if (!(writes = acCalloc((size_t)g->numOps + 1, 1)))
+    goto nomem;
+  for (AcId o = 0; o < (AcId)g->numOps; ++o) {
+    if (g->ops[o].dpsInit == AC_NONE)
+      continue;
+    MlirOperation op = imp->ops[o];
+    intptr_t at = acInitOperand(op);
+    writes[o] = !mlirOperationIsNull(
+        acSharedInitMaker(op, mlirOperationGetOperand(op, at)));
+    numWriters += writes[o];
+  }
+  if (numWriters == 0)
+    goto cleanup;
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (acPtrMapPut(&idOf, imp->values[v].ptr, (int32_t)v) != AC_OK)
+      goto nomem;
+  for (AcId o = 0; o < (AcId)g->numOps; ++o) {
+    if (!writes[o])
+      continue;
+    MlirOperation op = imp->ops[o];
+    intptr_t at = acInitOperand(op);
+    MlirOperation maker = mlirOpResultGetOwner(mlirOperationGetOperand(op, at));
+    if (!acArrayGrow((void **)&makers, &capMakers, numMakers + 2, sizeof *makers))
+      goto nomem;
+    if (acPtrMapGet(&listed, maker.ptr) == AC_NONE) {
+      if (acPtrMapPut(&listed, maker.ptr, 1) != AC_OK)
+        goto nomem;
+      makers[numMakers++] = maker;
+    }
+    /* Copies go into the block at once: the block owns them whatever
+       happens next. */
+    MlirBlock block = mlirOperationGetBlock(op);
+    MlirOperation copy = mlirOperationClone(maker);
+    mlirBlockInsertOwnedOperationBefore(block, op, copy);
+    mlirOperationSetOperand(op, at, mlirOperationGetResult(copy, 0));
+    if (acStrRefEq(mlirIdentifierStr(mlirOperationGetName(maker)), "linalg.fill")) {
+      /* The fill's init: its own copy of the empty. */
+      intptr_t k = mlirOperationGetNumOperands(maker) - 1;
+      MlirOperation empty = mlirOpResultGetOwner(mlirOperationGetOperand(maker, k));
+      MlirOperation emptyCopy = mlirOperationClone(empty);
+      mlirBlockInsertOwnedOperationBefore(block, copy, emptyCopy);
+      mlirOperationSetOperand(copy, k, mlirOperationGetResult(emptyCopy, 0));
+      if (acNoteClone(cloneOf, &idOf, empty, emptyCopy) != AC_OK)
+        goto nomem;
+      if (acPtrMapGet(&listed, empty.ptr) == AC_NONE) {
+        if (acPtrMapPut(&listed, empty.ptr, 1) != AC_OK)
+          goto nomem;
+        makers[numMakers++] = empty;
+      }
+      made++;
+    }
+    if (acNoteClone(cloneOf, &idOf, maker, copy) != AC_OK)
+      goto nomem;
+    made++;
+  }
+  /* Erase the makers left unused (each listed once): fills first, as they
+     read the empties; a fill's own copy of its empty (made when the fill
+     was a writer) goes with it, an original empty in the second pass. */
+  for (int pass = 0; pass < 2; ++pass)
+    for (intptr_t i = 0; i < numMakers; ++i) {
+      MlirOperation m = makers[i];
+      if (mlirOperationIsNull(m) ||
+          acStrRefEq(mlirIdentifierStr(mlirOperationGetName(m)), "linalg.fill") != (pass == 0) ||
+          !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(m, 0))))
+        continue;
+      MlirOperation init = {NULL};
+      if (pass == 0)
+        init = mlirOpResultGetOwner(
+            mlirOperationGetOperand(m, mlirOperationGetNumOperands(m) - 1));
+      mlirOperationDestroy(m);
+      makers[i].ptr = NULL;
+      if (!mlirOperationIsNull(init) && acPtrMapGet(&listed, init.ptr) == AC_NONE &&
+          mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(init, 0))))
+        mlirOperationDestroy(init);
+    }
+  goto cleanup;
+nomem:
+  made = -1;
+cleanup:
+  acFree(writes);
+  acFree(makers);
+  acPtrMapClear(&idOf);
+  acPtrMapClear(&listed);
+  return made;
+}
+
 AcStatus acImportModule(MlirOperation module, const AcDevice *device,
                         AcImport **out, AcError *err, MlirLocation *errLoc) {
   return acImportModuleWithCosts(module, device, NULL, out, err, errLoc);
@@ -920,13 +1081,16 @@ AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
   AcStatus st = acImportOnce(module, device, costTable, names, out, err, errLoc);
   if (st != AC_OK)
     return st;
+  AcPtrMap cloneOf = {0};
+  intptr_t *copies = NULL;
   intptr_t moved = acSinkBackwardAliases(*out);
-  if (moved == 0)
+  intptr_t cloned = moved < 0 ? 0 : acUnshareInits(*out, &cloneOf);
+  if (moved == 0 && cloned == 0)
     return st;
   AcImport *first = *out;
   AcPtrMap byValue = {0};
   *out = NULL;
-  if (moved < 0)
+  if (moved < 0 || cloned < 0)
     goto nomem;
   /* The second import names nothing: names stay those of the input as
      written (the printed numbering of the moved IR differs, the values
@@ -937,10 +1101,31 @@ AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
   if (!((*out)->valueNames =
             acCalloc((size_t)(*out)->graph->numValues + 1, sizeof(char *))))
     goto nomem;
+  if (!(copies = acCalloc((size_t)first->graph->numValues + 1, sizeof *copies)))
+    goto nomem;
   for (intptr_t v = 0; v < first->graph->numValues; ++v)
     if (acPtrMapPut(&byValue, first->values[v].ptr, (int32_t)v) != AC_OK)
       goto nomem;
+  /* A copy of a shared init is named after the value it copies: "%3~2" is
+     the second copy of %3 ('~' is in no MLIR value name, so no name of
+     the input is met twice).  Named first: the moves below take names. */
   for (intptr_t v = 0; v < (*out)->graph->numValues; ++v) {
+    AcId of = acPtrMapGet(&byValue, (*out)->values[v].ptr) == AC_NONE
+                  ? acPtrMapGet(&cloneOf, (*out)->values[v].ptr)
+                  : AC_NONE;
+    if (of == AC_NONE)
+      continue;
+    const char *base = first->valueNames[of];
+    size_t len = strlen(base) + 24;
+    char *nm = acMalloc(len);
+    if (!nm)
+      goto nomem;
+    snprintf(nm, len, "%s~%lld", base, (long long)++copies[of]);
+    (*out)->valueNames[v] = nm;
+  }
+  for (intptr_t v = 0; v < (*out)->graph->numValues; ++v) {
+    if ((*out)->valueNames[v])
+      continue;
     AcId old = acPtrMapGet(&byValue, (*out)->values[v].ptr);
     if (old == AC_NONE) {
       /* Moving ops keeps every value: not expected. */
@@ -964,6 +1149,8 @@ nomem:
   st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory during import");
 cleanup:
   acPtrMapClear(&byValue);
+  acPtrMapClear(&cloneOf);
+  acFree(copies);
   acImportDestroy(first);
   return st;
 }

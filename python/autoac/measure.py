@@ -788,7 +788,7 @@ def main(argv=None):
                     r2 = os.path.join(work, "report-save-all.json")
                     tools.run([tools.acopt, a.input, "--ac-mode=split",
                                "--ac-strategy=save-all", "--ac-report=" + r2,
-                               "-o", os.devnull], "ac-opt (save-all)")
+                               "-o", os.path.join(work, "save-all.mlir")], "ac-opt (save-all)")
                     with open(r2) as f:
                         tl = json.load(f).get("timeline", [])
                 ex = (fname, tl, args, results)

@@ -49,6 +49,16 @@ static inline AcId tkAdd(AcGraphBuilder *b, const char *name, const AcId *ops,
  * 0 (the default) leaves the generator's stream as it was. */
 static int tkDpsPercent = 0;
 
+/* Percent of the forward destination-style ops (tkDpsPercent) whose init
+ * is not a fresh chain but a computed value other ops read too, as the
+ * importer records `tensor.insert_slice %src into %dest` (the dest), or a
+ * view of one, as a linalg op writing into a `tensor.extract_slice` (a view
+ * since bufferization makes it a subview); after the import gives each
+ * writer of a shared `tensor.empty` its own copy (docs/contract.md), these
+ * are the inits read by others that remain.  0 (the default) leaves the
+ * generator's stream as it was. */
+static int tkDestPercent = 0;
+
 /* A fresh init of `bytes` for a destination-style op: "empty", sometimes
  * written by a "fill".  Sometimes the init is also offered to the pool
  * (`pool`/`npool`, may be NULL) so that later ops read it too. */
@@ -118,8 +128,30 @@ static inline void tkGenFunc(AcGraphBuilder *b, uint64_t *rs, const char *name,
       nout = 1;
       bytes[0] = 4 * (1 + tkRand(rs, 40));
       /* Mostly an init of the result's size; sometimes not (no in-place). */
-      dpsInit = tkInit(b, rs, tkRand(rs, 8) ? bytes[0] : bytes[0] + 4, pool,
-                       &npool, isRes);
+      if (tkDestPercent > 0 && tkRand(rs, 100) < tkDestPercent) {
+        /* A dest: computed from a pool value, offered to the pool (read
+           by later ops, or not), and written; sometimes through a view of
+           it (in place only when the view's result has the dest's size). */
+        int64_t db = tkRand(rs, 4) ? bytes[0] : 2 * bytes[0];
+        AcId src = pool[tkRand(rs, npool)];
+        AcId d = tkAdd(b, "dest", &src, 1, db, AC_KIND_ELEMENTWISE,
+                       tkRand(rs, 8) != 0, 0.0003);
+        dpsInit = tkRes(b, d);
+        if (npool < 200 && tkRand(rs, 3) == 0) {
+          isRes[npool] = 1;
+          pool[npool++] = dpsInit;
+        }
+        if (tkRand(rs, 3) == 0) {
+          int64_t zero = 0;
+          AcId vo = acGraphBuilderAddOp(b, "slice", &dpsInit, 1, 1, &zero);
+          tkOp(b, vo, AC_KIND_VIEW, 1, 0);
+          acGraphBuilderSetAlias(b, tkRes(b, vo), dpsInit);
+          dpsInit = tkRes(b, vo);
+        }
+      } else {
+        dpsInit = tkInit(b, rs, tkRand(rs, 8) ? bytes[0] : bytes[0] + 4, pool,
+                         &npool, isRes);
+      }
       ops[nops++] = dpsInit;
       fwdInit = dpsInit;
       fwdInitBytes = bytes[0];

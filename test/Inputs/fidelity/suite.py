@@ -56,7 +56,7 @@ def main():
         peaks = {}
         for key, budget in (("mincut", None), ("lowest", "1")):
             rep = os.path.join(out, "%s.%s.report.json" % (g, key))
-            cmd = [acopt, src, "--ac-report=" + rep, "-o", os.devnull]
+            cmd = [acopt, src, "--ac-report=" + rep, "-o", os.path.join(out, "%s.%s.mlir" % (g, key))]
             if budget:
                 cmd.append("--ac-budget=" + budget)
             subprocess.run(cmd, check=True, capture_output=True)
