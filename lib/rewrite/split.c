@@ -101,7 +101,8 @@ typedef struct Split {
   AcId missing;        ///< set by the remap walk: a value with no mapping
   Remap *remaps;       ///< operands to change at commit, of every function
   intptr_t numRemaps, capRemaps;
-  int nomem;           ///< set by the record walk: out of memory
+  int recording;       ///< the walk records operands (an op that moves)
+  int nomem;           ///< set by the walk: out of memory
   AcError *err;
 } Split;
 
@@ -156,7 +157,9 @@ static MlirAttribute funcSlotAttrs(MlirOperation fn, int results, intptr_t i) {
   return d;
 }
 
-/// Walk callback: replaces operands that are values of the old function.
+/// Walk callback: operands that are values of the old function read map[v]
+/// instead: replaced at once in a clone, recorded for commit (only those
+/// whose map[v] is another value) in an op that moves (s->recording).
 static MlirWalkResult remapOperands(MlirOperation op, void *userData) {
   Split *s = userData;
   intptr_t n = mlirOperationGetNumOperands(op);
@@ -169,9 +172,43 @@ static MlirWalkResult remapOperands(MlirOperation op, void *userData) {
       s->missing = id;
       return MlirWalkResultInterrupt;
     }
-    mlirOperationSetOperand(op, i, s->map[id]);
+    if (!s->recording) {
+      mlirOperationSetOperand(op, i, s->map[id]);
+      continue;
+    }
+    if (mlirValueEqual(s->map[id], v))
+      continue;
+    if (!acArrayGrow((void **)&s->remaps, &s->capRemaps, s->numRemaps + 1,
+                     sizeof *s->remaps)) {
+      s->nomem = 1;
+      return MlirWalkResultInterrupt;
+    }
+    Remap *r = &s->remaps[s->numRemaps++];
+    r->op = op;
+    r->index = i;
+    r->value = s->map[id];
   }
   return MlirWalkResultAdvance;
+}
+
+/// Walks `target` (graph op `op` or its clone) with remapOperands; an
+/// operand with no mapping in @`where` is an internal error.
+static AcStatus walkOperands(Split *s, AcId op, MlirOperation target,
+                             int recording, const char *where) {
+  s->missing = AC_NONE;
+  s->nomem = 0;
+  s->recording = recording;
+  mlirOperationWalk(target, remapOperands, s, MlirWalkPreOrder);
+  if (s->nomem)
+    return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  if (s->missing == AC_NONE)
+    return AC_OK;
+  AcId m = s->missing;
+  return acErrorSet(s->err, AC_ERR_INTERNAL, op, m,
+                    "rewrite: op %d '%s' reads %s, which is not available "
+                    "in @%s (neither saved, an argument nor recomputed)",
+                    (int)op, s->g->ops[op].name,
+                    s->imp->valueNames ? s->imp->valueNames[m] : "a value", where);
 }
 
 /// Clones graph op `op` to the end of `block`, remapping its operands.  Sets
@@ -188,17 +225,10 @@ static AcStatus cloneOp(Split *s, AcId op, MlirBlock block, int onlyUnmapped,
   mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.save"));
   mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.recompute"));
   mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.phase"));
-  s->missing = AC_NONE;
-  mlirOperationWalk(clone, remapOperands, s, MlirWalkPreOrder);
-  if (s->missing != AC_NONE) {
-    AcId m = s->missing;
+  AcStatus st = walkOperands(s, op, clone, 0, where);
+  if (st != AC_OK) {
     mlirOperationDestroy(clone);
-    return acErrorSet(s->err, AC_ERR_INTERNAL, op, m,
-                      "rewrite: op %d '%s' reads %s, which is not available "
-                      "in @%s (neither saved, an argument nor recomputed)",
-                      (int)op, o->name,
-                      s->imp->valueNames ? s->imp->valueNames[m] : "a value",
-                      where);
+    return st;
   }
   mlirBlockAppendOwnedOperation(block, clone);
   if (mlirOperationGetNumResults(clone) != o->numResults)
@@ -217,55 +247,15 @@ static AcStatus cloneOp(Split *s, AcId op, MlirBlock block, int onlyUnmapped,
   return AC_OK;
 }
 
-/// Walk callback: records the operands of an op that moves which must read
-/// another value there (map[v] is not the value of the old function).
-static MlirWalkResult recordOperands(MlirOperation op, void *userData) {
-  Split *s = userData;
-  intptr_t n = mlirOperationGetNumOperands(op);
-  for (intptr_t i = 0; i < n; ++i) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    AcId id = v.ptr ? acPtrMapGet(&s->index, v.ptr) : AC_NONE;
-    if (id == AC_NONE)
-      continue;
-    if (mlirValueIsNull(s->map[id])) {
-      s->missing = id;
-      return MlirWalkResultInterrupt;
-    }
-    if (mlirValueEqual(s->map[id], v))
-      continue;
-    if (!acArrayGrow((void **)&s->remaps, &s->capRemaps, s->numRemaps + 1,
-                     sizeof *s->remaps)) {
-      s->nomem = 1;
-      return MlirWalkResultInterrupt;
-    }
-    Remap *r = &s->remaps[s->numRemaps++];
-    r->op = op;
-    r->index = i;
-    r->value = s->map[id];
-  }
-  return MlirWalkResultAdvance;
-}
-
 /// Takes graph op `op` into the half being built: checks that every value
 /// it reads is available there (as cloneOp does), records the operands that
 /// change and maps its results to themselves.  It moves at commit.
 static AcStatus takeOp(Split *s, AcId op, const char *where) {
   const AcOp *o = &s->g->ops[op];
   MlirOperation orig = s->imp->ops[op];
-  s->missing = AC_NONE;
-  s->nomem = 0;
-  mlirOperationWalk(orig, recordOperands, s, MlirWalkPreOrder);
-  if (s->nomem)
-    return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
-  if (s->missing != AC_NONE) {
-    AcId m = s->missing;
-    return acErrorSet(s->err, AC_ERR_INTERNAL, op, m,
-                      "rewrite: op %d '%s' reads %s, which is not available "
-                      "in @%s (neither saved, an argument nor recomputed)",
-                      (int)op, o->name,
-                      s->imp->valueNames ? s->imp->valueNames[m] : "a value",
-                      where);
-  }
+  AcStatus st = walkOperands(s, op, orig, 1, where);
+  if (st != AC_OK)
+    return st;
   if (mlirOperationGetNumResults(orig) != o->numResults)
     return acErrorSet(s->err, AC_ERR_INTERNAL, op, AC_NONE,
                       "rewrite: op '%s' has %d results in the graph but %d in "
