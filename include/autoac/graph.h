@@ -181,6 +181,11 @@ AcGraphBuilder *acGraphBuilderCreate(void);
 /// Frees a builder (and any graph it was building); NULL is accepted.
 void acGraphBuilderDestroy(AcGraphBuilder *b);
 
+/// Makes room for `ops` more ops, `values` more values and `operands` more
+/// operands (each may be 0), so that adding that many copies no array; a
+/// hint only: a failed reservation is left to the Add calls to report.
+void acGraphBuilderReserve(AcGraphBuilder *b, intptr_t ops, intptr_t values,
+                           intptr_t operands);
 /// Starts a new function; later args and ops belong to it.  Returns its id
 /// or AC_NONE on allocation failure.
 AcId acGraphBuilderAddFunc(AcGraphBuilder *b, const char *name);

@@ -62,6 +62,28 @@ void acGraphBuilderDestroy(AcGraphBuilder *b) {
   acFree(b);
 }
 
+void acGraphBuilderReserve(AcGraphBuilder *b, intptr_t ops, intptr_t values,
+                           intptr_t operands) {
+  AcGraph *g = b->g;
+  if (b->failed)
+    return;
+  /* Failing here is harmless: the Add calls grow (and fail) as before. */
+  if (ops > 0)
+    (void)(acArrayGrow((void **)&g->ops, &b->capOps, g->numOps + ops, sizeof *g->ops) &&
+           acArrayGrow((void **)&b->nameOffsets, &b->capNameOffsets, g->numOps + ops,
+                       sizeof *b->nameOffsets) &&
+           acArrayGrow((void **)&b->forced, &b->capForced, g->numOps + ops,
+                       sizeof *b->forced));
+  if (values > 0)
+    (void)(acArrayGrow((void **)&g->values, &b->capValues, g->numValues + values,
+                       sizeof *g->values) &&
+           acArrayGrow((void **)&b->aliasOf, &b->capAliasOf, g->numValues + values,
+                       sizeof *b->aliasOf));
+  if (operands > 0)
+    (void)acArrayGrow((void **)&g->operands, &b->capOperands, g->numOperands + operands,
+                      sizeof *g->operands);
+}
+
 AcId acGraphBuilderAddFunc(AcGraphBuilder *b, const char *name) {
   AcGraph *g = b->g;
   char *copy = acStrdup(name);

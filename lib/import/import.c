@@ -46,6 +46,8 @@ typedef struct AcImportCtx {
   AcStrBuf name;                 /* scratch for printing value names */
   char **funcNames;              /* [numFuncs] joint function names */
   intptr_t numFuncs, capFuncNames, capRetOps;
+  intptr_t totalOps, totalValues; /* ops and values of the joint functions
+                                     counted so far (acImportReserve) */
 } AcImportCtx;
 
 static MlirStringRef acStr(const char *s) { return mlirStringRefCreateFromCString(s); }
@@ -740,9 +742,37 @@ void acImportWarnUnknownOps(const AcImport *imp) {
   }
 }
 
+/* Sizes every per-op and per-value array for joint function `func` at once
+ * (counting its ops, results and operands first is a small part of the
+ * import; growing them by doubling copied each array about twice over). */
+static AcStatus acImportReserve(AcImportCtx *c, MlirOperation func) {
+  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (mlirBlockIsNull(block))
+    return AC_OK; /* acImportFunc says what is wrong */
+  intptr_t ops = 0, values = mlirBlockGetNumArguments(block), operands = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    ops++;
+    values += mlirOperationGetNumResults(op);
+    operands += mlirOperationGetNumOperands(op);
+  }
+  AcImport *imp = c->imp;
+  c->totalOps += ops;
+  c->totalValues += values;
+  acGraphBuilderReserve(c->b, ops, values, operands);
+  if (!acArrayGrow((void **)&imp->ops, &c->capOps, c->totalOps, sizeof *imp->ops) ||
+      !acArrayGrow((void **)&imp->values, &c->capValues, c->totalValues,
+                   sizeof *imp->values) ||
+      !acArrayGrow((void **)&c->unknown, &c->capUnknown, c->totalOps, 1) ||
+      acPtrMapReserve(&c->valueIds, values) != AC_OK)
+    return acNoMem(c, mlirOperationGetLocation(func));
+  return AC_OK;
+}
+
 static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
                              const AcCostTable *costTable, int names,
-                             AcImport **out, AcError *err, MlirLocation *errLoc) {
+                             uint8_t **unknownOut, AcImport **out, AcError *err,
+                             MlirLocation *errLoc) {
   AcImportCtx c;
   memset(&c, 0, sizeof c);
   c.device = device;
@@ -773,6 +803,8 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
     st = acCopyName(&c, nm, &c.funcName, &c.capFuncName,
                     mlirOperationGetLocation(op), "the name of an ac.joint function");
     if (st != AC_OK)
+      goto cleanup;
+    if ((st = acImportReserve(&c, op)) != AC_OK)
       goto cleanup;
     st = acImportFunc(&c, op, c.funcName);
     if (st != AC_OK)
@@ -819,6 +851,10 @@ named:
     goto cleanup;
   *out = c.imp;
   c.imp = NULL;
+  if (unknownOut) {
+    *unknownOut = c.unknown;
+    c.unknown = NULL;
+  }
 cleanup:
   acImportDestroy(c.imp);
   acGraphBuilderDestroy(c.b);
@@ -872,7 +908,7 @@ void acImportDestroy(AcImport *imp) {
  * an op reads is still before it.  Moving by the first user's original
  * position instead can put an op after another of its users.
  * Returns how many ops moved, or -1 when out of memory. */
-static intptr_t acSinkBackwardAliases(const AcImport *imp) {
+static intptr_t acSinkBackwardAliases(const AcImport *imp, AcId **placeOut) {
   const AcGraph *g = imp->graph;
   intptr_t moved = 0, n = g->numOps;
   AcId *place = acMalloc((size_t)(n ? n : 1) * sizeof *place);
@@ -904,6 +940,10 @@ static intptr_t acSinkBackwardAliases(const AcImport *imp) {
       continue;
     mlirOperationMoveBefore(imp->ops[o], imp->ops[place[o]]);
     moved++;
+  }
+  if (moved) {
+    *placeOut = place;
+    return moved;
   }
   acFree(place);
   return moved;
@@ -1062,6 +1102,167 @@ cleanup:
   return made;
 }
 
+/* The import of the module after acSinkBackwardAliases moved ops, built
+ * from the first import `first` instead of reading the IR again: what
+ * acImportOnce gives on the moved IR.  The ops keep everything the first
+ * import read and costed (the IR of an op and its values do not change when
+ * it moves), in their new order: the moves put each op right before its
+ * place, those sharing a place in ascending id order, so the new order sorts
+ * the ops by (place, id).  Values are renumbered to follow; the builder then
+ * derives uses, phases, pins and candidates as for the moved IR.
+ * `unknown` ([numOps], the first import's) marks the ops the cost model did
+ * not know; value names (when the first import has them) move over. */
+static AcStatus acImportReorder(AcImport *first, const AcId *place,
+                                const uint8_t *unknown, AcImport **out,
+                                AcError *err, MlirLocation *errLoc) {
+  const AcGraph *g1 = first->graph;
+  intptr_t nOps = g1->numOps, nValues = g1->numValues;
+  AcImportCtx c;
+  memset(&c, 0, sizeof c);
+  c.err = err;
+  c.errLoc = errLoc;
+  AcStatus st = AC_OK;
+  AcGraph *g = NULL;
+  MlirLocation mloc = mlirOperationGetLocation(first->module);
+  AcId *order = acMalloc((size_t)(nOps + 1) * sizeof *order);
+  AcId *start = acCalloc((size_t)nOps + 2, sizeof *start);
+  AcId *newOf = acMalloc((size_t)(nValues + 1) * sizeof *newOf);
+  int64_t *rb = NULL;
+  intptr_t capRb = 0;
+  *out = NULL;
+  c.imp = acCalloc(1, sizeof *c.imp);
+  c.b = acGraphBuilderCreate();
+  c.unknown = acMalloc((size_t)nOps + 1);
+  if (!order || !start || !newOf || !c.imp || !c.b || !c.unknown)
+    goto nomem;
+  AcImport *imp = c.imp;
+  imp->module = first->module;
+  imp->ops = acMalloc((size_t)(nOps + 1) * sizeof *imp->ops);
+  imp->values = acMalloc((size_t)(nValues + 1) * sizeof *imp->values);
+  imp->funcOps = acMalloc((size_t)(g1->numFuncs + 1) * sizeof *imp->funcOps);
+  imp->returnOps = acMalloc((size_t)(g1->numFuncs + 1) * sizeof *imp->returnOps);
+  if (!imp->ops || !imp->values || !imp->funcOps || !imp->returnOps)
+    goto nomem;
+  if (g1->numFuncs) {
+    memcpy(imp->funcOps, first->funcOps, (size_t)g1->numFuncs * sizeof *imp->funcOps);
+    memcpy(imp->returnOps, first->returnOps,
+           (size_t)g1->numFuncs * sizeof *imp->returnOps);
+  }
+  /* Counting sort by place; ascending ids within a place. */
+  for (intptr_t o = 0; o < nOps; ++o)
+    start[place[o] + 1]++;
+  for (intptr_t p = 0; p < nOps; ++p)
+    start[p + 1] += start[p];
+  for (intptr_t o = 0; o < nOps; ++o)
+    order[start[place[o]]++] = (AcId)o;
+  acGraphBuilderReserve(c.b, nOps, nValues, g1->numOperands);
+  if (!acArrayGrow((void **)&c.operands, &c.capOperands, 16, sizeof *c.operands))
+    goto nomem;
+  for (intptr_t f = 0; f < g1->numFuncs; ++f) {
+    const AcFunc *fn = &g1->funcs[f];
+    if (acGraphBuilderAddFunc(c.b, fn->name) == AC_NONE)
+      goto nomem;
+    for (int32_t a = 0; a < fn->numArgs; ++a) {
+      AcId v = fn->firstArg + a;
+      const AcValue *val = &g1->values[v];
+      AcId nv = acGraphBuilderAddArg(c.b, (AcRole)val->role, val->bytes);
+      if (nv == AC_NONE)
+        goto nomem;
+      newOf[v] = nv;
+      imp->values[nv] = first->values[v];
+      if (val->mutableStorage)
+        acGraphBuilderSetMutable(c.b, nv);
+    }
+    /* Ops move within their function: its range of the order is its own. */
+    for (AcId k = fn->firstOp; k < fn->firstOp + fn->numOps; ++k) {
+      AcId o = order[k];
+      const AcOp *op1 = &g1->ops[o];
+      if (!acArrayGrow((void **)&c.operands, &c.capOperands, op1->numOperands + 1,
+                       sizeof *c.operands) ||
+          !acArrayGrow((void **)&rb, &capRb, op1->numResults + 1, sizeof *rb))
+        goto nomem;
+      for (int32_t i = 0; i < op1->numOperands; ++i)
+        c.operands[i] = newOf[acOpOperand(g1, o, i)];
+      /* What the import passed: the type's bytes (a view's bytes are 0
+         only once it is marked an alias, below). */
+      for (int32_t r = 0; r < op1->numResults; ++r)
+        rb[r] = g1->values[op1->firstResult + r].logicalBytes;
+      AcId id = acGraphBuilderAddOp(c.b, op1->name, c.operands, op1->numOperands,
+                                    op1->numResults, rb);
+      if (id == AC_NONE)
+        goto nomem;
+      imp->ops[id] = first->ops[o];
+      c.unknown[id] = unknown ? unknown[o] : 0;
+      AcOp *op = acGraphBuilderOp(c.b, id);
+      op->kind = op1->kind;
+      op->flops = op1->flops;
+      op->bytesMoved = op1->bytesMoved;
+      op->seconds = op1->seconds;
+      /* acGraphBuilderFinish pins again what it pinned. */
+      op->recomputable = op1->recomputable || op1->mutationPinned;
+      op->computeIntensive = op1->computeIntensive;
+      op->mustSave = op1->mustSave;
+      op->mustRecompute = op1->mustRecompute;
+      op->dpsInit = op1->dpsInit != AC_NONE ? newOf[op1->dpsInit] : AC_NONE;
+      if (op1->phaseForced)
+        acGraphBuilderForcePhase(c.b, id, (AcPhase)op1->phase);
+      if (op1->mutates != AC_NONE)
+        acGraphBuilderSetMutates(c.b, id, newOf[op1->mutates]);
+      AcId firstNew = op->firstResult;
+      for (int32_t r = 0; r < op1->numResults; ++r) {
+        AcId v = op1->firstResult + r, nv = firstNew + r;
+        const AcValue *val = &g1->values[v];
+        newOf[v] = nv;
+        imp->values[nv] = first->values[v];
+        if (val->mutableStorage)
+          acGraphBuilderSetMutable(c.b, nv);
+        if (val->aliasRoot != v) /* its direct target is operand 0 */
+          acGraphBuilderSetAlias(c.b, nv, c.operands[0]);
+      }
+    }
+    for (int32_t r = 0; r < fn->numRets; ++r)
+      if (acGraphBuilderAddRet(c.b, newOf[g1->rets[fn->firstRet + r]],
+                               g1->retFlags[fn->firstRet + r]) != AC_OK)
+        goto nomem;
+  }
+  for (intptr_t i = 0; i < g1->numSched; ++i)
+    if (acGraphBuilderAddSched(c.b, g1->sched[i].func, (AcPhase)g1->sched[i].phase,
+                               g1->sched[i].microbatch) != AC_OK)
+      goto nomem;
+  st = acGraphBuilderFinish(c.b, &g, err);
+  if (st != AC_OK) {
+    if (errLoc)
+      *errLoc = err && err->op != AC_NONE ? mlirOperationGetLocation(imp->ops[err->op]) : mloc;
+    goto cleanup;
+  }
+  imp->graph = g;
+  if (first->valueNames) {
+    if (!(imp->valueNames = acCalloc((size_t)nValues + 1, sizeof(char *))))
+      goto nomem;
+    for (intptr_t v = 0; v < nValues; ++v) {
+      imp->valueNames[newOf[v]] = first->valueNames[v];
+      first->valueNames[v] = NULL;
+    }
+  }
+  if ((st = acCollectUnknownOps(&c)) != AC_OK)
+    goto cleanup;
+  *out = c.imp;
+  c.imp = NULL;
+  goto cleanup;
+nomem:
+  st = acNoMem(&c, mloc);
+cleanup:
+  acImportDestroy(c.imp);
+  acGraphBuilderDestroy(c.b);
+  acFree(c.unknown);
+  acFree(c.operands);
+  acFree(rb);
+  acFree(order);
+  acFree(start);
+  acFree(newOf);
+  return st;
+}
+
 AcStatus acImportModule(MlirOperation module, const AcDevice *device,
                         AcImport **out, AcError *err, MlirLocation *errLoc) {
   return acImportModuleWithCosts(module, device, NULL, out, err, errLoc);
@@ -1078,24 +1279,35 @@ AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
                              const AcCostTable *costTable, unsigned flags,
                              AcImport **out, AcError *err, MlirLocation *errLoc) {
   int names = (flags & AC_IMPORT_NAMES) != 0;
-  AcStatus st = acImportOnce(module, device, costTable, names, out, err, errLoc);
+  uint8_t *unknown = NULL;
+  AcId *place = NULL;
+  AcStatus st = acImportOnce(module, device, costTable, names, &unknown, out, err,
+                             errLoc);
   if (st != AC_OK)
     return st;
-  AcPtrMap cloneOf = {0};
+  AcPtrMap cloneOf = {0}, byValue = {0};
   intptr_t *copies = NULL;
-  intptr_t moved = acSinkBackwardAliases(*out);
+  intptr_t moved = acSinkBackwardAliases(*out, &place);
   intptr_t cloned = moved < 0 ? 0 : acUnshareInits(*out, &cloneOf);
-  if (moved == 0 && cloned == 0)
+  if (moved == 0 && cloned == 0) {
+    acFree(unknown);
+    acFree(place);
     return st;
+  }
   AcImport *first = *out;
-  AcPtrMap byValue = {0};
   *out = NULL;
   if (moved < 0 || cloned < 0)
     goto nomem;
-  /* The second import names nothing: names stay those of the input as
-     written (the printed numbering of the moved IR differs, the values
-     themselves do not), moved over from the first. */
-  st = acImportOnce(module, device, costTable, 0, out, err, errLoc);
+  if (cloned == 0) {
+    /* Only moved: the graph is the first import's in the new order, not
+       read again.  Names stay those of the input as written (the printed
+       numbering of the moved IR differs, the values themselves do not). */
+    st = acImportReorder(first, place, unknown, out, err, errLoc);
+    goto cleanup;
+  }
+  /* Copies of shared inits are new ops: the module is imported again.  The
+     second import names nothing: names are moved over from the first. */
+  st = acImportOnce(module, device, costTable, 0, NULL, out, err, errLoc);
   if (st != AC_OK || !names)
     goto cleanup;
   if (!((*out)->valueNames =
@@ -1151,6 +1363,8 @@ cleanup:
   acPtrMapClear(&byValue);
   acPtrMapClear(&cloneOf);
   acFree(copies);
+  acFree(place);
+  acFree(unknown);
   acImportDestroy(first);
   return st;
 }

@@ -9,15 +9,21 @@
  *
  * Values are tracked by graph id.  While a new function is built, map[v]
  * holds the MlirValue standing for graph value v there (null: not available).
- * Clones made with mlirOperationClone still read the old function's values,
- * in their top-level operands and in their nested regions alike, so every
- * clone is walked and each operand that is a value of the old function (found
- * through a pointer map of all graph values) is replaced by map[v].
+ * Every op of @f ends up in one of the halves: the op itself is moved there
+ * (not copied); only recomputations are clones.  Clones made with
+ * mlirOperationClone still read the old function's values, in their
+ * top-level operands and in their nested regions alike, so every clone is
+ * walked and each operand that is a value of the old function (found
+ * through a pointer map of all graph values) is replaced by map[v].  An op
+ * that moves is walked the same way, but only to record which operands must
+ * change (those whose map[v] is not the value they read).
  *
  * The rewrite runs in two phases: first every new function is built detached
- * (an error destroys them and leaves the module untouched), then they are
- * inserted after their @f, @f's body is replaced by the two calls, and the
- * module is verified.  See docs/rewrite.md.
+ * (its arguments, recompute regions and return; the module is only read, an
+ * error destroys them and leaves the module untouched), then they are
+ * inserted after their @f, @f's ops move into them and read what was
+ * recorded, @f's body becomes the two calls, and the module is verified.
+ * See docs/rewrite.md.
  *===----------------------------------------------------------------------===*/
 #include "rewrite/rewrite.h"
 #include "support/ptrmap.h"
@@ -67,7 +73,17 @@ typedef struct FuncSplit {
   AcId *bwdOuts;  int32_t numBwdOuts;  ///< backward-op values @f returns
   MlirOperation fwdCall, bwdCall;      ///< detached until commit
   MlirValue *retVals;                  ///< [numRets] @f's new return operands
+  MlirBlock fwdBlock, bwdBlock;        ///< the halves' bodies
+  MlirOperation *after;  ///< [numOps of @f] for a backward op: the last
+                         ///< recompute region emitted before it, or null
 } FuncSplit;
+
+/// An operand that changes when its op moves into a half (commit).
+typedef struct Remap {
+  MlirOperation op;   ///< the op or an op nested in it
+  intptr_t index;
+  MlirValue value;
+} Remap;
 
 /// Shared state of one acRewriteSplit call.
 typedef struct Split {
@@ -83,6 +99,10 @@ typedef struct Split {
   int32_t *groupNext;  ///< [numGroups] next group with the same anchor, or -1
   uint8_t *flag;       ///< [numValues] scratch
   AcId missing;        ///< set by the remap walk: a value with no mapping
+  Remap *remaps;       ///< operands to change at commit, of every function
+  intptr_t numRemaps, capRemaps;
+  int recording;       ///< the walk records operands (an op that moves)
+  int nomem;           ///< set by the walk: out of memory
   AcError *err;
 } Split;
 
@@ -102,6 +122,7 @@ static void funcSplitClear(FuncSplit *fs) {
   acFree(fs->bwdArgs);
   acFree(fs->bwdOuts);
   acFree(fs->retVals);
+  acFree(fs->after);
   memset(fs, 0, sizeof(*fs));
 }
 
@@ -136,7 +157,9 @@ static MlirAttribute funcSlotAttrs(MlirOperation fn, int results, intptr_t i) {
   return d;
 }
 
-/// Walk callback: replaces operands that are values of the old function.
+/// Walk callback: operands that are values of the old function read map[v]
+/// instead: replaced at once in a clone, recorded for commit (only those
+/// whose map[v] is another value) in an op that moves (s->recording).
 static MlirWalkResult remapOperands(MlirOperation op, void *userData) {
   Split *s = userData;
   intptr_t n = mlirOperationGetNumOperands(op);
@@ -149,9 +172,43 @@ static MlirWalkResult remapOperands(MlirOperation op, void *userData) {
       s->missing = id;
       return MlirWalkResultInterrupt;
     }
-    mlirOperationSetOperand(op, i, s->map[id]);
+    if (!s->recording) {
+      mlirOperationSetOperand(op, i, s->map[id]);
+      continue;
+    }
+    if (mlirValueEqual(s->map[id], v))
+      continue;
+    if (!acArrayGrow((void **)&s->remaps, &s->capRemaps, s->numRemaps + 1,
+                     sizeof *s->remaps)) {
+      s->nomem = 1;
+      return MlirWalkResultInterrupt;
+    }
+    Remap *r = &s->remaps[s->numRemaps++];
+    r->op = op;
+    r->index = i;
+    r->value = s->map[id];
   }
   return MlirWalkResultAdvance;
+}
+
+/// Walks `target` (graph op `op` or its clone) with remapOperands; an
+/// operand with no mapping in @`where` is an internal error.
+static AcStatus walkOperands(Split *s, AcId op, MlirOperation target,
+                             int recording, const char *where) {
+  s->missing = AC_NONE;
+  s->nomem = 0;
+  s->recording = recording;
+  mlirOperationWalk(target, remapOperands, s, MlirWalkPreOrder);
+  if (s->nomem)
+    return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  if (s->missing == AC_NONE)
+    return AC_OK;
+  AcId m = s->missing;
+  return acErrorSet(s->err, AC_ERR_INTERNAL, op, m,
+                    "rewrite: op %d '%s' reads %s, which is not available "
+                    "in @%s (neither saved, an argument nor recomputed)",
+                    (int)op, s->g->ops[op].name,
+                    s->imp->valueNames ? s->imp->valueNames[m] : "a value", where);
 }
 
 /// Clones graph op `op` to the end of `block`, remapping its operands.  Sets
@@ -168,17 +225,10 @@ static AcStatus cloneOp(Split *s, AcId op, MlirBlock block, int onlyUnmapped,
   mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.save"));
   mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.recompute"));
   mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.phase"));
-  s->missing = AC_NONE;
-  mlirOperationWalk(clone, remapOperands, s, MlirWalkPreOrder);
-  if (s->missing != AC_NONE) {
-    AcId m = s->missing;
+  AcStatus st = walkOperands(s, op, clone, 0, where);
+  if (st != AC_OK) {
     mlirOperationDestroy(clone);
-    return acErrorSet(s->err, AC_ERR_INTERNAL, op, m,
-                      "rewrite: op %d '%s' reads %s, which is not available "
-                      "in @%s (neither saved, an argument nor recomputed)",
-                      (int)op, o->name,
-                      s->imp->valueNames ? s->imp->valueNames[m] : "a value",
-                      where);
+    return st;
   }
   mlirBlockAppendOwnedOperation(block, clone);
   if (mlirOperationGetNumResults(clone) != o->numResults)
@@ -194,6 +244,25 @@ static AcStatus cloneOp(Split *s, AcId op, MlirBlock block, int onlyUnmapped,
     if (fresh)
       fresh[(*numFresh)++] = v;
   }
+  return AC_OK;
+}
+
+/// Takes graph op `op` into the half being built: checks that every value
+/// it reads is available there (as cloneOp does), records the operands that
+/// change and maps its results to themselves.  It moves at commit.
+static AcStatus takeOp(Split *s, AcId op, const char *where) {
+  const AcOp *o = &s->g->ops[op];
+  MlirOperation orig = s->imp->ops[op];
+  AcStatus st = walkOperands(s, op, orig, 1, where);
+  if (st != AC_OK)
+    return st;
+  if (mlirOperationGetNumResults(orig) != o->numResults)
+    return acErrorSet(s->err, AC_ERR_INTERNAL, op, AC_NONE,
+                      "rewrite: op '%s' has %d results in the graph but %d in "
+                      "the IR", o->name, (int)o->numResults,
+                      (int)mlirOperationGetNumResults(orig));
+  for (int32_t r = 0; r < o->numResults; ++r)
+    s->map[o->firstResult + r] = mlirOperationGetResult(orig, r);
   return AC_OK;
 }
 
@@ -440,10 +509,11 @@ static AcStatus buildFwd(Split *s, FuncSplit *fs) {
                   "ac.fwd_of", NULL, &fs->fwd, &block);
   if (st != AC_OK)
     goto done;
+  fs->fwdBlock = block;
   for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op) {
     if (g->ops[op].phase != AC_PHASE_FWD)
       continue;
-    st = cloneOp(s, op, block, 0, NULL, NULL, name);
+    st = takeOp(s, op, name);
     if (st != AC_OK)
       goto done;
   }
@@ -461,7 +531,7 @@ done:
 /// end of `block`.  Group values read outside the group (by backward ops or
 /// other groups) become its results; the others stay private to it.
 static AcStatus emitGroup(Split *s, int32_t gi, MlirBlock block,
-                          const char *where) {
+                          const char *where, MlirOperation *outExec) {
   const AcGraph *g = s->g;
   const AcRecomputeGroup *grp = &s->groups->groups[gi];
   AcStatus st = AC_OK;
@@ -527,6 +597,7 @@ static AcStatus emitGroup(Split *s, int32_t gi, MlirBlock block,
     goto done;
   }
   mlirBlockAppendOwnedOperation(block, exec);
+  *outExec = exec;
   /* Outside the region only the exported values are visible. */
   for (int32_t i = 0; i < numFresh; ++i)
     s->map[fresh[i]] = nullValue();
@@ -607,15 +678,20 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
                   slots, "ac.bwd_of", owned, &fs->bwd, &block);
   if (st != AC_OK)
     goto done;
+  fs->bwdBlock = block;
+  if (!(fs->after = acCalloc((size_t)fn->numOps + 1, sizeof *fs->after))) {
+    st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
+  }
   for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op) {
     if (g->ops[op].phase != AC_PHASE_BWD)
       continue;
     for (int32_t gi = s->groupHead[op]; gi >= 0; gi = s->groupNext[gi]) {
-      st = emitGroup(s, gi, block, name);
+      st = emitGroup(s, gi, block, name, &fs->after[op - fn->firstOp]);
       if (st != AC_OK)
         goto done;
     }
-    st = cloneOp(s, op, block, 0, NULL, NULL, name);
+    st = takeOp(s, op, name);
     if (st != AC_OK)
       goto done;
   }
@@ -752,24 +828,46 @@ static void placeCall(Split *s, MlirOperation call, MlirAttribute name,
   mlirBlockInsertOwnedOperationBefore(body, ret, call);
 }
 
-/// Inserts the new functions after @f, replaces @f's body by the calls and
-/// erases its old ops.  Allocates nothing of ours and cannot fail; ownership
-/// of everything built moves to the module.
+/// Inserts the new functions after @f, moves @f's ops into them (forward
+/// ops before @f_fwd's return, backward ops each after the recompute regions
+/// emitted for it) and replaces @f's body by the calls.  The operands
+/// recorded in s->remaps are set once every function is committed.
+/// Allocates nothing of ours and cannot fail; ownership of everything built
+/// moves to the module.
 static void commit(Split *s, FuncSplit *fs, MlirSymbolTable symtab) {
-  const AcFunc *fn = &s->g->funcs[fs->func];
+  const AcGraph *g = s->g;
+  const AcFunc *fn = &g->funcs[fs->func];
   MlirOperation fOp = s->imp->funcOps[fs->func];
   MlirOperation ret = s->imp->returnOps[fs->func];
   MlirBlock modBlock = mlirOperationGetBlock(fOp);
   MlirBlock body = mlirOperationGetBlock(ret);
   mlirBlockInsertOwnedOperationAfter(modBlock, fOp, fs->fwd);
   mlirBlockInsertOwnedOperationAfter(modBlock, fs->fwd, fs->bwd);
+  MlirOperation fwdRet = mlirBlockGetTerminator(fs->fwdBlock);
+  MlirOperation prev = nullOp();
+  for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op) {
+    MlirOperation o = s->imp->ops[op];
+    /* Input markers are for the joint function; the halves drop them. */
+    mlirOperationRemoveDiscardableAttributeByName(o, SREF("ac.save"));
+    mlirOperationRemoveDiscardableAttributeByName(o, SREF("ac.recompute"));
+    mlirOperationRemoveDiscardableAttributeByName(o, SREF("ac.phase"));
+    if (g->ops[op].phase == AC_PHASE_FWD) {
+      mlirOperationMoveBefore(o, fwdRet);
+      continue;
+    }
+    MlirOperation a = fs->after[op - fn->firstOp];
+    if (!mlirOperationIsNull(a))
+      prev = a;
+    if (mlirOperationIsNull(prev))
+      mlirOperationMoveBefore(o, mlirBlockGetFirstOperation(fs->bwdBlock));
+    else
+      mlirOperationMoveAfter(o, prev);
+    prev = o;
+  }
   placeCall(s, fs->fwdCall, mlirSymbolTableInsert(symtab, fs->fwd), body, ret);
   placeCall(s, fs->bwdCall, mlirSymbolTableInsert(symtab, fs->bwd), body, ret);
   fs->fwd = fs->bwd = fs->fwdCall = fs->bwdCall = nullOp();
   mlirOperationSetOperands(ret, fn->numRets, fs->retVals);
-  /* Users before producers: every old op is dead now. */
-  for (int32_t i = fn->numOps - 1; i >= 0; --i)
-    mlirOperationDestroy(s->imp->ops[fn->firstOp + i]);
   mlirOperationRemoveDiscardableAttributeByName(fOp, SREF("ac.joint"));
 }
 
@@ -864,6 +962,8 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
   }
   for (intptr_t f = 0; f < g->numFuncs; ++f)
     commit(&s, &fss[f], symtab);
+  for (intptr_t i = 0; i < s.numRemaps; ++i)
+    mlirOperationSetOperand(s.remaps[i].op, s.remaps[i].index, s.remaps[i].value);
   if (!mlirOperationVerify(imp->module))
     st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
                     "rewrite: the split module does not verify");
@@ -876,6 +976,7 @@ done:
       funcSplitClear(&fss[f]);
   acFree(fss);
   acPtrMapClear(&s.index);
+  acFree(s.remaps);
   acFree(s.map);
   acFree(s.flag);
   acFree(s.groupOf);

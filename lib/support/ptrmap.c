@@ -11,8 +11,7 @@ static intptr_t acPtrHash(const void *p, intptr_t cap) {
   return (intptr_t)(x & (uint64_t)(cap - 1));
 }
 
-static AcStatus acPtrMapGrow(AcPtrMap *m) {
-  intptr_t ncap = m->cap ? m->cap * 2 : 64;
+static AcStatus acPtrMapRehash(AcPtrMap *m, intptr_t ncap) {
   const void **keys = acCalloc((size_t)ncap, sizeof *keys);
   int32_t *vals = acMalloc((size_t)ncap * sizeof *vals);
   if (!keys || !vals) {
@@ -35,6 +34,20 @@ static AcStatus acPtrMapGrow(AcPtrMap *m) {
   m->vals = vals;
   m->cap = ncap;
   return AC_OK;
+}
+
+static AcStatus acPtrMapGrow(AcPtrMap *m) {
+  return acPtrMapRehash(m, m->cap ? m->cap * 2 : 64);
+}
+
+AcStatus acPtrMapReserve(AcPtrMap *m, intptr_t n) {
+  intptr_t ncap = m->cap ? m->cap : 64;
+  while ((m->size + n) * 2 > ncap) {
+    if (ncap > INTPTR_MAX / 4)
+      return AC_ERR_NOMEM;
+    ncap *= 2;
+  }
+  return ncap == m->cap ? AC_OK : acPtrMapRehash(m, ncap);
 }
 
 AcStatus acPtrMapPut(AcPtrMap *m, const void *key, int32_t val) {

@@ -21,6 +21,9 @@ typedef struct AcPtrMap {
 
 /// Inserts or overwrites key -> val; AC_ERR_NOMEM on allocation failure.
 AcStatus acPtrMapPut(AcPtrMap *m, const void *key, int32_t val);
+/// Makes room for `n` more keys (the capacity the Puts would grow to, at
+/// once: no rehash on the way); AC_ERR_NOMEM on allocation failure.
+AcStatus acPtrMapReserve(AcPtrMap *m, intptr_t n);
 /// Returns the id stored for key, or AC_NONE.
 int32_t acPtrMapGet(const AcPtrMap *m, const void *key);
 /// Frees the map's arrays and zeroes it.
