@@ -166,6 +166,19 @@ void acGraphDestroy(AcGraph *graph);
 static inline AcId acOpOperand(const AcGraph *g, AcId op, int32_t i) {
   return g->operands[g->ops[op].firstOperand + i];
 }
+
+/// The operand of view `v`'s producer that shares v's storage root (the
+/// view's direct parent), or the root itself when no operand does.
+static inline AcId acValueViewParent(const AcGraph *g, AcId v) {
+  const AcValue *val = &g->values[v];
+  const AcOp *op = &g->ops[val->producer];
+  for (int32_t i = 0; i < op->numOperands; ++i) {
+    AcId u = acOpOperand(g, val->producer, i);
+    if (g->values[u].aliasRoot == val->aliasRoot)
+      return u;
+  }
+  return val->aliasRoot;
+}
 /// Returns the op id of use `i` of value `v`.
 static inline AcId acValueUse(const AcGraph *g, AcId v, int32_t i) {
   return g->uses[g->values[v].firstUse + i];

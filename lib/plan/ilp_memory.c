@@ -20,18 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The operand of v's producer that shares v's storage root (as simulate.c). */
-static AcId acIlpViewParent(const AcGraph *g, AcId v) {
-  const AcValue *val = &g->values[v];
-  const AcOp *op = &g->ops[val->producer];
-  for (int32_t i = 0; i < op->numOperands; ++i) {
-    AcId u = acOpOperand(g, val->producer, i);
-    if (g->values[u].aliasRoot == val->aliasRoot)
-      return u;
-  }
-  return val->aliasRoot;
-}
-
 static intptr_t acIlpMax(intptr_t a, intptr_t b) { return a > b ? a : b; }
 static intptr_t acIlpMin(intptr_t a, intptr_t b) { return a < b ? a : b; }
 
@@ -78,7 +66,7 @@ static int acIlpResolve(const AcIlpModel *m, const AcIlpScratch *s, AcId u,
         *root = w;
         return s->staticRoot[w] ? AC_RES_NONE : AC_RES_BWD;
       }
-      w = acIlpViewParent(g, w);
+      w = acValueViewParent(g, w);
       continue;
     }
     if (m->varOf[w] >= 0) {
@@ -93,7 +81,7 @@ static int acIlpResolve(const AcIlpModel *m, const AcIlpScratch *s, AcId u,
       *root = w;
       return s->staticRoot[w] ? AC_RES_NONE : AC_RES_COPY;
     }
-    w = acIlpViewParent(g, w);
+    w = acValueViewParent(g, w);
   }
 }
 

@@ -62,18 +62,6 @@ void acSimResultClear(AcSimResult *r) {
   memset(r, 0, sizeof *r);
 }
 
-/* The operand of v's producer that shares v's storage root (v a view). */
-static AcId acViewParent(const AcGraph *g, AcId v) {
-  const AcValue *val = &g->values[v];
-  const AcOp *op = &g->ops[val->producer];
-  for (int32_t i = 0; i < op->numOperands; ++i) {
-    AcId u = acOpOperand(g, val->producer, i);
-    if (g->values[u].aliasRoot == val->aliasRoot)
-      return u;
-  }
-  return val->aliasRoot;
-}
-
 typedef struct AcSim {
   const AcGraph *g;
   AcId *valueBase;        /* [numFuncs + 1] first value of each function */
@@ -318,7 +306,7 @@ static AcStatus acSimPrepare(AcSim *s, const AcPlan *plan, AcError *err) {
         if (root == v) {
           side = AC_SIDE_BWD;
         } else {
-          AcId par = acViewParent(g, v);
+          AcId par = acValueViewParent(g, v);
           side = s->bwdSide[par];
           ref = s->bwdRef[par];
         }
