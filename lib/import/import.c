@@ -4,7 +4,14 @@
  * roles, then every top-level op (operands, including values its nested
  * regions capture from the function body, results with byte sizes from
  * their types), costed by the cost model.  The module's ac.schedule, if any,
- * becomes the graph's schedule. */
+ * becomes the graph's schedule.  Then the two normalisations of the IR
+ * (backward views sunk to their first use, shared inits copied per writer)
+ * and the graph rebuilt in the new order.
+ *
+ * Over 1000 lines: the normalisations and the rebuild read and write the
+ * same import context (AcImportCtx) and keep one invariant with the first
+ * pass (an op's graph id follows its place in the block); split by concern,
+ * that context and invariant would become a shared internal interface. */
 #include "autoac/autoac.h"
 #include "import/import.h"
 #include "support/ptrmap.h"
