@@ -151,14 +151,6 @@ static int resetPeakRss(void) {
   return fclose(f) == 0 && ok;
 }
 
-static MlirContext newContext(void) {
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextSetAllowUnregisteredDialects(ctx, true);
-  return ctx;
-}
 
 static const char *baseName(const char *path) {
   const char *s = strrchr(path, '/');
@@ -220,7 +212,7 @@ static int benchGraph(const Options *o, const char *path, int fd) {
   int64_t staticBytes = 0;
   long planKb = -1;
   for (int run = 0; run < o->runs; ++run) {
-    MlirContext ctx = newContext();
+    MlirContext ctx = acContextCreate();
     double c0 = cpuNow(), w0 = wallNow();
     MlirOperation module = acParseModule(ctx, text, len, path);
     int ok = !mlirOperationIsNull(module) && mlirOperationVerify(module);

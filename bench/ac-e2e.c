@@ -43,14 +43,6 @@ static double cpuNow(void) {
 }
 
 
-static MlirContext newContext(void) {
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextSetAllowUnregisteredDialects(ctx, true);
-  return ctx;
-}
 
 /* Prints into memory, as ac-opt does (acStrBufMlirCallback). */
 static size_t printModule(MlirOperation m) {
@@ -64,7 +56,7 @@ static size_t printModule(MlirOperation m) {
 /* The mid budget: halfway between greedy's lowest peak and save-all's. */
 static int midBudget(const char *text, size_t len, const char *path,
                      const AcOptions *opts, int64_t *mid) {
-  MlirContext ctx = newContext();
+  MlirContext ctx = acContextCreate();
   MlirOperation m = acParseModule(ctx, text, len, path);
   AcImport *imp = NULL;
   AcTrajectory *traj = NULL;
@@ -117,7 +109,7 @@ static int runAutoac(const char *text, size_t len, const char *path,
                      const AcOptions *opts, int wantReport, double *t, size_t *printed) {
   AcStageTimes st;
   memset(&st, 0, sizeof st);
-  MlirContext ctx = newContext();
+  MlirContext ctx = acContextCreate();
   double c0 = cpuNow();
   MlirOperation m = acParseModule(ctx, text, len, path);
   double c1 = cpuNow();
@@ -212,7 +204,7 @@ int main(int argc, char **argv) {
   size_t basePrinted = 0, acPrinted = 0;
   for (int run = 0; run < runs; ++run) {
     /* The baseline: parse, verify, print. */
-    MlirContext ctx = newContext();
+    MlirContext ctx = acContextCreate();
     double c0 = cpuNow();
     MlirOperation m = acParseModule(ctx, text, len, path);
     double c1 = cpuNow();

@@ -91,11 +91,7 @@ static int compare(const char *path, const char *what, const AcGraph *g,
 
 int main(int argc, char **argv) {
   int failed = 0;
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextSetAllowUnregisteredDialects(ctx, true);
+  MlirContext ctx = acContextCreate();
   AcOptions *opts = acOptionsCreate();
   for (int i = 1; i < argc; ++i) {
     size_t len = 0;

@@ -112,6 +112,10 @@ AUTOAC_API AcStatus acRunSweep(MlirOperation module, const AcOptions *opts);
 /// Registers the `auto-ac` pass in MLIR's global pass registry (idempotent).
 AUTOAC_API void acRegisterPasses(void);
 
+/// Creates the MLIR context autoac's tools and bindings parse with: every
+/// upstream dialect registered, unregistered dialects allowed (torch-mlir
+/// and StableHLO text need them).  Destroy with mlirContextDestroy.
+AUTOAC_API MlirContext acContextCreate(void);
 /// Parses MLIR text named `sourceName` (for locations) into an owned
 /// builtin.module, wrapping top-level ops in an implicit module as mlir-opt
 /// does; a null op (with diagnostics emitted) on failure.

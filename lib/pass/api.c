@@ -30,6 +30,15 @@ static MlirLogicalResult acCollectDiag(MlirDiagnostic d, void *user) {
   return mlirLogicalResultSuccess();
 }
 
+MlirContext acContextCreate(void) {
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextSetAllowUnregisteredDialects(ctx, true);
+  return ctx;
+}
+
 AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
                         const char *const *names, const char *const *values,
                         intptr_t numOptions, char **irOut, char **reportOut,
@@ -60,11 +69,7 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
       goto cleanup;
     }
   }
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  ctx = mlirContextCreateWithRegistry(registry, false);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextSetAllowUnregisteredDialects(ctx, true);
+  ctx = acContextCreate();
   mlirContextAttachDiagnosticHandler(ctx, acCollectDiag, &diags, NULL);
   module = acParseModule(ctx, text, len, sourceName ? sourceName : "<text>");
   if (mlirOperationIsNull(module) || !mlirOperationVerify(module)) {

@@ -65,11 +65,7 @@ int main(void) {
     fprintf(stderr, "test_free: cannot read %s\n", path);
     return 1;
   }
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextSetAllowUnregisteredDialects(ctx, true);
+  MlirContext ctx = acContextCreate();
   mlirContextLoadAllAvailableDialects(ctx);
   int diags = 0;
   mlirContextAttachDiagnosticHandler(ctx, quiet, &diags, NULL);

@@ -249,11 +249,7 @@ int main(int argc, char **argv) {
     goto cleanup;
   }
 
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  ctx = mlirContextCreateWithRegistry(registry, false);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextSetAllowUnregisteredDialects(ctx, true);
+  ctx = acContextCreate();
   /* gpu-module-to-binary (auto-ac-lower-gpu) serializes through LLVM IR. */
   mlirRegisterAllLLVMTranslations(ctx);
   mlirRegisterAllPasses();

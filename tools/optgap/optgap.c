@@ -275,11 +275,7 @@ done:
 int main(int argc, char **argv) {
   int nb = 20, width = 0, brute = 0, rc = 0;
   double tlim = 10;
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextSetAllowUnregisteredDialects(ctx, true);
+  MlirContext ctx = acContextCreate();
   const AcDevice *dev = acDeviceLookup("h100");
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--budgets") && i + 1 < argc)
