@@ -52,6 +52,16 @@ void acPlanCopy(AcPlan *dst, const AcPlan *src);
 /// when a saved value belongs to an ac.recompute op.
 AcStatus acPlanDerive(const AcGraph *g, AcPlan *plan, AcError *err);
 
+/// Clears from `saved` every value the backward never reads, directly or
+/// through the ops it would recompute from `saved` (such a save only holds
+/// memory: e.g. a seed kept beside the mask it makes, once the mask is
+/// saved back).  A set that derives still derives, with the same recompute
+/// set.  *numDropped (may be NULL) receives the count.  AC_ERR_INFEASIBLE as
+/// acPlanDerive when `saved` does not derive (nothing cleared then),
+/// AC_ERR_NOMEM.
+AcStatus acPlanDropUnread(const AcGraph *g, uint8_t *saved, intptr_t *numDropped,
+                          AcError *err);
+
 /// Sets saved[] to every storage root of every save candidate (eager).
 void acPlanSaveAll(const AcGraph *g, AcPlan *plan);
 

@@ -54,6 +54,8 @@ typedef struct AcWalk {
   AcId *stack;             /* [numOperands + 1] values to examine */
   int repair;              /* save needed non-recomputable values instead of failing */
   int wantGroups;          /* record groups below */
+  uint8_t *read;           /* [numValues] or NULL: saved values the walk
+                              stopped at (read by the backward) */
   AcId *gops;              /* recompute ops, group after group */
   intptr_t numGops, capGops;
   AcRecomputeGroup *groups;
@@ -90,8 +92,13 @@ static AcStatus acWalkNeeds(AcWalk *w, AcError *err) {
       while (sp > 0) {
         AcId v = w->stack[--sp];
         const AcValue *val = &g->values[v];
-        if (val->role != AC_ROLE_RESULT || w->saved[v])
+        if (val->role != AC_ROLE_RESULT)
           continue;
+        if (w->saved[v]) {
+          if (w->read)
+            w->read[v] = 1;
+          continue;
+        }
         AcId p = val->producer;
         const AcOp *op = &g->ops[p];
         if (op->phase != AC_PHASE_FWD || w->mark[p])
@@ -140,6 +147,38 @@ static AcStatus acWalkNeeds(AcWalk *w, AcError *err) {
     }
   }
   return AC_OK;
+}
+
+AcStatus acPlanDropUnread(const AcGraph *g, uint8_t *saved, intptr_t *numDropped,
+                          AcError *err) {
+  AcStatus st = AC_OK;
+  AcWalk w;
+  intptr_t dropped = 0;
+  memset(&w, 0, sizeof w);
+  w.g = g;
+  w.saved = saved; /* read only: repair is off */
+  w.read = acCalloc((size_t)g->numValues + 1, 1);
+  w.mark = acCalloc((size_t)g->numOps + 1, 1);
+  w.stack = acMalloc(((size_t)g->numOperands + 1) * sizeof *w.stack);
+  if (!w.read || !w.mark || !w.stack) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while planning");
+    goto cleanup;
+  }
+  if ((st = acWalkNeeds(&w, err)) != AC_OK)
+    goto cleanup;
+  for (AcId v = 0; v < (AcId)g->numValues; ++v)
+    if (saved[v] && !w.read[v]) {
+      saved[v] = 0;
+      dropped++;
+    }
+cleanup:
+  if (numDropped)
+    *numDropped = dropped;
+  acFree(w.read);
+  acFree(w.mark);
+  acFree(w.stack);
+  return st;
 }
 
 /* Checks the saved set against the invariants in plan.h. */

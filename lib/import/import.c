@@ -59,11 +59,6 @@ typedef struct AcImportCtx {
 
 static MlirStringRef acStr(const char *s) { return mlirStringRefCreateFromCString(s); }
 
-static int acStrRefEq(MlirStringRef r, const char *s) {
-  size_t n = strlen(s);
-  return r.length == n && memcmp(r.data, s, n) == 0;
-}
-
 static AcStatus acFailAt(AcImportCtx *c, MlirLocation loc, AcStatus st,
                          AcId op, const char *fmt, const char *a,
                          const char *b2) {
@@ -801,7 +796,7 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
   MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!acStrRefEq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func"))
+    if (!acOpIs(op, "func.func"))
       continue;
     if (mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, acStr("ac.joint"))))
       continue;
@@ -1058,7 +1053,7 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
     MlirOperation copy = mlirOperationClone(maker);
     mlirBlockInsertOwnedOperationBefore(block, op, copy);
     mlirOperationSetOperand(op, at, mlirOperationGetResult(copy, 0));
-    if (acStrRefEq(mlirIdentifierStr(mlirOperationGetName(maker)), "linalg.fill")) {
+    if (acOpIs(maker, "linalg.fill")) {
       /* The fill's init: its own copy of the empty. */
       intptr_t k = mlirOperationGetNumOperands(maker) - 1;
       MlirOperation empty = mlirOpResultGetOwner(mlirOperationGetOperand(maker, k));
@@ -1085,7 +1080,7 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
     for (intptr_t i = 0; i < numMakers; ++i) {
       MlirOperation m = makers[i];
       if (mlirOperationIsNull(m) ||
-          acStrRefEq(mlirIdentifierStr(mlirOperationGetName(m)), "linalg.fill") != (pass == 0) ||
+          acOpIs(m, "linalg.fill") != (pass == 0) ||
           !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(m, 0))))
         continue;
       MlirOperation init = {NULL};

@@ -13,6 +13,8 @@
 #include "autoac/graph.h"
 #include "mlir-c/IR.h"
 
+#include <string.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -73,6 +75,15 @@ int acTextNestsDeeper(const char *text, size_t len, intptr_t limit,
 
 /*===------ MLIR helpers the edges share (lib/import/doors.cpp) ----------===*/
 
+/// 1 if `r` is exactly the NUL-terminated `s`.
+static inline int acStrRefEq(MlirStringRef r, const char *s) {
+  size_t n = strlen(s);
+  return r.length == n && memcmp(r.data, s, n) == 0;
+}
+/// 1 if `op` is named exactly `name` ("linalg.fill").
+static inline int acOpIs(MlirOperation op, const char *name) {
+  return acStrRefEq(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
 /// MlirStringCallback appending to the AcStrBuf passed as user data.
 void acStrBufMlirCallback(MlirStringRef text, void *strbuf);
 /// Emits a warning (severity 1) or a remark (2) at `loc` through the context's

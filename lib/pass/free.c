@@ -1,6 +1,7 @@
 /* free.c - the auto-ac-free-at-last-use pass body (autoac/lower.h) and the
  * named lowering pipelines.  docs/rewrite.md, "Freeing at last use". */
 #include "autoac/lower.h"
+#include "import/import.h"
 #include "support/ptrmap.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -55,10 +56,6 @@ typedef struct AcFree {
 
 /*===------------------------------ helpers --------------------------------===*/
 
-static int opIs(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
-}
 
 static int isBufferType(MlirType t) {
   return mlirTypeIsAMemRef(t) || mlirTypeIsAUnrankedMemRef(t) ||
@@ -75,15 +72,15 @@ static int hasFreshResults(MlirOperation op) {
       "bufferization.alloc_tensor", "memref.get_global", "func.call",
       "gpu.alloc", NULL};
   for (int i = 0; names[i]; ++i)
-    if (opIs(op, names[i]))
+    if (acOpIs(op, names[i]))
       return 1;
   return 0;
 }
 
 /// Uses of a buffer that neither read nor write its elements.
 static int isMetadataUse(MlirOperation op) {
-  return opIs(op, "memref.extract_aligned_pointer_as_index") ||
-         opIs(op, "memref.dim") || opIs(op, "memref.rank");
+  return acOpIs(op, "memref.extract_aligned_pointer_as_index") ||
+         acOpIs(op, "memref.dim") || acOpIs(op, "memref.rank");
 }
 
 static int hasBufferResult(MlirOperation op) {
@@ -105,11 +102,11 @@ static MlirWalkResult onlyFreesCb(MlirOperation op, void *user) {
   AcOnlyFrees *s = user;
   if (mlirOperationEqual(op, s->root))
     return MlirWalkResultAdvance;
-  if (opIs(op, "memref.dealloc")) {
+  if (acOpIs(op, "memref.dealloc")) {
     s->frees++;
     return MlirWalkResultAdvance;
   }
-  if (opIs(op, "scf.yield"))
+  if (acOpIs(op, "scf.yield"))
     return MlirWalkResultAdvance;
   s->ok = 0;
   return MlirWalkResultInterrupt;
@@ -118,9 +115,9 @@ static MlirWalkResult onlyFreesCb(MlirOperation op, void *user) {
 /// A free: a memref.dealloc, or an scf.if without results holding only
 /// memref.deallocs (what lower-deallocations makes of a conditional free).
 static int isFreeOp(MlirOperation op) {
-  if (opIs(op, "memref.dealloc"))
+  if (acOpIs(op, "memref.dealloc"))
     return 1;
-  if (!opIs(op, "scf.if") || mlirOperationGetNumResults(op) != 0)
+  if (!acOpIs(op, "scf.if") || mlirOperationGetNumResults(op) != 0)
     return 0;
   AcOnlyFrees s = {op, 1, 0};
   mlirOperationWalk(op, onlyFreesCb, &s, MlirWalkPreOrder);
@@ -207,7 +204,7 @@ static AcStatus closeSet(AcFree *f) {
       MlirOperation user = mlirOpOperandGetOwner(u);
       for (MlirOperation x = user; !mlirOperationIsNull(x);
            x = mlirOperationGetParentOperation(x)) {
-        if (opIs(x, "func.func") || opIs(x, "builtin.module"))
+        if (acOpIs(x, "func.func") || acOpIs(x, "builtin.module"))
           break;
         if (!hasFreshResults(x) && hasBufferResult(x) &&
             addResults(f, x) != AC_OK)
@@ -334,7 +331,7 @@ typedef struct AcCheck {
 
 static MlirWalkResult checkCb(MlirOperation op, void *user) {
   AcCheck *c = user;
-  if (opIs(op, "bufferization.dealloc")) {
+  if (acOpIs(op, "bufferization.dealloc")) {
     c->bad = op;
     c->why = "holds 'bufferization.dealloc'; it runs after the whole "
              "buffer-deallocation-pipeline (lower-deallocations included)";
@@ -348,7 +345,7 @@ static MlirWalkResult checkCb(MlirOperation op, void *user) {
   for (intptr_t i = 0; i < n; ++i)
     if (isTensorType(mlirValueGetType(mlirOperationGetResult(op, i))))
       goto tensor;
-  if (opIs(op, "func.func")) {
+  if (acOpIs(op, "func.func")) {
     MlirAttribute t = mlirOperationGetAttributeByName(op, SREF("function_type"));
     if (!mlirAttributeIsNull(t) && mlirAttributeIsAType(t)) {
       MlirType ft = mlirTypeAttrGetValue(t);
@@ -395,7 +392,7 @@ typedef struct AcCalls {
 
 static MlirWalkResult collectCallsCb(MlirOperation op, void *user) {
   AcCalls *c = user;
-  if (opIs(op, "func.call") &&
+  if (acOpIs(op, "func.call") &&
       mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
           op, SREF("ac.owned_transferred"))) &&
       (c->st = pushOp(&c->calls, op)) != AC_OK)
@@ -411,7 +408,7 @@ static MlirOperation lookupCallee(AcFree *f, MlirOperation call) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(f->module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!opIs(op, "func.func"))
+    if (!acOpIs(op, "func.func"))
       continue;
     MlirAttribute a = mlirOperationGetAttributeByName(op, SREF("sym_name"));
     if (mlirAttributeIsAString(a) &&
@@ -492,7 +489,7 @@ static AcStatus planTransfer(AcFree *f, MlirOperation fn, MlirOperation call,
     f->tmp.n = 0;
     for (intptr_t i = 0; i < f->set.n; ++i) {
       MlirValue w = f->set.v[i];
-      if (mlirValueIsAOpResult(w) && opIs(mlirOpResultGetOwner(w), "func.call") &&
+      if (mlirValueIsAOpResult(w) && acOpIs(mlirOpResultGetOwner(w), "func.call") &&
           pushVal(&f->tmp, w) != AC_OK)
         return AC_ERR_NOMEM;
       for (MlirOpOperand u = mlirValueGetFirstUse(w);
@@ -507,7 +504,7 @@ static AcStatus planTransfer(AcFree *f, MlirOperation fn, MlirOperation call,
         }
         if (p <= at)
           continue;
-        if (opIs(user, "memref.dealloc")) {
+        if (acOpIs(user, "memref.dealloc")) {
           if (collect && pushOp(&f->erase, user) != AC_OK)
             return AC_ERR_NOMEM;
           frees++;
@@ -586,7 +583,7 @@ static AcStatus planOwned(AcFree *f, MlirOperation fn) {
            !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
         MlirOperation user = mlirOpOperandGetOwner(u);
         intptr_t p = posIn(f, user, entry);
-        if (opIs(user, "memref.dealloc"))
+        if (acOpIs(user, "memref.dealloc"))
           freed = 1;
         if (p == term && term >= 0 &&
             mlirOperationEqual(f->ops.v[term], mlirBlockGetTerminator(entry))) {
@@ -645,7 +642,7 @@ static MlirWalkResult freeOperandsCb(MlirOperation op, void *user) {
   intptr_t n = mlirOperationGetNumOperands(op);
   for (intptr_t i = 0; i < n; ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    if (opIs(op, "memref.dealloc") && (a->st = addAlias(a->f, v)) != AC_OK)
+    if (acOpIs(op, "memref.dealloc") && (a->st = addAlias(a->f, v)) != AC_OK)
       return MlirWalkResultInterrupt;
     if (!mlirValueIsAOpResult(v))
       continue;
@@ -768,7 +765,7 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
   AcCalls calls = {{0}, AC_OK};
   if (stats)
     memset(stats, 0, sizeof *stats);
-  if (!opIs(module, "builtin.module")) {
+  if (!acOpIs(module, "builtin.module")) {
     mlirEmitError(mlirOperationGetLocation(module),
                   "auto-ac-free-at-last-use: runs on a builtin.module");
     return AC_ERR_INVALID;
@@ -776,9 +773,9 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (opIs(op, "llvm.func") && funcHasBody(op) && mlirOperationIsNull(lowered))
+    if (acOpIs(op, "llvm.func") && funcHasBody(op) && mlirOperationIsNull(lowered))
       lowered = op;
-    if (opIs(op, "func.func") && funcHasBody(op) &&
+    if (acOpIs(op, "func.func") && funcHasBody(op) &&
         (st = pushOp(&funcs, op)) != AC_OK)
       goto nomem;
   }
@@ -824,7 +821,7 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
     MlirOperation parent = mlirOperationGetParentOperation(d);
     mlirOperationDestroy(d);
     f.stats.transferred++;
-    if (opIs(parent, "scf.if") && mlirOperationGetNumResults(parent) == 0) {
+    if (acOpIs(parent, "scf.if") && mlirOperationGetNumResults(parent) == 0) {
       AcOnlyFrees s = {parent, 1, 0};
       mlirOperationWalk(parent, onlyFreesCb, &s, MlirWalkPreOrder);
       if (s.ok && s.frees == 0)

@@ -1,6 +1,7 @@
 /* gpubuf.c - auto-ac-gpu-buffers (autoac/lower.h): the buffers of host
  * functions in GPU memory.  docs/rewrite.md, "Lowering the output". */
 #include "autoac/lower.h"
+#include "import/import.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
@@ -9,10 +10,6 @@
 
 #define SREF(s) mlirStringRefCreateFromCString(s)
 
-static int opIs(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
-}
 
 typedef struct AcGpuBuf {
   MlirOperation *ops;  ///< memref.alloc / memref.dealloc ops to replace
@@ -22,9 +19,9 @@ typedef struct AcGpuBuf {
 
 static MlirWalkResult collectCb(MlirOperation op, void *user) {
   AcGpuBuf *b = user;
-  if (opIs(op, "gpu.module") || opIs(op, "gpu.launch") || opIs(op, "gpu.func"))
+  if (acOpIs(op, "gpu.module") || acOpIs(op, "gpu.launch") || acOpIs(op, "gpu.func"))
     return MlirWalkResultSkip; /* device code keeps its own buffers */
-  if (!opIs(op, "memref.alloc") && !opIs(op, "memref.dealloc"))
+  if (!acOpIs(op, "memref.alloc") && !acOpIs(op, "memref.dealloc"))
     return MlirWalkResultAdvance;
   if (!acArrayGrow((void **)&b->ops, &b->cap, b->n + 1, sizeof *b->ops)) {
     b->nomem = 1;
@@ -90,7 +87,7 @@ AcStatus acGpuBuffers(MlirOperation module, intptr_t *converted) {
     MlirOperation op = b.ops[i];
     MlirOperation repl;
     MlirBlock block = mlirOperationGetBlock(op);
-    if (opIs(op, "memref.alloc")) {
+    if (acOpIs(op, "memref.alloc")) {
       repl = makeAlloc(ctx, op);
       mlirBlockInsertOwnedOperationBefore(block, op, repl);
     } else {

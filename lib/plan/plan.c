@@ -19,58 +19,6 @@ AcStatus acPlanFromSaved(const AcGraph *g, const uint8_t *saved, AcPlan *plan,
   return acPlanDerive(g, plan, err);
 }
 
-AcStatus acPlanDropUnread(const AcGraph *g, uint8_t *saved, intptr_t *numDropped,
-                          AcError *err) {
-  AcStatus st = AC_OK;
-  uint8_t *read = acCalloc((size_t)g->numValues + 1, 1);
-  uint8_t *entered = acCalloc((size_t)g->numOps + 1, 1);
-  AcId *stack = acMalloc(((size_t)g->numOperands + 1) * sizeof *stack);
-  intptr_t dropped = 0;
-  if (!read || !entered || !stack) {
-    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                    "out of memory while planning");
-    goto cleanup;
-  }
-  /* The walk of acWalkNeeds, noting the saved values it stops at.  Each op
-     is entered once and pushes its operands once: the stack holds at most
-     numOperands values. */
-  for (AcId b = 0; b < (AcId)g->numOps; ++b) {
-    if (g->ops[b].phase != AC_PHASE_BWD)
-      continue;
-    intptr_t sp = 0;
-    for (int32_t i = 0; i < g->ops[b].numOperands; ++i)
-      stack[sp++] = acOpOperand(g, b, i);
-    while (sp > 0) {
-      AcId v = stack[--sp];
-      const AcValue *val = &g->values[v];
-      if (val->role != AC_ROLE_RESULT)
-        continue;
-      if (saved[v]) {
-        read[v] = 1;
-        continue;
-      }
-      AcId p = val->producer;
-      if (g->ops[p].phase != AC_PHASE_FWD || entered[p])
-        continue;
-      entered[p] = 1;
-      for (int32_t i = 0; i < g->ops[p].numOperands; ++i)
-        stack[sp++] = acOpOperand(g, p, i);
-    }
-  }
-  for (AcId v = 0; v < (AcId)g->numValues; ++v)
-    if (saved[v] && !read[v]) {
-      saved[v] = 0;
-      dropped++;
-    }
-cleanup:
-  if (numDropped)
-    *numDropped = dropped;
-  acFree(read);
-  acFree(entered);
-  acFree(stack);
-  return st;
-}
-
 void acPlanBwdInstances(const AcGraph *g, int32_t *inst) {
   memset(inst, 0, (size_t)g->numFuncs * sizeof *inst);
   for (intptr_t s = 0; s < g->numSched; ++s)

@@ -34,14 +34,6 @@ void acPlanBwdInstances(const AcGraph *g, int32_t *inst);
 double acPlanExtraSeconds(const AcGraph *g, const AcPlan *before,
                           const AcPlan *after, const int32_t *inst);
 
-/* Clears from `saved` every value the backward never reads, directly or
- * through the ops it would recompute from `saved` (such a save only holds
- * memory: e.g. a seed kept beside the mask it makes, once the mask is saved
- * back).  A set that derives still derives, with the same recompute set.
- * *numDropped (may be NULL) receives the count.  AC_ERR_NOMEM only. */
-AcStatus acPlanDropUnread(const AcGraph *g, uint8_t *saved, intptr_t *numDropped,
-                          AcError *err);
-
 /* Derives a plan from `saved` (copied in) into `plan`. */
 AcStatus acPlanFromSaved(const AcGraph *g, const uint8_t *saved, AcPlan *plan,
                          AcError *err);

@@ -85,15 +85,9 @@ static const AcRngRule acRngRules[] = {
 
 static const AcRngRule *acRngRuleFor(MlirStringRef name) {
   for (size_t i = 0; i < sizeof acRngRules / sizeof acRngRules[0]; ++i)
-    if (strlen(acRngRules[i].name) == name.length &&
-        memcmp(acRngRules[i].name, name.data, name.length) == 0)
+    if (acStrRefEq(name, acRngRules[i].name))
       return &acRngRules[i];
   return NULL;
-}
-
-static int acOpNamed(MlirOperation op, const char *name) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return strlen(name) == n.length && memcmp(name, n.data, n.length) == 0;
 }
 
 /* The op producing `v`, or a null op for a block argument. */
@@ -119,7 +113,7 @@ static const char *acRngWhyKept(MlirOperation op, const AcRngRule *r) {
     return "an unexpected operand count";
   if (r->noneOperand >= 0) {
     MlirOperation g = acDefiningOp(mlirOperationGetOperand(op, r->noneOperand));
-    if (mlirOperationIsNull(g) || !acOpNamed(g, "torch.constant.none"))
+    if (mlirOperationIsNull(g) || !acOpIs(g, "torch.constant.none"))
       return "an explicit generator operand";
   }
   if (r->inplace && acUsesUpTo2(mlirOperationGetOperand(op, 0)) > 1)
@@ -245,7 +239,7 @@ static int acRngErasable(MlirOperation op) {
       "torch.constant.none", "torch.constant.bool", "torch.constant.device",
       "stablehlo.constant", "mhlo.constant", "arith.constant"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
-    if (acOpNamed(op, names[i]))
+    if (acOpIs(op, names[i]))
       return 1;
   return 0;
 }
@@ -391,7 +385,7 @@ AcStatus acRewriteRngReplay(MlirOperation module, intptr_t *numReplaced,
   MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation f = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(f);
        f = mlirOperationGetNextInBlock(f)) {
-    if (!acOpNamed(f, "func.func") ||
+    if (!acOpIs(f, "func.func") ||
         mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(f, SREF("ac.joint"))))
       continue;
     MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
