@@ -243,6 +243,16 @@ static int acOpHasEffects(const AcOp *op) {
          op->kind == AC_KIND_INPLACE || op->kind == AC_KIND_UNKNOWN;
 }
 
+/* Whether op `op` is live: it has effects or a result is needed. */
+static int acOpLive(const AcOp *op, const uint8_t *valueNeeded) {
+  if (acOpHasEffects(op))
+    return 1;
+  for (int32_t r = 0; r < op->numResults; ++r)
+    if (valueNeeded[op->firstResult + r])
+      return 1;
+  return 0;
+}
+
 /* Phase inference for function f (see graph.h).  Scratch arrays are per op. */
 static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
                               uint8_t *feedsOut, uint8_t *valueNeeded,
@@ -286,10 +296,7 @@ static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
     valueNeeded[g->rets[fn->firstRet + r]] = 1;
   for (AcId o = end - 1; o >= fn->firstOp; --o) {
     const AcOp *op = &g->ops[o];
-    uint8_t live = acOpHasEffects(op);
-    for (int32_t r = 0; r < op->numResults && !live; ++r)
-      live = valueNeeded[op->firstResult + r];
-    if (live)
+    if (acOpLive(op, valueNeeded))
       for (int32_t i = 0; i < op->numOperands; ++i)
         valueNeeded[acOpOperand(g, o, i)] = 1;
   }
@@ -304,10 +311,7 @@ static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
                           "on a tangent", g->strings ? op->name : "?");
     } else {
       op->phase = feedsOut[o] && !tangentDep[o] ? AC_PHASE_FWD : AC_PHASE_BWD;
-      uint8_t live = acOpHasEffects(op);
-      for (int32_t r = 0; r < op->numResults && !live; ++r)
-        live = valueNeeded[op->firstResult + r];
-      if (!live && !tangentDep[o]) {
+      if (!acOpLive(op, valueNeeded) && !tangentDep[o]) {
         uint8_t fwdInputs = 1;
         for (int32_t i = 0; i < op->numOperands && fwdInputs; ++i)
           fwdInputs = g->values[acOpOperand(g, o, i)].phase == AC_PHASE_FWD;
