@@ -248,6 +248,10 @@ int64_t acGraphParamBytes(const AcGraph *g);
 /// Sum of bytes of returned gradients (AC_RET_GRAD) whose storage is not a
 /// parameter or input (counted once per storage root).
 int64_t acGraphGradBytes(const AcGraph *g);
+/// Sets root[r] = 1 ([numValues], not cleared first) for every storage the
+/// simulator counts as static memory: parameters and the storage roots of
+/// returned gradients that ops produce.
+void acGraphMarkStaticRoots(const AcGraph *g, uint8_t *root);
 /// Counts ops of function `f` in `phase`.
 intptr_t acGraphCountPhase(const AcGraph *g, AcId f, AcPhase phase);
 

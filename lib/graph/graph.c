@@ -620,6 +620,19 @@ AcId acGraphInPlaceRoot(const AcGraph *g, AcId o) {
   return root;
 }
 
+void acGraphMarkStaticRoots(const AcGraph *g, uint8_t *root) {
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (g->values[v].role == AC_ROLE_PARAM)
+      root[v] = 1;
+  for (intptr_t r = 0; r < g->numRets; ++r) {
+    if (!(g->retFlags[r] & AC_RET_GRAD))
+      continue;
+    AcId rt = g->values[g->rets[r]].aliasRoot;
+    if (g->values[rt].role == AC_ROLE_RESULT)
+      root[rt] = 1;
+  }
+}
+
 intptr_t acGraphCountPhase(const AcGraph *g, AcId f, AcPhase phase) {
   intptr_t n = 0;
   const AcFunc *fn = &g->funcs[f];

@@ -493,31 +493,14 @@ static void acIncInitGraph(AcInc *s) {
     memset(fill, 0, ((size_t)nF + 1) * sizeof *fill);
   }
   /* Static roots, view parents, alias groups, readers, returns. */
-  for (intptr_t v = 0; v < nV; ++v)
-    if (g->values[v].role == AC_ROLE_PARAM)
-      s->staticRoot[v] = 1;
-  for (intptr_t r = 0; r < g->numRets; ++r) {
-    AcId root = g->values[g->rets[r]].aliasRoot;
-    if ((g->retFlags[r] & AC_RET_GRAD) && g->values[root].role == AC_ROLE_RESULT)
-      s->staticRoot[root] = 1;
-  }
+  acGraphMarkStaticRoots(g, s->staticRoot);
   for (intptr_t i = 0; i < nV; ++i) {
     AcId v = (AcId)i;
     const AcValue *val = &g->values[v];
     s->parent[v] = AC_NONE;
     s->fwdMaxRank[v] = -1;
-    if (val->aliasRoot != v && val->role == AC_ROLE_RESULT) {
-      const AcOp *op = &g->ops[val->producer];
-      AcId par = val->aliasRoot;
-      for (int32_t k = 0; k < op->numOperands; ++k) {
-        AcId u = acOpOperand(g, val->producer, k);
-        if (g->values[u].aliasRoot == val->aliasRoot) {
-          par = u;
-          break;
-        }
-      }
-      s->parent[v] = par;
-    }
+    if (val->aliasRoot != v && val->role == AC_ROLE_RESULT)
+      s->parent[v] = acValueViewParent(g, v);
     s->aliasFirst[val->aliasRoot + 1]++;
   }
   for (intptr_t v = 0; v < nV; ++v)

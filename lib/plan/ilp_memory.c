@@ -690,16 +690,7 @@ static int acIlpMemInit(AcIlpMem *b) {
   if (!m->constDelta || !b->posOp)
     return 0;
   /* Static storage (as simulate.c) and storages every plan keeps saved. */
-  for (intptr_t v = 0; v < nv; ++v)
-    if (g->values[v].role == AC_ROLE_PARAM)
-      s->staticRoot[v] = 1;
-  for (intptr_t r = 0; r < g->numRets; ++r) {
-    if (!(g->retFlags[r] & AC_RET_GRAD))
-      continue;
-    AcId root = g->values[g->rets[r]].aliasRoot;
-    if (g->values[root].role == AC_ROLE_RESULT)
-      s->staticRoot[root] = 1;
-  }
+  acGraphMarkStaticRoots(g, s->staticRoot);
   for (intptr_t v = 0; v < nv; ++v)
     if (m->s0[v] && m->varOf[v] < 0)
       s->pinned[g->values[v].aliasRoot] = 1;

@@ -272,16 +272,7 @@ static AcStatus acSimPrepare(AcSim *s, const AcPlan *plan, AcError *err) {
   s->numSlots = slot;
 
   /* Static storage: parameters and gradients. */
-  for (intptr_t v = 0; v < g->numValues; ++v)
-    if (g->values[v].role == AC_ROLE_PARAM)
-      s->staticRoot[v] = 1;
-  for (intptr_t r = 0; r < g->numRets; ++r) {
-    if (!(g->retFlags[r] & AC_RET_GRAD))
-      continue;
-    AcId root = g->values[g->rets[r]].aliasRoot;
-    if (g->values[root].role == AC_ROLE_RESULT)
-      s->staticRoot[root] = 1;
-  }
+  acGraphMarkStaticRoots(g, s->staticRoot);
   for (intptr_t v = 0; v < g->numValues; ++v)
     if (plan->saved[v])
       s->savedRoot[g->values[v].aliasRoot] = 1;
