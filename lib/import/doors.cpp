@@ -1,7 +1,8 @@
 //===- doors.cpp - the MLIR helpers the import and the pass share ---------===//
 //
 // What the import needs from MLIR beyond its C API, and the text callback
-// every MLIR edge prints through: warnings and remarks (the C API only has
+// every MLIR edge prints through, and the printing of a verified op:
+// warnings and remarks (the C API only has
 // mlirEmitError), the side-effect query (no C door to
 // isMemoryEffectFree), and an MlirStringCallback into an AcStrBuf.  They
 // live here, below the pass, so that the import does not depend on
@@ -18,6 +19,14 @@
 
 extern "C" void acStrBufMlirCallback(MlirStringRef text, void *strbuf) {
   acStrBufAppend(static_cast<AcStrBuf *>(strbuf), text.data, text.length);
+}
+
+extern "C" int acPrintVerified(MlirOperation op, AcStrBuf *out) {
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  mlirOpPrintingFlagsAssumeVerified(flags);
+  mlirOperationPrintWithFlags(op, flags, acStrBufMlirCallback, out);
+  mlirOpPrintingFlagsDestroy(flags);
+  return out->failed ? -1 : 0;
 }
 
 extern "C" void acEmitDiagnostic(MlirLocation loc, int severity,
