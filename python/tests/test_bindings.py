@@ -55,6 +55,15 @@ def test_bad_ir_raises_with_location():
         autoac.plan(text, source_name="bad.mlir")
 
 
+def test_unverified_ir_raises_the_verifier_error():
+    # The parser verifies what it parsed; nothing verifies it a second time.
+    text = """func.func @f(%x: tensor<4xf32>) -> (tensor<8xf32> {ac.output}) attributes {ac.joint} {
+  return %x : tensor<4xf32>
+}"""
+    with pytest.raises(autoac.AutoacError, match=r"bad.mlir:2:3: error: type of return operand 0"):
+        autoac.plan(text, source_name="bad.mlir")
+
+
 def test_annotate_mode_keeps_structure():
     r = autoac.plan_file(MLP, mode="annotate")
     assert "mlp_relu_8_fwd" not in r.ir
