@@ -77,6 +77,8 @@ typedef struct AcTree {
 
 /// Recomputes node n's summary from its children and its add.
 void acTreePull(AcTree *t, intptr_t n);
+/// Sets every inner node's summary from its children, all adds being zero.
+void acTreeBuild(AcTree *t);
 /// Adds x to leaves [a, b] (node n spans [lo, hi]).
 void acTreeAdd(AcTree *t, intptr_t n, intptr_t lo, intptr_t hi, intptr_t a,
                intptr_t b, int64_t x);
@@ -164,13 +166,16 @@ typedef struct AcInc {
   uint8_t *recompute;        /* [numOps] */
   AcId *anchor;              /* [numOps] group anchor of a recompute op */
   AcId **grp;                /* [numOps] per anchor: its group, ops by id */
+  AcId *grpOwners; intptr_t numGrpOwners, capGrpOwners; /* anchors with a grp
+                                array (each once): acIncFree frees those */
   int32_t *grpLen, *grpCap;
   int64_t savedBytes;
   /* slots and leaves */
   AcPos *slotA, *slotZ;      /* [numSlots]; slotA < 0: not allocated */
   int32_t *slotRoot;         /* [numSlots] */
-  int32_t *nodeNext, *nodePrev; /* [2 * numSlots]: partial entries, per leaf */
-  int32_t *nodeLeaf;
+  /* [2 * numSlots] partial entries, a list per leaf: node 2 sl + k is
+     linked (only) in leaf part[k] of the cover of slot sl's interval. */
+  int32_t *nodeNext, *nodePrev;
   int32_t *leafHead;         /* [numLeaves] */
   AcSum *leafPart;           /* [numLeaves] summary of the partial entries */
   AcTree tree;
@@ -206,6 +211,9 @@ typedef struct AcInc {
   struct AcEv { int32_t leaf; int64_t amount; } *ev; intptr_t evCap;
   int32_t *entA, *entZ; int64_t *entB; intptr_t entCap; /* entry scratch */
   struct AcLeafIdx **lix;    /* [numLeaves] indexes of big leaves, or NULL */
+  int32_t *lixBuilt; intptr_t numLixBuilt, capLixBuilt; /* leaves an index was
+                                built for (repeats possible): acIncFree frees
+                                theirs */
   struct AcKv { int64_t key, amount; } *kv[5]; intptr_t kvCap[5];
   /* counters (printed with -DAC_GREEDY_STATS) */
   intptr_t statDescribeLeaves, statDescribe, statEval, statSecondary, statPop,

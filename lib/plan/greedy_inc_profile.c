@@ -21,6 +21,13 @@ void acTreePull(AcTree *t, intptr_t n) {
   t->sum[n] = acSumShift(acSumCombine(t->sum[2 * n], t->sum[2 * n + 1]), t->add[n]);
 }
 
+/* Every add is zero: the adds are not read (their pages stay untouched
+ * until a range add writes them). */
+void acTreeBuild(AcTree *t) {
+  for (intptr_t n = t->size - 1; n >= 1; --n)
+    t->sum[n] = acSumCombine(t->sum[2 * n], t->sum[2 * n + 1]);
+}
+
 /* Recursion over the tree's height (log2 of the leaves), not the graph. */
 void acTreeAdd(AcTree *t, intptr_t n, intptr_t lo, intptr_t hi,
                       intptr_t a, intptr_t b, int64_t x) {
@@ -444,6 +451,9 @@ AcLeafIdx *acLeafIdxGet(AcInc *s, int32_t leaf) {
   AcId b = s->leafOp[leaf];
   const AcId *grp = s->grp[b];
   int32_t ng = s->grpLen[b], n = ng + 1;
+  if (!acArrayGrow((void **)&s->lixBuilt, &s->capLixBuilt, s->numLixBuilt + 1,
+                   sizeof *s->lixBuilt))
+    return NULL;
   AcLeafIdx *x = acCalloc(1, sizeof *x);
   if (!x)
     return NULL;
@@ -485,6 +495,7 @@ AcLeafIdx *acLeafIdxGet(AcInc *s, int32_t leaf) {
   for (int32_t k = x->size - 1; k >= 1; --k)
     x->tree[k] = acSumCombine(x->tree[2 * k], x->tree[2 * k + 1]);
   s->lix[leaf] = x;
+  s->lixBuilt[s->numLixBuilt++] = leaf;
   return x;
 }
 
