@@ -67,13 +67,28 @@ static inline AcSum acSumCombine(AcSum a, AcSum b) {
 
 /*===-------------------------- the segment tree --------------------------===*/
 
-/* sum[n] is the summary of node n's leaves including add[n] (and the adds
- * of nodes below it), but not the adds of its ancestors. */
+/* Nodes 1 .. size - 1 are inner, node size + L is leaf L.  sum[n] is the
+ * summary of inner node n's leaves including add[n] (and the adds of nodes
+ * below it), but not the adds of its ancestors.  A leaf has no summary of
+ * its own: it is part[L] (AcInc.leafPart, set before the tree reads it)
+ * shifted by off[L], again without the ancestors' adds; leaves from
+ * numLeaves on are empty. */
 typedef struct AcTree {
-  intptr_t size;   /* leaves, a power of two */
-  AcSum *sum;
-  int64_t *add;
+  intptr_t size;       /* leaves, a power of two */
+  intptr_t numLeaves;
+  AcSum *sum;          /* [size] inner nodes */
+  int64_t *add;        /* [size] inner nodes */
+  int64_t *off;        /* [size + 1] leaves */
+  const AcSum *part;   /* [numLeaves] */
 } AcTree;
+
+/* The summary of node n (without its ancestors' adds). */
+static inline AcSum acTreeSum(const AcTree *t, intptr_t n) {
+  if (n < t->size)
+    return t->sum[n];
+  intptr_t leaf = n - t->size;
+  return leaf < t->numLeaves ? acSumShift(t->part[leaf], t->off[leaf]) : acSumNone;
+}
 
 /// Recomputes node n's summary from its children and its add.
 void acTreePull(AcTree *t, intptr_t n);
@@ -86,8 +101,9 @@ void acTreeAdd(AcTree *t, intptr_t n, intptr_t lo, intptr_t hi, intptr_t a,
 /// n's ancestors.
 AcSum acTreeQuery(const AcTree *t, intptr_t n, intptr_t lo, intptr_t hi,
                   intptr_t a, intptr_t b);
-/// Sets leaf L's summary (true value, ancestors' adds included) to v.
-void acTreeSet(AcTree *t, intptr_t leaf, AcSum v);
+/// Sets leaf L's true summary (ancestors' adds included) to part[L] shifted
+/// by `full` (part[L] already holds the leaf's new partial summary).
+void acTreeSetLeaf(AcTree *t, intptr_t leaf, int64_t full);
 /// True highest level of leaf L.
 int64_t acTreeLeafTop(const AcTree *t, intptr_t leaf);
 enum { AC_TOP_MAX = 16 };

@@ -295,7 +295,7 @@ AcStatus acIncApply(AcInc *s, AcId v, AcError *err) {
     assert(part.m1 == d->dirty[i].partial.m1 && part.c1 == d->dirty[i].partial.c1 &&
            part.m2 == d->dirty[i].partial.m2);
     s->leafPart[leaf] = part;
-    acTreeSet(&s->tree, leaf, acSumShift(part, full));
+    acTreeSetLeaf(&s->tree, leaf, full);
   }
   d->state = AC_CAND_DEAD;
   s->depLive -= d->numDeps;
@@ -356,6 +356,7 @@ void acIncFree(AcInc *s) {
     acFree(s->kv[k]);
   acFree(s->tree.sum);
   acFree(s->tree.add);
+  acFree(s->tree.off);
   if (s->candArr)
     for (intptr_t i = 0; i < s->numCand; ++i)
       acCandRelease(&s->candArr[i]);
@@ -594,13 +595,15 @@ static AcStatus acIncInitProfile(AcInc *s, AcError *err) {
   s->tree.size = 1;
   while (s->tree.size < leaves)
     s->tree.size *= 2;
-  s->tree.sum = acMalloc(2 * (size_t)s->tree.size * sizeof *s->tree.sum);
-  s->tree.add = acCalloc(2 * (size_t)s->tree.size, sizeof *s->tree.add);
-  int64_t *full = acCalloc((size_t)leaves + 2, sizeof *full);
-  if (!s->tree.sum || !s->tree.add || !full) {
-    acFree(full);
+  s->tree.numLeaves = leaves;
+  s->tree.part = s->leafPart;
+  s->tree.sum = acMalloc((size_t)s->tree.size * sizeof *s->tree.sum);
+  s->tree.add = acCalloc((size_t)s->tree.size, sizeof *s->tree.add);
+  s->tree.off = acCalloc((size_t)s->tree.size + 1, sizeof *s->tree.off);
+  if (!s->tree.sum || !s->tree.add || !s->tree.off)
     return acIncNoMem(err);
-  }
+  /* The leaves' full parts: differences into off, then their running sums. */
+  int64_t *full = s->tree.off;
   for (intptr_t e = 0; e < nS; ++e) {
     AcId f = g->sched[e].func;
     for (AcId r = s->valueBase[f]; r < s->valueBase[f + 1]; ++r) {
@@ -622,21 +625,16 @@ static AcStatus acIncInitProfile(AcInc *s, AcError *err) {
     }
   }
   s->epoch = 1; /* no slot stamped: acLeafPartialNow takes every entry */
-  int64_t run = 0;
   for (intptr_t L = 0; L < leaves; ++L) {
-    run += full[L];
+    if (L > 0)
+      full[L] += full[L - 1];
     AcId b = s->leafOp[L];
     int bwd = acLeafIsBwd(s, L);
     if (!acLeafPartialNow(s, (int32_t)L, bwd ? s->grp[b] : NULL,
-                          bwd ? s->grpLen[b] : 0, NULL, NULL, 0, &s->leafPart[L])) {
-      acFree(full);
+                          bwd ? s->grpLen[b] : 0, NULL, NULL, 0, &s->leafPart[L]))
       return acIncNoMem(err);
-    }
-    s->tree.sum[s->tree.size + L] = acSumShift(s->leafPart[L], run);
   }
-  acFree(full);
-  for (intptr_t L = leaves; L < s->tree.size; ++L)
-    s->tree.sum[s->tree.size + L] = acSumNone;
+  full[leaves] = 0;
   acTreeBuild(&s->tree); /* no range add yet */
   return AC_OK;
 }
