@@ -67,16 +67,33 @@ static inline AcSum acSumCombine(AcSum a, AcSum b) {
 
 /*===-------------------------- the segment tree --------------------------===*/
 
-/* sum[n] is the summary of node n's leaves including add[n] (and the adds
- * of nodes below it), but not the adds of its ancestors. */
+/* Nodes 1 .. size - 1 are inner, node size + L is leaf L.  sum[n] is the
+ * summary of inner node n's leaves including add[n] (and the adds of nodes
+ * below it), but not the adds of its ancestors.  A leaf has no summary of
+ * its own: it is part[L] (AcInc.leafPart, set before the tree reads it)
+ * shifted by off[L], again without the ancestors' adds; leaves from
+ * numLeaves on are empty. */
 typedef struct AcTree {
-  intptr_t size;   /* leaves, a power of two */
-  AcSum *sum;
-  int64_t *add;
+  intptr_t size;       /* leaves, a power of two */
+  intptr_t numLeaves;
+  AcSum *sum;          /* [size] inner nodes */
+  int64_t *add;        /* [size] inner nodes */
+  int64_t *off;        /* [size + 1] leaves */
+  const AcSum *part;   /* [numLeaves] */
 } AcTree;
+
+/* The summary of node n (without its ancestors' adds). */
+static inline AcSum acTreeSum(const AcTree *t, intptr_t n) {
+  if (n < t->size)
+    return t->sum[n];
+  intptr_t leaf = n - t->size;
+  return leaf < t->numLeaves ? acSumShift(t->part[leaf], t->off[leaf]) : acSumNone;
+}
 
 /// Recomputes node n's summary from its children and its add.
 void acTreePull(AcTree *t, intptr_t n);
+/// Sets every inner node's summary from its children, all adds being zero.
+void acTreeBuild(AcTree *t);
 /// Adds x to leaves [a, b] (node n spans [lo, hi]).
 void acTreeAdd(AcTree *t, intptr_t n, intptr_t lo, intptr_t hi, intptr_t a,
                intptr_t b, int64_t x);
@@ -84,8 +101,9 @@ void acTreeAdd(AcTree *t, intptr_t n, intptr_t lo, intptr_t hi, intptr_t a,
 /// n's ancestors.
 AcSum acTreeQuery(const AcTree *t, intptr_t n, intptr_t lo, intptr_t hi,
                   intptr_t a, intptr_t b);
-/// Sets leaf L's summary (true value, ancestors' adds included) to v.
-void acTreeSet(AcTree *t, intptr_t leaf, AcSum v);
+/// Sets leaf L's true summary (ancestors' adds included) to part[L] shifted
+/// by `full` (part[L] already holds the leaf's new partial summary).
+void acTreeSetLeaf(AcTree *t, intptr_t leaf, int64_t full);
 /// True highest level of leaf L.
 int64_t acTreeLeafTop(const AcTree *t, intptr_t leaf);
 enum { AC_TOP_MAX = 16 };
@@ -164,13 +182,16 @@ typedef struct AcInc {
   uint8_t *recompute;        /* [numOps] */
   AcId *anchor;              /* [numOps] group anchor of a recompute op */
   AcId **grp;                /* [numOps] per anchor: its group, ops by id */
+  AcId *grpOwners; intptr_t numGrpOwners, capGrpOwners; /* anchors with a grp
+                                array (each once): acIncFree frees those */
   int32_t *grpLen, *grpCap;
   int64_t savedBytes;
   /* slots and leaves */
   AcPos *slotA, *slotZ;      /* [numSlots]; slotA < 0: not allocated */
   int32_t *slotRoot;         /* [numSlots] */
-  int32_t *nodeNext, *nodePrev; /* [2 * numSlots]: partial entries, per leaf */
-  int32_t *nodeLeaf;
+  /* [2 * numSlots] partial entries, a list per leaf: node 2 sl + k is
+     linked (only) in leaf part[k] of the cover of slot sl's interval. */
+  int32_t *nodeNext, *nodePrev;
   int32_t *leafHead;         /* [numLeaves] */
   AcSum *leafPart;           /* [numLeaves] summary of the partial entries */
   AcTree tree;
@@ -206,6 +227,9 @@ typedef struct AcInc {
   struct AcEv { int32_t leaf; int64_t amount; } *ev; intptr_t evCap;
   int32_t *entA, *entZ; int64_t *entB; intptr_t entCap; /* entry scratch */
   struct AcLeafIdx **lix;    /* [numLeaves] indexes of big leaves, or NULL */
+  int32_t *lixBuilt; intptr_t numLixBuilt, capLixBuilt; /* leaves an index was
+                                built for (repeats possible): acIncFree frees
+                                theirs */
   struct AcKv { int64_t key, amount; } *kv[5]; intptr_t kvCap[5];
   /* counters (printed with -DAC_GREEDY_STATS) */
   intptr_t statDescribeLeaves, statDescribe, statEval, statSecondary, statPop,

@@ -18,7 +18,15 @@
 
 
 void acTreePull(AcTree *t, intptr_t n) {
-  t->sum[n] = acSumShift(acSumCombine(t->sum[2 * n], t->sum[2 * n + 1]), t->add[n]);
+  t->sum[n] = acSumShift(acSumCombine(acTreeSum(t, 2 * n), acTreeSum(t, 2 * n + 1)),
+                         t->add[n]);
+}
+
+/* Every add is zero: the adds are not read (their pages stay untouched
+ * until a range add writes them). */
+void acTreeBuild(AcTree *t) {
+  for (intptr_t n = t->size - 1; n >= 1; --n)
+    t->sum[n] = acSumCombine(acTreeSum(t, 2 * n), acTreeSum(t, 2 * n + 1));
 }
 
 /* Recursion over the tree's height (log2 of the leaves), not the graph. */
@@ -27,8 +35,12 @@ void acTreeAdd(AcTree *t, intptr_t n, intptr_t lo, intptr_t hi,
   if (b < lo || hi < a)
     return;
   if (a <= lo && hi <= b) {
-    t->add[n] += x;
-    t->sum[n] = acSumShift(t->sum[n], x);
+    if (n >= t->size) {
+      t->off[n - t->size] += x;
+    } else {
+      t->add[n] += x;
+      t->sum[n] = acSumShift(t->sum[n], x);
+    }
     return;
   }
   intptr_t mid = (lo + hi) / 2;
@@ -42,7 +54,7 @@ AcSum acTreeQuery(const AcTree *t, intptr_t n, intptr_t lo, intptr_t hi,
   if (b < lo || hi < a)
     return acSumNone;
   if (a <= lo && hi <= b)
-    return t->sum[n];
+    return acTreeSum(t, n);
   intptr_t mid = (lo + hi) / 2;
   return acSumShift(acSumCombine(acTreeQuery(t, 2 * n, lo, mid, a, b),
                                  acTreeQuery(t, 2 * n + 1, mid + 1, hi, a, b)),
@@ -57,18 +69,16 @@ static int64_t acTreeAbove(const AcTree *t, intptr_t leaf) {
   return s;
 }
 
-/* Sets leaf L's summary (true value, ancestors' adds included) to v. */
-void acTreeSet(AcTree *t, intptr_t leaf, AcSum v) {
-  intptr_t n = t->size + leaf;
-  t->sum[n] = acSumShift(v, -acTreeAbove(t, leaf));
-  t->add[n] = 0;
-  for (n /= 2; n >= 1; n /= 2)
+/* Leaf L's true summary is part[L] shifted by `full`. */
+void acTreeSetLeaf(AcTree *t, intptr_t leaf, int64_t full) {
+  t->off[leaf] = full - acTreeAbove(t, leaf);
+  for (intptr_t n = (t->size + leaf) / 2; n >= 1; n /= 2)
     acTreePull(t, n);
 }
 
 /* True highest level of leaf L. */
 int64_t acTreeLeafTop(const AcTree *t, intptr_t leaf) {
-  return t->sum[t->size + leaf].m1 + acTreeAbove(t, leaf);
+  return t->part[leaf].m1 + t->off[leaf] + acTreeAbove(t, leaf);
 }
 
 /* The k leaves with the highest levels (ties: any), by a best-first walk;
@@ -76,9 +86,9 @@ int64_t acTreeLeafTop(const AcTree *t, intptr_t leaf) {
 int acTreeTopLeaves(const AcTree *t, int k, int32_t *leaves, int64_t *tops) {
   struct { int64_t v, acc; intptr_t n; } h[2 * AC_TOP_MAX * 64 + 4];
   int nh = 0, found = 0;
-  if (t->sum[1].m1 == AC_NOLEVEL)
+  if (acTreeSum(t, 1).m1 == AC_NOLEVEL)
     return 0;
-  h[nh].v = t->sum[1].m1;
+  h[nh].v = acTreeSum(t, 1).m1;
   h[nh].acc = 0;
   h[nh++].n = 1;
   while (nh > 0 && found < k && nh + 2 < (int)(sizeof h / sizeof h[0])) {
@@ -97,8 +107,8 @@ int acTreeTopLeaves(const AcTree *t, int k, int32_t *leaves, int64_t *tops) {
     }
     acc += t->add[n];
     for (intptr_t c = 2 * n; c <= 2 * n + 1; ++c)
-      if (t->sum[c].m1 != AC_NOLEVEL) {
-        h[nh].v = t->sum[c].m1 + acc;
+      if (acTreeSum(t, c).m1 != AC_NOLEVEL) {
+        h[nh].v = acTreeSum(t, c).m1 + acc;
         h[nh].acc = acc;
         h[nh++].n = c;
       }
@@ -444,6 +454,9 @@ AcLeafIdx *acLeafIdxGet(AcInc *s, int32_t leaf) {
   AcId b = s->leafOp[leaf];
   const AcId *grp = s->grp[b];
   int32_t ng = s->grpLen[b], n = ng + 1;
+  if (!acArrayGrow((void **)&s->lixBuilt, &s->capLixBuilt, s->numLixBuilt + 1,
+                   sizeof *s->lixBuilt))
+    return NULL;
   AcLeafIdx *x = acCalloc(1, sizeof *x);
   if (!x)
     return NULL;
@@ -485,6 +498,7 @@ AcLeafIdx *acLeafIdxGet(AcInc *s, int32_t leaf) {
   for (int32_t k = x->size - 1; k >= 1; --k)
     x->tree[k] = acSumCombine(x->tree[2 * k], x->tree[2 * k + 1]);
   s->lix[leaf] = x;
+  s->lixBuilt[s->numLixBuilt++] = leaf;
   return x;
 }
 
@@ -506,7 +520,7 @@ int acKvReserve(AcInc *s, int which, intptr_t n) {
 
 AcProfileTop acCurrentProfile(const AcInc *s) {
   AcProfileTop r = {0, 0, -1};
-  AcSum t = s->tree.sum[1];
+  AcSum t = acTreeSum(&s->tree, 1);
   if (s->numLeaves > 0 && t.m1 != AC_NOLEVEL) {
     r.top = t.m1;
     r.count = t.c1;

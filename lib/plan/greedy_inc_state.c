@@ -156,22 +156,17 @@ void acItemChanged(AcInc *s, int32_t item) {
 
 /*===-------------------------- applying a drop ---------------------------===*/
 
-static void acNodeUnlink(AcInc *s, int32_t nd) {
-  int32_t leaf = s->nodeLeaf[nd];
-  if (leaf < 0)
-    return;
+/* Unlinks node nd from `leaf`'s list of partial entries. */
+static void acNodeUnlink(AcInc *s, int32_t nd, int32_t leaf) {
   if (s->nodePrev[nd] >= 0)
     s->nodeNext[s->nodePrev[nd]] = s->nodeNext[nd];
   else
     s->leafHead[leaf] = s->nodeNext[nd];
   if (s->nodeNext[nd] >= 0)
     s->nodePrev[s->nodeNext[nd]] = s->nodePrev[nd];
-  s->nodeLeaf[nd] = -1;
 }
 
 static void acNodeLink(AcInc *s, int32_t nd, int32_t leaf) {
-  assert(s->nodeLeaf[nd] < 0);
-  s->nodeLeaf[nd] = leaf;
   s->nodePrev[nd] = -1;
   s->nodeNext[nd] = s->leafHead[leaf];
   if (s->leafHead[leaf] >= 0)
@@ -186,11 +181,25 @@ void acSlotLink(AcInc *s, intptr_t sl) {
     acNodeLink(s, (int32_t)(2 * sl + k), c.part[k]);
 }
 
+/* Unlinks slot sl's partial entries for its current interval (node 2 sl + k
+ * is linked in part[k] of the interval's cover, and only there). */
+static void acSlotUnlink(AcInc *s, intptr_t sl) {
+  AcCover c = acCoverOf(s->slotA[sl] >= 0, s->slotA[sl], s->slotZ[sl]);
+  for (int k = 0; k < c.numPart; ++k)
+    acNodeUnlink(s, (int32_t)(2 * sl + k), c.part[k]);
+}
+
 /* Moves the description's ops into b1's group (merged by id) and out of
  * their old groups (each filtered once). */
 static int acGroupsMove(AcInc *s, const AcCand *d) {
   AcId b1 = d->b1;
   int32_t need = s->grpLen[b1] + d->numOps;
+  if (!s->grp[b1]) {
+    if (!acArrayGrow((void **)&s->grpOwners, &s->capGrpOwners,
+                     s->numGrpOwners + 1, sizeof *s->grpOwners))
+      return 0;
+    s->grpOwners[s->numGrpOwners++] = b1; /* freed with NULL if none follows */
+  }
   if (need > s->grpCap[b1]) {
     int32_t nc = s->grpCap[b1] ? s->grpCap[b1] : 4;
     while (nc < need)
@@ -262,8 +271,7 @@ AcStatus acIncApply(AcInc *s, AcId v, AcError *err) {
   /* Slots. */
   for (int32_t i = 0; i < d->numSlots; ++i) {
     intptr_t sl = d->slots[i].slot;
-    acNodeUnlink(s, (int32_t)(2 * sl));
-    acNodeUnlink(s, (int32_t)(2 * sl + 1));
+    acSlotUnlink(s, sl);
     s->slotA[sl] = d->slots[i].a;
     s->slotZ[sl] = d->slots[i].z;
     acSlotLink(s, sl);
@@ -287,7 +295,7 @@ AcStatus acIncApply(AcInc *s, AcId v, AcError *err) {
     assert(part.m1 == d->dirty[i].partial.m1 && part.c1 == d->dirty[i].partial.c1 &&
            part.m2 == d->dirty[i].partial.m2);
     s->leafPart[leaf] = part;
-    acTreeSet(&s->tree, leaf, acSumShift(part, full));
+    acTreeSetLeaf(&s->tree, leaf, full);
   }
   d->state = AC_CAND_DEAD;
   s->depLive -= d->numDeps;
@@ -304,7 +312,6 @@ nomem:
 /*===-------------------------- setup -------------------------------------===*/
 
 void acIncFree(AcInc *s) {
-  const AcGraph *g = s->g;
   acFree(s->inst);
   acFree(s->rank);
   acFree(s->leafBase);
@@ -326,9 +333,9 @@ void acIncFree(AcInc *s) {
   acFree(s->savedCnt);
   acFree(s->recompute);
   acFree(s->anchor);
-  if (s->grp)
-    for (intptr_t o = 0; o < g->numOps; ++o)
-      acFree(s->grp[o]);
+  for (intptr_t i = 0; i < s->numGrpOwners; ++i)
+    acFree(s->grp[s->grpOwners[i]]);
+  acFree(s->grpOwners);
   acFree(s->grp);
   acFree(s->grpLen);
   acFree(s->grpCap);
@@ -337,17 +344,19 @@ void acIncFree(AcInc *s) {
   acFree(s->slotRoot);
   acFree(s->nodeNext);
   acFree(s->nodePrev);
-  acFree(s->nodeLeaf);
   acFree(s->leafHead);
   acFree(s->leafPart);
-  if (s->lix)
-    for (intptr_t L = 0; L < s->numLeaves; ++L)
-      acLeafIdxFree(s->lix[L]);
+  for (intptr_t i = 0; i < s->numLixBuilt; ++i) {
+    acLeafIdxFree(s->lix[s->lixBuilt[i]]);
+    s->lix[s->lixBuilt[i]] = NULL;
+  }
+  acFree(s->lixBuilt);
   acFree(s->lix);
   for (int k = 0; k < 5; ++k)
     acFree(s->kv[k]);
   acFree(s->tree.sum);
   acFree(s->tree.add);
+  acFree(s->tree.off);
   if (s->candArr)
     for (intptr_t i = 0; i < s->numCand; ++i)
       acCandRelease(&s->candArr[i]);
@@ -449,7 +458,7 @@ static AcStatus acIncInitLeaves(AcInc *s, AcError *err) {
   if (!AC_ALLOC(s->leafOp, leaves) || !AC_ALLOC(s->leafEntry, leaves) ||
       !AC_ALLOC(s->slotA, slots) || !AC_ALLOC(s->slotZ, slots) ||
       !AC_ALLOC(s->slotRoot, slots) || !AC_ALLOC(s->nodeNext, 2 * slots) ||
-      !AC_ALLOC(s->nodePrev, 2 * slots) || !AC_ALLOC(s->nodeLeaf, 2 * slots) ||
+      !AC_ALLOC(s->nodePrev, 2 * slots) ||
       !AC_ALLOC(s->leafHead, leaves) || !AC_ALLOC(s->leafPart, leaves) ||
       !AC_ALLOC(s->slotStamp, slots) ||
       !AC_ALLOC(s->itemStamp, nV + leaves) || !AC_ALLOC(s->items, nV + leaves) ||
@@ -544,9 +553,16 @@ static AcStatus acIncInitPlan(AcInc *s, const AcPlan *plan, AcError *err) {
   memcpy(s->recompute, plan->recompute, (size_t)nO);
   for (intptr_t o = 0; o < nO; ++o)
     s->anchor[o] = AC_NONE;
+  s->grpOwners = acMalloc(((size_t)groups->numGroups + 1) * sizeof *s->grpOwners);
+  if (!s->grpOwners) {
+    acRecomputeGroupsDestroy(groups);
+    return acIncNoMem(err);
+  }
+  s->capGrpOwners = groups->numGroups + 1;
   for (intptr_t i = 0; i < groups->numGroups; ++i) {
     const AcRecomputeGroup *gr = &groups->groups[i];
     AcId b = gr->anchor;
+    s->grpOwners[s->numGrpOwners++] = b;
     s->grp[b] = acMalloc(((size_t)gr->numOps + 1) * sizeof(AcId));
     if (!s->grp[b]) {
       acRecomputeGroupsDestroy(groups);
@@ -569,10 +585,8 @@ static AcStatus acIncInitPlan(AcInc *s, const AcPlan *plan, AcError *err) {
 static AcStatus acIncInitProfile(AcInc *s, AcError *err) {
   const AcGraph *g = s->g;
   intptr_t nV = g->numValues, nS = g->numSched;
-  intptr_t leaves = s->numLeaves, slots = s->numSlots;
+  intptr_t leaves = s->numLeaves;
   /* Slots, partial entries, the tree. */
-  for (intptr_t i = 0; i < 2 * slots; ++i)
-    s->nodeLeaf[i] = -1;
   for (intptr_t L = 0; L < leaves; ++L)
     s->leafHead[L] = -1;
   for (intptr_t i = 0; i < nV + leaves; ++i)
@@ -581,13 +595,15 @@ static AcStatus acIncInitProfile(AcInc *s, AcError *err) {
   s->tree.size = 1;
   while (s->tree.size < leaves)
     s->tree.size *= 2;
-  s->tree.sum = acMalloc(2 * (size_t)s->tree.size * sizeof *s->tree.sum);
-  s->tree.add = acCalloc(2 * (size_t)s->tree.size, sizeof *s->tree.add);
-  int64_t *full = acCalloc((size_t)leaves + 2, sizeof *full);
-  if (!s->tree.sum || !s->tree.add || !full) {
-    acFree(full);
+  s->tree.numLeaves = leaves;
+  s->tree.part = s->leafPart;
+  s->tree.sum = acMalloc((size_t)s->tree.size * sizeof *s->tree.sum);
+  s->tree.add = acCalloc((size_t)s->tree.size, sizeof *s->tree.add);
+  s->tree.off = acCalloc((size_t)s->tree.size + 1, sizeof *s->tree.off);
+  if (!s->tree.sum || !s->tree.add || !s->tree.off)
     return acIncNoMem(err);
-  }
+  /* The leaves' full parts: differences into off, then their running sums. */
+  int64_t *full = s->tree.off;
   for (intptr_t e = 0; e < nS; ++e) {
     AcId f = g->sched[e].func;
     for (AcId r = s->valueBase[f]; r < s->valueBase[f + 1]; ++r) {
@@ -609,23 +625,17 @@ static AcStatus acIncInitProfile(AcInc *s, AcError *err) {
     }
   }
   s->epoch = 1; /* no slot stamped: acLeafPartialNow takes every entry */
-  int64_t run = 0;
   for (intptr_t L = 0; L < leaves; ++L) {
-    run += full[L];
+    if (L > 0)
+      full[L] += full[L - 1];
     AcId b = s->leafOp[L];
     int bwd = acLeafIsBwd(s, L);
     if (!acLeafPartialNow(s, (int32_t)L, bwd ? s->grp[b] : NULL,
-                          bwd ? s->grpLen[b] : 0, NULL, NULL, 0, &s->leafPart[L])) {
-      acFree(full);
+                          bwd ? s->grpLen[b] : 0, NULL, NULL, 0, &s->leafPart[L]))
       return acIncNoMem(err);
-    }
-    s->tree.sum[s->tree.size + L] = acSumShift(s->leafPart[L], run);
   }
-  acFree(full);
-  for (intptr_t L = leaves; L < s->tree.size; ++L)
-    s->tree.sum[s->tree.size + L] = acSumNone;
-  for (intptr_t n = s->tree.size - 1; n >= 1; --n)
-    acTreePull(&s->tree, n);
+  full[leaves] = 0;
+  acTreeBuild(&s->tree); /* no range add yet */
   return AC_OK;
 }
 

@@ -127,8 +127,11 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
   memcpy(cur, saved, (size_t)g->numValues);
   if ((st = acStartTry(&s, cur, &ok)) != AC_OK || !ok)
     goto cleanup;   /* the min-cut set itself (acPlanRun reports errors) */
+  /* Of curPlan's simulation (cur == curPlan->saved between the steps). */
   int64_t peak = s.sim.peakBytes;
   double secs = s.sim.recomputeSeconds;
+  AcStepKind peakKind = s.sim.peakKind;
+  AcId peakOp = s.sim.peakOp;
   acPlanCopy(curPlan, s.trial);
 
   /* 1. Returned outputs the backward reads: live to the end anyway. */
@@ -149,6 +152,8 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
     if (ok && s.sim.peakBytes <= peak && s.sim.recomputeSeconds <= secs) {
       peak = s.sim.peakBytes;
       secs = s.sim.recomputeSeconds;
+      peakKind = s.sim.peakKind;
+      peakOp = s.sim.peakOp;
       acPlanCopy(curPlan, s.trial);
     } else {
       memcpy(cur, curPlan->saved, (size_t)g->numValues);
@@ -157,12 +162,10 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
 
   /* 2. A recompute at the peak: save back what lowers the peak most. */
   for (int round = 0; round < AC_START_ROUNDS; ++round) {
-    if ((st = acStartTry(&s, cur, &ok)) != AC_OK || !ok)
-      goto cleanup;
-    if (s.sim.peakKind != AC_STEP_RECOMPUTE || s.sim.peakOp == AC_NONE)
+    if (peakKind != AC_STEP_RECOMPUTE || peakOp == AC_NONE)
       break;
     AcId cand[AC_START_CANDIDATES];
-    intptr_t nc = acStartCandidates(g, curPlan, s.sim.peakOp, cand, seen);
+    intptr_t nc = acStartCandidates(g, curPlan, peakOp, cand, seen);
     AcId best = AC_NONE;
     int64_t bestPeak = peak;
     double bestSecs = secs;
@@ -187,6 +190,8 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
       goto cleanup;
     peak = s.sim.peakBytes;
     secs = s.sim.recomputeSeconds;
+    peakKind = s.sim.peakKind;
+    peakOp = s.sim.peakOp;
     acPlanCopy(curPlan, s.trial);
   }
 
@@ -197,6 +202,8 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
     goto cleanup;
   if (!ok || s.sim.peakBytes >= peak)
     memcpy(saved, curPlan->saved, (size_t)g->numValues);
+  else
+    peak = s.sim.peakBytes; /* now of `saved` */
 
   /* 4. Saves the backward no longer reads (a saved-back value's inputs):
      dropping them only frees memory. */
@@ -205,14 +212,10 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
   if ((st = acPlanDropUnread(g, cur, &dropped, err)) != AC_OK)
     goto cleanup;
   if (dropped > 0) {
-    int64_t before = 0;
-    if ((st = acStartTry(&s, saved, &ok)) != AC_OK)
-      goto cleanup;
-    before = ok ? s.sim.peakBytes : INT64_MAX;
     if ((st = acStartTry(&s, cur, &ok)) != AC_OK)
       goto cleanup;
-    assert(!ok || s.sim.peakBytes <= before);
-    if (ok && s.sim.peakBytes <= before)
+    assert(!ok || s.sim.peakBytes <= peak);
+    if (ok && s.sim.peakBytes <= peak)
       memcpy(saved, cur, (size_t)g->numValues);
   }
   goto cleanup;
