@@ -13,10 +13,12 @@
  * (not copied); only recomputations are clones.  Clones made with
  * mlirOperationClone still read the old function's values, in their
  * top-level operands and in their nested regions alike, so every clone is
- * walked and each operand that is a value of the old function (found
- * through a pointer map of all graph values) is replaced by map[v].  An op
- * that moves is walked the same way, but only to record which operands must
- * change (those whose map[v] is not the value they read).
+ * walked and each operand that is a value of the old function is replaced
+ * by map[v].  An op that moves is walked the same way, but only to record
+ * which operands must change (those whose map[v] is not the value they
+ * read).  A top-level operand is found among its op's graph operands; only
+ * ops with regions (and a graph that disagrees with the IR) need the
+ * pointer map of all graph values, built the first time it is needed.
  *
  * The rewrite runs in two phases: first every new function is built detached
  * (its arguments, recompute regions and return; the module is only read, an
@@ -38,6 +40,16 @@
 #include <string.h>
 
 #define SREF(s) mlirStringRefCreateFromCString(s)
+
+/* The walks over @f's ops (checkBody, commit) read each op once, in
+   program order, and wait for memory on most: each asks for the op
+   AC_AHEAD places further on in time.  A hint only (GCC, Clang). */
+#if defined(__GNUC__)
+#define AC_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define AC_PREFETCH(p) ((void)(p))
+#endif
+#define AC_AHEAD 16
 
 /// `base` followed by `suffix`, owned (acFree); NULL when out of memory.
 static char *acSuffixed(const char *base, const char *suffix) {
@@ -85,6 +97,13 @@ typedef struct Remap {
   MlirValue value;
 } Remap;
 
+/// What checkBody reads of a graph op's MlirOperation, so that the build
+/// need not read the op again (AcSplit.opInfo).
+enum {
+  OP_REGIONS = 1,     ///< the op has regions (its operands are walked)
+  OP_BAD_RESULTS = 2  ///< its number of results differs from the graph's
+};
+
 /// Shared state of one acRewriteSplit call.
 typedef struct Split {
   AcImport *imp;
@@ -92,12 +111,19 @@ typedef struct Split {
   const AcPlan *plan;
   const AcRecomputeGroups *groups;
   MlirContext ctx;
-  AcPtrMap index;      ///< old MlirValue.ptr -> graph value id
+  AcPtrMap index;      ///< old MlirValue.ptr -> graph value id (needIndex)
+  int indexBuilt;
   MlirValue *map;      ///< [numValues] graph value -> value in the new function
+  uint8_t *opInfo;     ///< [numOps] OP_* bits, set by checkBody
+  int32_t *slot;       ///< [numValues] scratch, -1 between uses
   int32_t *groupOf;    ///< [numOps] recompute group of an op, or -1
   int32_t *groupHead;  ///< [numOps] first group anchored at an op, or -1
   int32_t *groupNext;  ///< [numGroups] next group with the same anchor, or -1
   uint8_t *flag;       ///< [numValues] scratch
+  AcId *fresh, *exports;  ///< [results of the largest group] emitGroup's
+  MlirType *types;        ///< scratch
+  MlirValue *yields;
+  MlirIdentifier markers[3]; ///< ac.save, ac.recompute, ac.phase
   AcId missing;        ///< set by the remap walk: a value with no mapping
   Remap *remaps;       ///< operands to change at commit, of every function
   intptr_t numRemaps, capRemaps;
@@ -157,48 +183,138 @@ static MlirAttribute funcSlotAttrs(MlirOperation fn, int results, intptr_t i) {
   return d;
 }
 
-/// Walk callback: operands that are values of the old function read map[v]
-/// instead: replaced at once in a clone, recorded for commit (only those
-/// whose map[v] is another value) in an op that moves (s->recording).
+/// The pointer map of every graph value, built the first time a walk needs
+/// it (most graphs have no op with regions and never do).
+static AcStatus needIndex(Split *s) {
+  if (s->indexBuilt)
+    return AC_OK;
+  const AcGraph *g = s->g;
+  if (acPtrMapReserve(&s->index, g->numValues) != AC_OK)
+    return AC_ERR_NOMEM;
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (s->imp->values[v].ptr &&
+        acPtrMapPut(&s->index, s->imp->values[v].ptr, (int32_t)v) != AC_OK)
+      return AC_ERR_NOMEM;
+  s->indexBuilt = 1;
+  return AC_OK;
+}
+
+/// Operand `i` of `op` reads `v`, graph value `id` (AC_NONE: not a value of
+/// the old function, left alone): in a clone it is replaced by map[id] at
+/// once; in an op that moves (s->recording) it is recorded for commit when
+/// map[id] is another value.  Returns 0, or 1 with s->missing or s->nomem
+/// set.
+static int remapOne(Split *s, MlirOperation op, intptr_t i, MlirValue v,
+                    AcId id) {
+  if (id == AC_NONE)
+    return 0;
+  if (mlirValueIsNull(s->map[id])) {
+    s->missing = id;
+    return 1;
+  }
+  if (!s->recording) {
+    mlirOperationSetOperand(op, i, s->map[id]);
+    return 0;
+  }
+  if (mlirValueEqual(s->map[id], v))
+    return 0;
+  if (!acArrayGrow((void **)&s->remaps, &s->capRemaps, s->numRemaps + 1,
+                   sizeof *s->remaps)) {
+    s->nomem = 1;
+    return 1;
+  }
+  Remap *r = &s->remaps[s->numRemaps++];
+  r->op = op;
+  r->index = i;
+  r->value = s->map[id];
+  return 0;
+}
+
+/// Graph value id of `v` by the pointer map (AC_NONE: not a graph value);
+/// sets s->nomem when the map cannot be built.
+static AcId indexedId(Split *s, MlirValue v) {
+  if (!v.ptr)
+    return AC_NONE;
+  if (needIndex(s) != AC_OK) {
+    s->nomem = 1;
+    return AC_NONE;
+  }
+  return acPtrMapGet(&s->index, v.ptr);
+}
+
+/// Walk callback: remapOne for every operand of `op` (nested ops included).
 static MlirWalkResult remapOperands(MlirOperation op, void *userData) {
   Split *s = userData;
   intptr_t n = mlirOperationGetNumOperands(op);
   for (intptr_t i = 0; i < n; ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    AcId id = v.ptr ? acPtrMapGet(&s->index, v.ptr) : AC_NONE;
-    if (id == AC_NONE)
-      continue;
-    if (mlirValueIsNull(s->map[id])) {
-      s->missing = id;
+    AcId id = indexedId(s, v);
+    if (s->nomem || remapOne(s, op, i, v, id))
       return MlirWalkResultInterrupt;
-    }
-    if (!s->recording) {
-      mlirOperationSetOperand(op, i, s->map[id]);
-      continue;
-    }
-    if (mlirValueEqual(s->map[id], v))
-      continue;
-    if (!acArrayGrow((void **)&s->remaps, &s->capRemaps, s->numRemaps + 1,
-                     sizeof *s->remaps)) {
-      s->nomem = 1;
-      return MlirWalkResultInterrupt;
-    }
-    Remap *r = &s->remaps[s->numRemaps++];
-    r->op = op;
-    r->index = i;
-    r->value = s->map[id];
   }
   return MlirWalkResultAdvance;
 }
 
-/// Walks `target` (graph op `op` or its clone) with remapOperands; an
-/// operand with no mapping in @`where` is an internal error.
+/// Graph value id of `v`, a top-level operand of graph op `op` or of its
+/// clone.  The op's graph operands are its direct operands, each once, in
+/// the order they first appear (then the values its regions capture):
+/// `*next` is where the next one not seen yet is expected.  A repeated
+/// operand is searched for among the few operands of a small op, else (and
+/// for a value the graph does not list) in the pointer map.
+static AcId operandId(Split *s, AcId op, MlirValue v, int32_t *next) {
+  const AcOp *o = &s->g->ops[op];
+  const AcId *ids = s->g->operands + o->firstOperand;
+  const MlirValue *vals = s->imp->values;
+  if (*next < o->numOperands && vals[ids[*next]].ptr == v.ptr)
+    return ids[(*next)++];
+  if (o->numOperands <= 8)
+    for (int32_t k = 0; k < o->numOperands; ++k)
+      if (vals[ids[k]].ptr == v.ptr)
+        return ids[k];
+  return indexedId(s, v);
+}
+
+/// remapOne for every operand of `target`, graph op `op` (recording) or its
+/// clone, an op without regions.  An op that moves and reads no value whose
+/// map[v] is another value is left unread.
+static void remapDirect(Split *s, AcId op, MlirOperation target) {
+  const AcGraph *g = s->g;
+  const AcOp *o = &g->ops[op];
+  if (s->recording) {
+    int change = 0;
+    for (int32_t k = 0; k < o->numOperands; ++k) {
+      AcId u = acOpOperand(g, op, k);
+      if (mlirValueIsNull(s->map[u])) {
+        s->missing = u;
+        return;
+      }
+      change |= !mlirValueEqual(s->map[u], s->imp->values[u]);
+    }
+    if (!change)
+      return;
+  }
+  intptr_t n = mlirOperationGetNumOperands(target);
+  int32_t next = 0;
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirValue v = mlirOperationGetOperand(target, i);
+    AcId id = operandId(s, op, v, &next);
+    if (s->nomem || remapOne(s, target, i, v, id))
+      return;
+  }
+}
+
+/// Remaps the operands of `target` (graph op `op` or its clone): remapOne
+/// on each, nested ops included; an operand with no mapping in @`where` is
+/// an internal error.
 static AcStatus walkOperands(Split *s, AcId op, MlirOperation target,
                              int recording, const char *where) {
   s->missing = AC_NONE;
   s->nomem = 0;
   s->recording = recording;
-  mlirOperationWalk(target, remapOperands, s, MlirWalkPreOrder);
+  if (s->opInfo[op] & OP_REGIONS)
+    mlirOperationWalk(target, remapOperands, s, MlirWalkPreOrder);
+  else
+    remapDirect(s, op, target);
   if (s->nomem)
     return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
   if (s->missing == AC_NONE)
@@ -211,6 +327,21 @@ static AcStatus walkOperands(Split *s, AcId op, MlirOperation target,
                     s->imp->valueNames ? s->imp->valueNames[m] : "a value", where);
 }
 
+/// Removes the input markers (s->markers: ac.save, ac.recompute, ac.phase)
+/// from `op`, a moved op or a clone: they describe the joint function, not
+/// the halves.
+static void dropMarkers(const Split *s, MlirOperation op) {
+  /* From the last: a removal leaves the positions before it as they are. */
+  for (intptr_t i = mlirOperationGetNumDiscardableAttributes(op) - 1; i >= 0; --i) {
+    MlirIdentifier name = mlirOperationGetDiscardableAttribute(op, i).name;
+    for (int k = 0; k < 3; ++k)
+      if (mlirIdentifierEqual(name, s->markers[k])) {
+        mlirOperationRemoveDiscardableAttributeByName(op, mlirIdentifierStr(name));
+        break;
+      }
+  }
+}
+
 /// Clones graph op `op` to the end of `block`, remapping its operands.  Sets
 /// map[] for its results: all of them, or with `onlyUnmapped` only those not
 /// mapped yet, recording those in `fresh` (room for numResults ids).
@@ -221,10 +352,7 @@ static AcStatus cloneOp(Split *s, AcId op, MlirBlock block, int onlyUnmapped,
   if (mlirOperationIsNull(clone))
     return acErrorSet(s->err, AC_ERR_INTERNAL, op, AC_NONE,
                       "rewrite: cannot clone op '%s'", o->name);
-  /* Input markers are for the joint function; the copies drop them. */
-  mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.save"));
-  mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.recompute"));
-  mlirOperationRemoveDiscardableAttributeByName(clone, SREF("ac.phase"));
+  dropMarkers(s, clone);
   AcStatus st = walkOperands(s, op, clone, 0, where);
   if (st != AC_OK) {
     mlirOperationDestroy(clone);
@@ -256,7 +384,7 @@ static AcStatus takeOp(Split *s, AcId op, const char *where) {
   AcStatus st = walkOperands(s, op, orig, 1, where);
   if (st != AC_OK)
     return st;
-  if (mlirOperationGetNumResults(orig) != o->numResults)
+  if (s->opInfo[op] & OP_BAD_RESULTS)
     return acErrorSet(s->err, AC_ERR_INTERNAL, op, AC_NONE,
                       "rewrite: op '%s' has %d results in the graph but %d in "
                       "the IR", o->name, (int)o->numResults,
@@ -467,6 +595,18 @@ static AcStatus classify(Split *s, FuncSplit *fs) {
 
 /*===-------------------------- building -----------------------------------===*/
 
+/// slots[i] = the first result of @f that returns vals[i], or -1.
+static void retSlots(Split *s, const AcFunc *fn, const AcId *vals, int32_t n,
+                     int32_t *slots) {
+  const AcId *rets = s->g->rets + fn->firstRet;
+  for (int32_t r = fn->numRets - 1; r >= 0; --r)
+    s->slot[rets[r]] = r;
+  for (int32_t i = 0; i < n; ++i)
+    slots[i] = s->slot[vals[i]];
+  for (int32_t r = 0; r < fn->numRets; ++r)
+    s->slot[rets[r]] = -1;
+}
+
 static AcStatus buildFwd(Split *s, FuncSplit *fs) {
   const AcGraph *g = s->g;
   const AcFunc *fn = &g->funcs[fs->func];
@@ -486,15 +626,8 @@ static AcStatus buildFwd(Split *s, FuncSplit *fs) {
     if (g->values[v].role != AC_ROLE_TANGENT)
       args[nArgs++] = v;
   }
-  for (int32_t i = 0; i < fs->numFwdOuts; ++i) {
-    outs[i] = fs->fwdOuts[i];
-    slots[i] = -1;
-    for (int32_t r = 0; r < fn->numRets; ++r)
-      if (g->rets[fn->firstRet + r] == outs[i]) {
-        slots[i] = r;
-        break;
-      }
-  }
+  memcpy(outs, fs->fwdOuts, sizeof(AcId) * (size_t)fs->numFwdOuts);
+  retSlots(s, fn, fs->fwdOuts, fs->numFwdOuts, slots);
   for (int32_t i = 0; i < fs->numSaved; ++i) {
     outs[fs->numFwdOuts + i] = fs->saved[i];
     slots[fs->numFwdOuts + i] = -1;
@@ -535,22 +668,14 @@ static AcStatus emitGroup(Split *s, int32_t gi, MlirBlock block,
   const AcGraph *g = s->g;
   const AcRecomputeGroup *grp = &s->groups->groups[gi];
   AcStatus st = AC_OK;
-  size_t nRes = 0;
-  for (int32_t k = 0; k < grp->numOps; ++k)
-    nRes += (size_t)g->ops[s->groups->ops[grp->firstOp + k]].numResults;
-  AcId *fresh = acMalloc(sizeof(AcId) * (nRes + 1));
-  AcId *exports = acMalloc(sizeof(AcId) * (nRes + 1));
-  MlirType *types = acMalloc(sizeof(MlirType) * (nRes + 1));
-  MlirValue *yields = acMalloc(sizeof(MlirValue) * (nRes + 1));
+  AcId *fresh = s->fresh, *exports = s->exports;
+  MlirType *types = s->types;
+  MlirValue *yields = s->yields;
   int32_t numFresh = 0, numExports = 0;
   MlirRegion region = mlirRegionCreate();
   MlirBlock inner = mlirBlockCreate(0, NULL, NULL);
   mlirRegionAppendOwnedBlock(region, inner);
   int regionOwned = 1;
-  if (!fresh || !exports || !types || !yields) {
-    st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
-    goto done;
-  }
   MlirLocation loc = mlirOperationGetLocation(s->imp->ops[grp->anchor]);
   for (int32_t k = 0; k < grp->numOps; ++k) {
     AcId op = s->groups->ops[grp->firstOp + k];
@@ -609,10 +734,6 @@ done:
       s->map[fresh[i]] = nullValue();
   if (regionOwned)
     mlirRegionDestroy(region);
-  acFree(fresh);
-  acFree(exports);
-  acFree(types);
-  acFree(yields);
   return st;
 }
 
@@ -659,14 +780,7 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
          sizeof(AcId) * (size_t)fs->numTangents);
   memcpy(args + fs->numSaved + fs->numTangents, fs->bwdArgs,
          sizeof(AcId) * (size_t)fs->numBwdArgs);
-  for (int32_t i = 0; i < fs->numBwdOuts; ++i) {
-    slots[i] = -1;
-    for (int32_t r = 0; r < fn->numRets; ++r)
-      if (g->rets[fn->firstRet + r] == fs->bwdOuts[i]) {
-        slots[i] = r;
-        break;
-      }
-  }
+  retSlots(s, fn, fs->bwdOuts, fs->numBwdOuts, slots);
   markOwned(s, fs, owned);
   if (!(name = acSuffixed(fn->name, "_bwd"))) {
     st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
@@ -705,20 +819,30 @@ done:
   return st;
 }
 
-/// Checks that @f's block holds exactly the graph's ops and its return.
+/// Checks that @f's block holds exactly the graph's ops and its return, and
+/// records in s->opInfo what the build needs of each op.  Op i is checked as
+/// the successor of op i-1 (the block's first op for i = 0), so that reading
+/// one op does not wait for reading the one before.
 static AcStatus checkBody(Split *s, AcId f) {
   const AcGraph *g = s->g;
   const AcFunc *fn = &g->funcs[f];
   MlirOperation ret = s->imp->returnOps[f];
-  MlirBlock block = mlirOperationGetBlock(ret);
-  MlirOperation cur = mlirBlockGetFirstOperation(block);
+  MlirOperation *ops = s->imp->ops + fn->firstOp;
+  MlirOperation cur = mlirBlockGetFirstOperation(mlirOperationGetBlock(ret));
   for (int32_t i = 0; i < fn->numOps; ++i) {
-    if (mlirOperationIsNull(cur) ||
-        !mlirOperationEqual(cur, s->imp->ops[fn->firstOp + i]))
+    if (i + AC_AHEAD < fn->numOps)
+      AC_PREFETCH(ops[i + AC_AHEAD].ptr);
+    if (mlirOperationIsNull(cur) || !mlirOperationEqual(cur, ops[i]))
       return acErrorSet(s->err, AC_ERR_INTERNAL, fn->firstOp + i, AC_NONE,
                         "rewrite: the body of @%s does not match its graph "
                         "(op %d)", fn->name, (int)i);
-    cur = mlirOperationGetNextInBlock(cur);
+    s->opInfo[fn->firstOp + i] =
+        (uint8_t)((mlirOperationGetNumRegions(ops[i]) > 0 ? OP_REGIONS : 0) |
+                  (mlirOperationGetNumResults(ops[i]) !=
+                           g->ops[fn->firstOp + i].numResults
+                       ? OP_BAD_RESULTS
+                       : 0));
+    cur = mlirOperationGetNextInBlock(ops[i]);
   }
   if (!mlirOperationEqual(cur, ret) ||
       !mlirOperationIsNull(mlirOperationGetNextInBlock(cur)))
@@ -793,16 +917,19 @@ static AcStatus buildCalls(Split *s, FuncSplit *fs) {
     in[k++] = s->imp->values[fs->bwdArgs[i]];
   if ((st = createCall(s, fs->bwd, in, k, loc, &fs->bwdCall)) != AC_OK)
     goto done;
+  /* Each value is in fwdOuts or bwdOuts at most once (each of them once). */
+  for (int32_t i = 0; i < fs->numFwdOuts; ++i)
+    s->slot[fs->fwdOuts[i]] = i;
+  for (int32_t i = 0; i < fs->numBwdOuts; ++i)
+    s->slot[fs->bwdOuts[i]] = fs->numFwdOuts + i;
   for (int32_t r = 0; r < fn->numRets; ++r) {
     AcId v = g->rets[fn->firstRet + r];
+    int32_t k = s->slot[v];
     MlirValue rv = g->values[v].producer == AC_NONE ? s->imp->values[v]
-                                                    : nullValue();
-    for (int32_t i = 0; i < fs->numFwdOuts && mlirValueIsNull(rv); ++i)
-      if (fs->fwdOuts[i] == v)
-        rv = mlirOperationGetResult(fs->fwdCall, i);
-    for (int32_t i = 0; i < fs->numBwdOuts && mlirValueIsNull(rv); ++i)
-      if (fs->bwdOuts[i] == v)
-        rv = mlirOperationGetResult(fs->bwdCall, i);
+                   : k < 0                          ? nullValue()
+                   : k < fs->numFwdOuts
+                       ? mlirOperationGetResult(fs->fwdCall, k)
+                       : mlirOperationGetResult(fs->bwdCall, k - fs->numFwdOuts);
     if (mlirValueIsNull(rv)) {
       st = acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, v,
                       "rewrite: result %d of @%s has no source", (int)r,
@@ -812,6 +939,10 @@ static AcStatus buildCalls(Split *s, FuncSplit *fs) {
     fs->retVals[r] = rv;
   }
 done:
+  for (int32_t i = 0; i < fs->numFwdOuts; ++i)
+    s->slot[fs->fwdOuts[i]] = -1;
+  for (int32_t i = 0; i < fs->numBwdOuts; ++i)
+    s->slot[fs->bwdOuts[i]] = -1;
   acFree(in);
   return st;
 }
@@ -847,10 +978,9 @@ static void commit(Split *s, FuncSplit *fs, MlirSymbolTable symtab) {
   MlirOperation prev = nullOp();
   for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op) {
     MlirOperation o = s->imp->ops[op];
-    /* Input markers are for the joint function; the halves drop them. */
-    mlirOperationRemoveDiscardableAttributeByName(o, SREF("ac.save"));
-    mlirOperationRemoveDiscardableAttributeByName(o, SREF("ac.recompute"));
-    mlirOperationRemoveDiscardableAttributeByName(o, SREF("ac.phase"));
+    if (op + AC_AHEAD < fn->firstOp + fn->numOps)
+      AC_PREFETCH(s->imp->ops[op + AC_AHEAD].ptr);
+    dropMarkers(s, o);
     if (g->ops[op].phase == AC_PHASE_FWD) {
       mlirOperationMoveBefore(o, fwdRet);
       continue;
@@ -897,28 +1027,32 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
   s.ctx = mlirOperationGetContext(imp->module);
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), s.ctx);
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__scf__(), s.ctx);
+  s.markers[0] = mlirIdentifierGet(s.ctx, SREF("ac.save"));
+  s.markers[1] = mlirIdentifierGet(s.ctx, SREF("ac.recompute"));
+  s.markers[2] = mlirIdentifierGet(s.ctx, SREF("ac.phase"));
 
   s.map = acCalloc((size_t)g->numValues + 1, sizeof(MlirValue));
   s.flag = acCalloc((size_t)g->numValues + 1, 1);
   s.groupOf = acMalloc(sizeof(int32_t) * (size_t)(g->numOps + 1));
   s.groupHead = acMalloc(sizeof(int32_t) * (size_t)(g->numOps + 1));
   s.groupNext = acMalloc(sizeof(int32_t) * (size_t)(groups->numGroups + 1));
+  s.opInfo = acCalloc((size_t)g->numOps + 1, 1);
+  s.slot = acMalloc(sizeof(int32_t) * (size_t)(g->numValues + 1));
   fss = acCalloc((size_t)g->numFuncs, sizeof(FuncSplit));
-  if (!s.map || !s.flag || !s.groupOf || !s.groupHead || !s.groupNext || !fss) {
+  if (!s.map || !s.flag || !s.groupOf || !s.groupHead || !s.groupNext ||
+      !s.opInfo || !s.slot || !fss) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto done;
   }
   for (intptr_t v = 0; v < g->numValues; ++v)
-    if (imp->values[v].ptr &&
-        (st = acPtrMapPut(&s.index, imp->values[v].ptr, (int32_t)v)) != AC_OK) {
-      acErrorSet(err, st, AC_NONE, AC_NONE, "out of memory");
-      goto done;
-    }
+    s.slot[v] = -1;
   for (intptr_t op = 0; op < g->numOps; ++op)
     s.groupOf[op] = s.groupHead[op] = -1;
   /* Chain groups per anchor, keeping their order. */
+  size_t maxRes = 0;
   for (intptr_t gi = groups->numGroups - 1; gi >= 0; --gi) {
     const AcRecomputeGroup *grp = &groups->groups[gi];
+    size_t nRes = 0;
     if (grp->anchor < 0 || grp->anchor >= g->numOps ||
         g->ops[grp->anchor].phase != AC_PHASE_BWD) {
       st = acErrorSet(err, AC_ERR_INTERNAL, grp->anchor, AC_NONE,
@@ -939,7 +1073,18 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
         goto done;
       }
       s.groupOf[op] = (int32_t)gi;
+      nRes += (size_t)g->ops[op].numResults;
     }
+    if (nRes > maxRes)
+      maxRes = nRes;
+  }
+  s.fresh = acMalloc(sizeof(AcId) * (maxRes + 1));
+  s.exports = acMalloc(sizeof(AcId) * (maxRes + 1));
+  s.types = acMalloc(sizeof(MlirType) * (maxRes + 1));
+  s.yields = acMalloc(sizeof(MlirValue) * (maxRes + 1));
+  if (!s.fresh || !s.exports || !s.types || !s.yields) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
   }
 
   /* Phase 1: build every new function detached. */
@@ -982,5 +1127,11 @@ done:
   acFree(s.groupOf);
   acFree(s.groupHead);
   acFree(s.groupNext);
+  acFree(s.opInfo);
+  acFree(s.slot);
+  acFree(s.fresh);
+  acFree(s.exports);
+  acFree(s.types);
+  acFree(s.yields);
   return st;
 }

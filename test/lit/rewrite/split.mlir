@@ -11,6 +11,7 @@
 // RUN: ac-opt %t/capture.mlir --ac-mode=split --ac-strategy=mincut | FileCheck %t/capture.mlir --check-prefix=CUT
 // RUN: ac-opt %t/two.mlir --ac-mode=split --ac-strategy=mincut | FileCheck %t/two.mlir --check-prefix=CUT
 // RUN: ac-opt %t/private.mlir --ac-mode=split --ac-strategy=save-all | FileCheck %t/private.mlir --check-prefix=SAVE
+// RUN: ac-opt %t/operands.mlir --ac-mode=split --ac-strategy=mincut | FileCheck %t/operands.mlir --check-prefix=CUT
 
 //--- basic.mlir
 // @f keeps its signature and attributes (ac.joint dropped) and calls the two
@@ -254,5 +255,46 @@ module {
     %a = math.exp %x : tensor<4xf32>
     %g = arith.mulf %dy, %a : tensor<4xf32>
     return %a, %g : tensor<4xf32>, tensor<4xf32>
+  }
+}
+
+//--- operands.mlir
+// Operands that change place: an op reading an argument twice (in @r_fwd
+// and, recomputed, in @r_bwd), an op of many operands reading saved values
+// and arguments several times each.  The input markers (ac.save, also
+// false, and ac.phase) are dropped from the ops the halves hold; other
+// attributes stay.
+
+// CUT-LABEL: func.func @r_fwd(
+// CUT-SAME:      %[[X:[^:]*]]: tensor<4xf32>, %[[W:[^:]*]]: tensor<4xf32> {ac.param})
+// CUT-NEXT:    %[[A:.*]] = arith.mulf %[[X]], %[[X]] {keep = 1 : i32} : tensor<4xf32>
+// CUT-NEXT:    %[[C:.*]] = arith.addf %[[W]], %[[W]] : tensor<4xf32>
+// CUT-NEXT:    %[[Y:.*]] = arith.mulf %[[A]], %[[C]] : tensor<4xf32>
+// CUT-NEXT:    return %[[Y]], %[[A]]
+// CUT-LABEL: func.func @r_bwd(
+// CUT-SAME:      %[[A:[^:]*]]: tensor<4xf32> {ac.owned}, %[[DY:[^:]*]]: tensor<4xf32> {ac.tangent}, %[[X:[^:]*]]: tensor<4xf32>, %[[W:[^:]*]]: tensor<4xf32> {ac.param})
+// CUT-NEXT:    %[[R:.*]] = scf.execute_region -> tensor<4xf32> {
+// CUT-NEXT:      %[[C:.*]] = arith.addf %[[W]], %[[W]] : tensor<4xf32>
+// CUT-NEXT:      scf.yield %[[C]]
+// CUT-NEXT:    } {ac.recompute}
+// CUT-NEXT:    %[[G:.*]] = "test.many"(%[[DY]], %[[A]], %[[X]], %[[DY]], %[[A]], %[[X]], %[[R]], %[[A]], %[[DY]], %[[X]]) {keep = 2 : i32}
+// CUT-NEXT:    %[[H:.*]] = arith.mulf %[[G]], %[[G]]
+// CUT-NEXT:    return %[[H]]
+// CUT-NOT:     ac.save
+// CUT-NOT:     ac.phase
+module {
+  func.func @r(%x: tensor<4xf32>, %w: tensor<4xf32> {ac.param},
+               %dy: tensor<4xf32> {ac.tangent})
+      -> (tensor<4xf32> {ac.output}, tensor<4xf32>) attributes {ac.joint} {
+    %a = arith.mulf %x, %x {ac.save, keep = 1 : i32} : tensor<4xf32>
+    %c = arith.addf %w, %w {ac.save = false} : tensor<4xf32>
+    %y = arith.mulf %a, %c {ac.phase = "fwd"} : tensor<4xf32>
+    %g = "test.many"(%dy, %a, %x, %dy, %a, %x, %c, %a, %dy, %x)
+        {ac.phase = "bwd", keep = 2 : i32}
+        : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
+           tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+        -> tensor<4xf32>
+    %h = arith.mulf %g, %g : tensor<4xf32>
+    return %y, %h : tensor<4xf32>, tensor<4xf32>
   }
 }
