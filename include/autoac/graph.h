@@ -156,7 +156,7 @@ typedef struct AcGraph {
   AcId *rets;        intptr_t numRets;   ///< returned value ids, per function
   uint8_t *retFlags;                     ///< AC_RET_* per entry of rets
   AcSchedEntry *sched; intptr_t numSched; ///< execution order of phases
-  char *strings;     intptr_t stringsSize; ///< pool holding op names
+  char *strings;     intptr_t stringsSize; ///< pool holding op names, each once
 } AcGraph;
 
 /// Frees a graph and everything it owns; NULL is accepted.
@@ -240,6 +240,20 @@ AcStatus acGraphBuilderAddSched(AcGraphBuilder *b, AcId func, AcPhase phase,
 /// add up to more than AC_MAX_BYTES, are AC_ERR_INVALID naming the value or
 /// function.
 AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err);
+
+/// Puts the ops of a finished graph in another order, in place: op k
+/// becomes the op that was `order[k]` ([numOps], a permutation that keeps
+/// each function's ops in its range and reads every value after the op
+/// making it).  The graph is then what acGraphBuilderFinish makes from the
+/// same ops, values and flags added in the new order: values renumbered
+/// (arguments keep their ids, results follow their ops), operands, uses,
+/// alias roots, returns, dpsInit and mutates renumbered; phases, pins and
+/// save candidates carried over (they follow from the dataflow, which a
+/// reorder keeps).  The string pool is kept as it is (op names point into
+/// it).  `valueOrder` ([numValues]) receives, for each new value id, the
+/// old one, for the caller's own per-value arrays (acPermuteInPlace).
+/// AC_ERR_NOMEM leaves the graph unchanged.
+AcStatus acGraphReorderOps(AcGraph *g, const AcId *order, AcId *valueOrder);
 
 /*===-------------------------- queries ------------------------------------===*/
 

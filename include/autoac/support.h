@@ -70,6 +70,12 @@ AUTOAC_API void acFree(void *p);
 /// allocation failure or a size past SIZE_MAX, leaving `*p` and `*cap` as
 /// they were (the caller still owns and frees `*p`).
 int acArrayGrow(void **p, intptr_t *cap, intptr_t need, size_t elem);
+/// Permutes `n` elements of `size` bytes (at most 256) at `base` in
+/// place: element k becomes the one that was at `from[k]` (a permutation
+/// of 0..n-1).  `done` ([n], zeroed) is scratch, left zeroed.  Each element
+/// is moved once, following the permutation's cycles: no second array.
+void acPermuteInPlace(void *base, size_t size, const AcId *from, intptr_t n,
+                      uint8_t *done);
 /// Seconds on the monotonic clock (for deadlines and timings).
 double acClockSeconds(void);
 /// strdup through the hook.

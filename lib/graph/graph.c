@@ -16,6 +16,9 @@ struct AcGraphBuilder {
       capSched, capStrings;
   intptr_t *nameOffsets;         /* per op: offset of its name in strings */
   intptr_t capNameOffsets;
+  intptr_t *nameSlots;           /* names in the pool, each once: open
+                                    addressing, offset + 1 (0: empty) */
+  intptr_t capNameSlots, numNames;
   AcId *aliasOf;                 /* per value: direct alias target or AC_NONE */
   intptr_t capAliasOf;
   int8_t *forced;                /* per op: forced phase or -1 */
@@ -57,6 +60,7 @@ void acGraphBuilderDestroy(AcGraphBuilder *b) {
     return;
   acGraphDestroy(b->g);
   acFree(b->nameOffsets);
+  acFree(b->nameSlots);
   acFree(b->aliasOf);
   acFree(b->forced);
   acFree(b);
@@ -139,22 +143,73 @@ AcId acGraphBuilderAddArg(AcGraphBuilder *b, AcRole role, int64_t bytes) {
   return id;
 }
 
+/* FNV-1a of the NUL-terminated `s`; its length in `*len`. */
+static uint64_t acNameHash(const char *s, size_t *len) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  const char *p = s;
+  for (; *p; ++p)
+    h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+  *len = (size_t)(p - s);
+  return h;
+}
+
+/* The offset of `name` (`len` bytes, hash `h`) in the string pool, added
+ * there the first time: a graph's ops share a few dozen names, so the pool
+ * holds each once.  -1 when out of memory. */
+static intptr_t acInternName(AcGraphBuilder *b, const char *name, size_t len,
+                             uint64_t h) {
+  AcGraph *g = b->g;
+  if ((b->numNames + 1) * 2 > b->capNameSlots) {
+    intptr_t ncap = b->capNameSlots ? b->capNameSlots * 2 : 64;
+    intptr_t *slots = acCalloc((size_t)ncap, sizeof *slots);
+    if (!slots)
+      return -1;
+    for (intptr_t i = 0; i < b->capNameSlots; ++i) {
+      if (!b->nameSlots[i])
+        continue;
+      size_t n;
+      intptr_t at = (intptr_t)(acNameHash(g->strings + b->nameSlots[i] - 1, &n) &
+                               (uint64_t)(ncap - 1));
+      while (slots[at])
+        at = (at + 1) & (ncap - 1);
+      slots[at] = b->nameSlots[i];
+    }
+    acFree(b->nameSlots);
+    b->nameSlots = slots;
+    b->capNameSlots = ncap;
+  }
+  intptr_t at = (intptr_t)(h & (uint64_t)(b->capNameSlots - 1));
+  for (; b->nameSlots[at]; at = (at + 1) & (b->capNameSlots - 1))
+    if (memcmp(g->strings + b->nameSlots[at] - 1, name, len + 1) == 0)
+      return b->nameSlots[at] - 1;
+  if (!acArrayGrow((void **)&g->strings, &b->capStrings,
+                   g->stringsSize + (intptr_t)len + 1, 1))
+    return -1;
+  intptr_t off = g->stringsSize;
+  memcpy(g->strings + off, name, len + 1);
+  g->stringsSize += (intptr_t)len + 1;
+  b->nameSlots[at] = off + 1;
+  b->numNames++;
+  return off;
+}
+
 AcId acGraphBuilderAddOp(AcGraphBuilder *b, const char *name,
                          const AcId *operands, int32_t numOperands,
                          int32_t numResults, const int64_t *resultBytes) {
   AcGraph *g = b->g;
-  size_t len = strlen(name) + 1;
   if (b->failed || g->numFuncs == 0) {
     b->failed = 1;
     return AC_NONE;
   }
+  size_t len;
+  uint64_t h = acNameHash(name, &len);
+  intptr_t nameAt;
   if (!AC_GROW(g->ops, g->numOps, b->capOps) ||
       !AC_GROW(b->nameOffsets, g->numOps, b->capNameOffsets) ||
       !AC_GROW(b->forced, g->numOps, b->capForced) ||
       !acArrayGrow((void **)&g->operands, &b->capOperands,
               g->numOperands + numOperands, sizeof(AcId)) ||
-      !acArrayGrow((void **)&g->strings, &b->capStrings,
-              g->stringsSize + (intptr_t)len, 1)) {
+      (nameAt = acInternName(b, name, len, h)) < 0) {
     b->failed = 1;
     return AC_NONE;
   }
@@ -170,9 +225,7 @@ AcId acGraphBuilderAddOp(AcGraphBuilder *b, const char *name,
     assert(operands[i] >= 0 && operands[i] < g->numValues);
     g->operands[g->numOperands++] = operands[i];
   }
-  b->nameOffsets[id] = g->stringsSize;
-  memcpy(g->strings + g->stringsSize, name, len);
-  g->stringsSize += (intptr_t)len;
+  b->nameOffsets[id] = nameAt;
   b->forced[id] = -1;
   g->numOps++;
   g->funcs[g->numFuncs - 1].numOps++;
@@ -465,39 +518,13 @@ static void acPinMutated(AcGraph *g, uint8_t *mark) {
   }
 }
 
-AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
-  AcGraph *g = b->g;
-  AcStatus st = AC_OK;
-  uint8_t *tangentDep = NULL, *feedsOut = NULL, *valueNeeded = NULL;
-  int32_t *count = NULL;
-  *out = NULL;
-  if (b->failed)
-    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                      "out of memory while building the graph");
-  /* Resolve op names into the final string pool. */
-  for (intptr_t o = 0; o < g->numOps; ++o)
-    g->ops[o].name = g->strings + b->nameOffsets[o];
-  /* Alias roots: alias targets precede their views. */
-  for (intptr_t v = 0; v < g->numValues; ++v) {
-    AcId a = b->aliasOf[v];
-    g->values[v].aliasRoot = a == AC_NONE ? (AcId)v : g->values[a].aliasRoot;
-  }
-  for (intptr_t r = 0; r < g->numRets; ++r)
-    g->values[g->rets[r]].retFlags |= g->retFlags[r];
-  /* Use lists in CSR form: distinct using ops, ascending. */
-  count = acCalloc((size_t)g->numValues + 1, sizeof *count);
-  g->uses = acMalloc(((size_t)g->numOperands + 1) * sizeof *g->uses);
-  tangentDep = acCalloc((size_t)g->numOps + 1, 1);
-  feedsOut = acCalloc((size_t)g->numOps + 1, 1);
-  valueNeeded = acCalloc((size_t)g->numValues + 1, 1);
-  if (!count || !g->uses || !tangentDep || !feedsOut || !valueNeeded) {
-    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                    "out of memory while building the graph");
-    goto cleanup;
-  }
-  /* Linear in operands: count[v] holds the last op (+1) counted as a user
-   * of v, so an op reading v twice counts once (a value with many users, or
-   * an op with many operands, is not quadratic). */
+/* Use lists in CSR form (graph.h): the distinct ops reading each value,
+ * ascending, into g->uses (room for numOperands) and each value's
+ * firstUse/numUses, which must be 0.  `count` ([numValues], zeroed) is
+ * scratch.  Linear in operands: count[v] holds the last op (+1) counted as
+ * a user of v, so an op reading v twice counts once (a value with many
+ * users, or an op with many operands, is not quadratic). */
+static void acBuildUses(AcGraph *g, int32_t *count) {
   for (intptr_t o = 0; o < g->numOps; ++o) {
     const AcOp *op = &g->ops[o];
     for (int32_t i = 0; i < op->numOperands; ++i) {
@@ -526,6 +553,38 @@ AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
       g->uses[val->firstUse + count[v]++] = (AcId)o;
     }
   }
+}
+
+AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
+  AcGraph *g = b->g;
+  AcStatus st = AC_OK;
+  uint8_t *tangentDep = NULL, *feedsOut = NULL, *valueNeeded = NULL;
+  int32_t *count = NULL;
+  *out = NULL;
+  if (b->failed)
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory while building the graph");
+  /* Resolve op names into the final string pool. */
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    g->ops[o].name = g->strings + b->nameOffsets[o];
+  /* Alias roots: alias targets precede their views. */
+  for (intptr_t v = 0; v < g->numValues; ++v) {
+    AcId a = b->aliasOf[v];
+    g->values[v].aliasRoot = a == AC_NONE ? (AcId)v : g->values[a].aliasRoot;
+  }
+  for (intptr_t r = 0; r < g->numRets; ++r)
+    g->values[g->rets[r]].retFlags |= g->retFlags[r];
+  count = acCalloc((size_t)g->numValues + 1, sizeof *count);
+  g->uses = acMalloc(((size_t)g->numOperands + 1) * sizeof *g->uses);
+  tangentDep = acCalloc((size_t)g->numOps + 1, 1);
+  feedsOut = acCalloc((size_t)g->numOps + 1, 1);
+  valueNeeded = acCalloc((size_t)g->numValues + 1, 1);
+  if (!count || !g->uses || !tangentDep || !feedsOut || !valueNeeded) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while building the graph");
+    goto cleanup;
+  }
+  acBuildUses(g, count);
   for (intptr_t f = 0; f < g->numFuncs; ++f) {
     st = acInferPhases(b, (AcId)f, tangentDep, feedsOut, valueNeeded, err);
     if (st != AC_OK)
@@ -575,7 +634,10 @@ cleanup:
   acFree(feedsOut);
   acFree(valueNeeded);
   if (st == AC_OK) {
-    /* Leave the builder reusable-but-empty. */
+    /* Leave the builder reusable-but-empty (its names were the graph's). */
+    if (b->nameSlots)
+      memset(b->nameSlots, 0, (size_t)b->capNameSlots * sizeof *b->nameSlots);
+    b->numNames = 0;
     b->g = acCalloc(1, sizeof *b->g);
     if (!b->g)
       b->failed = 1;
@@ -655,4 +717,81 @@ double acGraphStepSeconds(const AcGraph *g, double *flops) {
   if (flops)
     *flops = f;
   return seconds;
+}
+
+AcStatus acGraphReorderOps(AcGraph *g, const AcId *order, AcId *valueOrder) {
+  intptr_t nOps = g->numOps, nValues = g->numValues;
+  intptr_t nMax = nOps > nValues ? nOps : nValues;
+  /* Every allocation first: a failure leaves the graph as it was. */
+  AcId *newOp = acMalloc((size_t)(nOps + 1) * sizeof *newOp);
+  AcId *newValue = acMalloc((size_t)(nValues + 1) * sizeof *newValue);
+  AcId *operands = acMalloc((size_t)(g->numOperands + 1) * sizeof *operands);
+  int32_t *count = acCalloc((size_t)nValues + 1, sizeof *count);
+  uint8_t *done = acCalloc((size_t)nMax + 1, 1);
+  AcStatus st = AC_ERR_NOMEM;
+  if (!newOp || !newValue || !operands || !count || !done)
+    goto cleanup;
+  for (intptr_t k = 0; k < nOps; ++k)
+    newOp[order[k]] = (AcId)k;
+  /* Values: a function's arguments keep their ids, its results follow
+     their ops in the new order. */
+  AcId nv = 0;
+  for (intptr_t f = 0; f < g->numFuncs; ++f) {
+    const AcFunc *fn = &g->funcs[f];
+    for (int32_t a = 0; a < fn->numArgs; ++a, ++nv)
+      newValue[fn->firstArg + a] = valueOrder[nv] = fn->firstArg + a;
+    for (AcId k = fn->firstOp; k < fn->firstOp + fn->numOps; ++k) {
+      const AcOp *op = &g->ops[order[k]];
+      assert(op->func == (AcId)f && "ops move within their function");
+      for (int32_t r = 0; r < op->numResults; ++r, ++nv) {
+        newValue[op->firstResult + r] = nv;
+        valueOrder[nv] = op->firstResult + r;
+      }
+    }
+  }
+  assert(nv == (AcId)nValues);
+  /* Operands in the new op order, renumbered; op fields renumbered in
+     place (results: where the new numbering put them), then the ops
+     permuted. */
+  int32_t at = 0;
+  for (intptr_t f = 0; f < g->numFuncs; ++f) {
+    const AcFunc *fn = &g->funcs[f];
+    nv = fn->firstArg + fn->numArgs;
+    for (AcId k = fn->firstOp; k < fn->firstOp + fn->numOps; ++k) {
+      AcOp *op = &g->ops[order[k]];
+      const AcId *from = g->operands + op->firstOperand;
+      op->firstOperand = at;
+      for (int32_t i = 0; i < op->numOperands; ++i)
+        operands[at++] = newValue[from[i]];
+      op->firstResult = nv;
+      nv += op->numResults;
+      if (op->dpsInit != AC_NONE)
+        op->dpsInit = newValue[op->dpsInit];
+      if (op->mutates != AC_NONE)
+        op->mutates = newValue[op->mutates];
+    }
+  }
+  acFree(g->operands);
+  g->operands = operands;
+  operands = NULL;
+  acPermuteInPlace(g->ops, sizeof *g->ops, order, nOps, done);
+  for (intptr_t v = 0; v < nValues; ++v) {
+    AcValue *val = &g->values[v];
+    if (val->producer != AC_NONE)
+      val->producer = newOp[val->producer];
+    val->aliasRoot = newValue[val->aliasRoot];
+    val->firstUse = val->numUses = 0;
+  }
+  acPermuteInPlace(g->values, sizeof *g->values, valueOrder, nValues, done);
+  for (intptr_t r = 0; r < g->numRets; ++r)
+    g->rets[r] = newValue[g->rets[r]];
+  acBuildUses(g, count);
+  st = AC_OK;
+cleanup:
+  acFree(newOp);
+  acFree(newValue);
+  acFree(operands);
+  acFree(count);
+  acFree(done);
+  return st;
 }

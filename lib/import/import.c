@@ -5,10 +5,19 @@
  * regions capture from the function body, results with byte sizes from
  * their types), costed by the cost model.  The module's ac.schedule, if any,
  * becomes the graph's schedule.  Then the two normalisations of the IR
- * (backward views sunk to their first use, shared inits copied per writer)
- * and the graph rebuilt in the new order.
+ * (backward views sunk to their first use, shared inits copied per writer).
+ * Sinking only moves ops: the graph is put in the new order in place
+ * (acImportApplyOrder, acGraphReorderOps), not built again; copying inits
+ * makes new ops, and the module is imported again.
  *
- * Over 1000 lines: the normalisations and the rebuild read and write the
+ * What the pass reads once per distinct thing, not once per op: a type
+ * (MLIR uniques types: read and, for torch types, parsed once per import,
+ * acReadType) and an op name (checked and copied once per identifier,
+ * acOpName).  Arrays are sized once per function (acImportReserve).
+ * test/reliability/test_import_order.c checks the in-place reorder against
+ * a real import of the moved IR.
+ *
+ * Over 1000 lines: the normalisations and the reorder read and write the
  * same import context (AcImportCtx) and keep one invariant with the first
  * pass (an op's graph id follows its place in the block); split by concern,
  * that context and invariant would become a shared internal interface. */
@@ -34,6 +43,10 @@ typedef struct AcImportCtx {
   AcImport *imp;
   AcPtrMap valueIds;             /* MlirValue.ptr -> graph value id */
   intptr_t capOps, capValues, capFuncs;
+  AcPtrMap typeIds;              /* MlirType.ptr -> index in typeCache */
+  AcTensorType *typeCache;       /* types read without error, each once
+                                    (MLIR uniques types: one pointer each) */
+  intptr_t numTypeCache, capTypeCache;
   AcTensorType *types;           /* scratch: operand then result types */
   intptr_t capTypes;
   AcId *operands;                /* scratch: operand ids of one op */
@@ -45,8 +58,10 @@ typedef struct AcImportCtx {
   char *funcName;                /* scratch: the current function's name */
   intptr_t capFuncName;
   intptr_t capSchedText;
-  char *opName;                  /* scratch: the current op's name */
-  intptr_t capOpName;
+  const char *opName;            /* the current op's name (in opNames) */
+  AcPtrMap opNameIds;            /* MlirIdentifier.ptr -> index in opNames */
+  char **opNames;                /* op names checked and copied, each once */
+  intptr_t numOpNames, capOpNames;
   AcStatus walkStatus;           /* status of the capture walk */
   AcError *err;
   MlirLocation *errLoc;
@@ -94,9 +109,9 @@ static AcStatus acNoMem(AcImportCtx *c, MlirLocation loc) {
 /* Reads an MLIR type.  Non-tensor types cost nothing.  What the type is of,
  * for messages, is `whatFmt` (a format taking an int and a string) with
  * `whatIndex` and `whatName`: formatted only for a message (WHAT). */
-static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
-                           MlirLocation loc, AcId op, const char *whatFmt,
-                           int whatIndex, const char *whatName) {
+static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out,
+                                   MlirLocation loc, AcId op, const char *whatFmt,
+                                   int whatIndex, const char *whatName) {
   char what[320];
 #define WHAT (snprintf(what, sizeof what, whatFmt, whatIndex, whatName), what)
   memset(out, 0, sizeof *out);
@@ -159,6 +174,25 @@ static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
 }
 #undef WHAT
 
+/* acReadTypeUncached through the context's cache: a type is read (its
+ * torch text parsed) once per import.  A type that cannot be cached (out
+ * of memory for the cache) is read again next time. */
+static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
+                           MlirLocation loc, AcId op, const char *whatFmt,
+                           int whatIndex, const char *whatName) {
+  AcId k = acPtrMapGet(&c->typeIds, t.ptr);
+  if (k != AC_NONE) {
+    *out = c->typeCache[k];
+    return AC_OK;
+  }
+  AcStatus st = acReadTypeUncached(c, t, out, loc, op, whatFmt, whatIndex, whatName);
+  if (st == AC_OK && acArrayGrow((void **)&c->typeCache, &c->capTypeCache,
+                                 c->numTypeCache + 1, sizeof *c->typeCache) &&
+      acPtrMapPut(&c->typeIds, t.ptr, (int32_t)c->numTypeCache) == AC_OK)
+    c->typeCache[c->numTypeCache++] = *out;
+  return st;
+}
+
 static AcStatus acMapValue(AcImportCtx *c, MlirValue v, AcId id) {
   AcImport *imp = c->imp;
   if (!acArrayGrow((void **)&imp->values, &c->capValues, id + 1, sizeof *imp->values))
@@ -209,6 +243,34 @@ static AcStatus acCopyName(AcImportCtx *c, MlirStringRef r, char **buf,
     return acNoMem(c, loc);
   memcpy(*buf, r.data, r.length);
   (*buf)[r.length] = '\0';
+  return AC_OK;
+}
+
+/* The name of an op, identifier `ident`, checked and copied (acCopyName)
+ * once per name (MLIR uniques identifiers): c->opName points at the copy. */
+static AcStatus acOpName(AcImportCtx *c, MlirIdentifier ident, MlirLocation loc) {
+  AcId k = acPtrMapGet(&c->opNameIds, ident.ptr);
+  if (k != AC_NONE) {
+    c->opName = c->opNames[k];
+    return AC_OK;
+  }
+  char *copy = NULL;
+  intptr_t cap = 0;
+  AcStatus st = acCopyName(c, mlirIdentifierStr(ident), &copy, &cap, loc,
+                           "the name of an op");
+  if (st != AC_OK) {
+    acFree(copy);
+    return st;
+  }
+  if (!acArrayGrow((void **)&c->opNames, &c->capOpNames, c->numOpNames + 1,
+                   sizeof *c->opNames)) {
+    acFree(copy);
+    return acNoMem(c, loc);
+  }
+  c->opNames[c->numOpNames++] = copy; /* freed with opNames */
+  if (acPtrMapPut(&c->opNameIds, ident.ptr, (int32_t)c->numOpNames - 1) != AC_OK)
+    return acNoMem(c, loc);
+  c->opName = copy;
   return AC_OK;
 }
 
@@ -388,9 +450,9 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     if (mlirOperationEqual(op, ret))
       break;
     MlirLocation loc = mlirOperationGetLocation(op);
-    MlirStringRef opNameRef = mlirIdentifierStr(mlirOperationGetName(op));
-    AcStatus nst = acCopyName(c, opNameRef, &c->opName, &c->capOpName, loc,
-                              "the name of an op");
+    MlirIdentifier ident = mlirOperationGetName(op);
+    MlirStringRef opNameRef = mlirIdentifierStr(ident);
+    AcStatus nst = acOpName(c, ident, loc);
     if (nst != AC_OK)
       return nst;
     const char *opName = c->opName;
@@ -861,11 +923,16 @@ cleanup:
   acImportDestroy(c.imp);
   acGraphBuilderDestroy(c.b);
   acPtrMapClear(&c.valueIds);
+  acPtrMapClear(&c.typeIds);
+  acFree(c.typeCache);
   acFree(c.types);
   acFree(c.unknown);
   acFree(c.operands);
   acFree(c.seenAt);
-  acFree(c.opName);
+  for (intptr_t i = 0; i < c.numOpNames; ++i)
+    acFree(c.opNames[i]);
+  acFree(c.opNames);
+  acPtrMapClear(&c.opNameIds);
   acFree(c.schedText);
   acFree(c.funcName);
   acStrBufClear(&c.name);
@@ -1104,52 +1171,35 @@ cleanup:
   return made;
 }
 
-/* The import of the module after acSinkBackwardAliases moved ops, built
- * from the first import `first` instead of reading the IR again: what
- * acImportOnce gives on the moved IR.  The ops keep everything the first
- * import read and costed (the IR of an op and its values do not change when
- * it moves), in their new order: the moves put each op right before its
- * place, those sharing a place in ascending id order, so the new order sorts
- * the ops by (place, id).  Values are renumbered to follow; the builder then
- * derives uses, phases, pins and candidates as for the moved IR.
- * `unknown` ([numOps], the first import's) marks the ops the cost model did
- * not know; value names (when the first import has them) move over. */
-static AcStatus acImportReorder(AcImport *first, const AcId *place,
-                                const uint8_t *unknown, AcImport **out,
-                                AcError *err, MlirLocation *errLoc) {
-  const AcGraph *g1 = first->graph;
-  intptr_t nOps = g1->numOps, nValues = g1->numValues;
+/* Puts the first import `imp` in the order acSinkBackwardAliases left the
+ * IR in, in place: what acImportOnce gives on the moved IR, without reading
+ * the IR again.  The ops keep everything the import read and costed (the IR
+ * of an op and its values do not change when it moves); the moves put each
+ * op right before its place, those sharing a place in ascending id order,
+ * so the new order sorts the ops by (place, id).  The graph is reordered
+ * (acGraphReorderOps) and the import's own per-op and per-value arrays
+ * (IR handles, names, `unknown`) follow it; the unknown-op list is made
+ * again.  Names stay those of the input as written (the printed numbering
+ * of the moved IR differs, the values themselves do not). */
+static AcStatus acImportApplyOrder(AcImport *imp, const AcId *place,
+                                   uint8_t *unknown, AcError *err,
+                                   MlirLocation *errLoc) {
+  AcGraph *g = imp->graph;
+  intptr_t nOps = g->numOps, nValues = g->numValues;
+  intptr_t nMax = nOps > nValues ? nOps : nValues;
   AcImportCtx c;
   memset(&c, 0, sizeof c);
   c.err = err;
   c.errLoc = errLoc;
+  c.imp = imp;
+  c.unknown = unknown;
   AcStatus st = AC_OK;
-  AcGraph *g = NULL;
-  MlirLocation mloc = mlirOperationGetLocation(first->module);
   AcId *order = acMalloc((size_t)(nOps + 1) * sizeof *order);
   AcId *start = acCalloc((size_t)nOps + 2, sizeof *start);
-  AcId *newOf = acMalloc((size_t)(nValues + 1) * sizeof *newOf);
-  int64_t *rb = NULL;
-  intptr_t capRb = 0;
-  *out = NULL;
-  c.imp = acCalloc(1, sizeof *c.imp);
-  c.b = acGraphBuilderCreate();
-  c.unknown = acMalloc((size_t)nOps + 1);
-  if (!order || !start || !newOf || !c.imp || !c.b || !c.unknown)
+  AcId *valueOrder = acMalloc((size_t)(nValues + 1) * sizeof *valueOrder);
+  uint8_t *done = acCalloc((size_t)nMax + 1, 1);
+  if (!order || !start || !valueOrder || !done)
     goto nomem;
-  AcImport *imp = c.imp;
-  imp->module = first->module;
-  imp->ops = acMalloc((size_t)(nOps + 1) * sizeof *imp->ops);
-  imp->values = acMalloc((size_t)(nValues + 1) * sizeof *imp->values);
-  imp->funcOps = acMalloc((size_t)(g1->numFuncs + 1) * sizeof *imp->funcOps);
-  imp->returnOps = acMalloc((size_t)(g1->numFuncs + 1) * sizeof *imp->returnOps);
-  if (!imp->ops || !imp->values || !imp->funcOps || !imp->returnOps)
-    goto nomem;
-  if (g1->numFuncs) {
-    memcpy(imp->funcOps, first->funcOps, (size_t)g1->numFuncs * sizeof *imp->funcOps);
-    memcpy(imp->returnOps, first->returnOps,
-           (size_t)g1->numFuncs * sizeof *imp->returnOps);
-  }
   /* Counting sort by place; ascending ids within a place. */
   for (intptr_t o = 0; o < nOps; ++o)
     start[place[o] + 1]++;
@@ -1157,111 +1207,29 @@ static AcStatus acImportReorder(AcImport *first, const AcId *place,
     start[p + 1] += start[p];
   for (intptr_t o = 0; o < nOps; ++o)
     order[start[place[o]]++] = (AcId)o;
-  acGraphBuilderReserve(c.b, nOps, nValues, g1->numOperands);
-  if (!acArrayGrow((void **)&c.operands, &c.capOperands, 16, sizeof *c.operands))
+  if (acGraphReorderOps(g, order, valueOrder) != AC_OK)
     goto nomem;
-  for (intptr_t f = 0; f < g1->numFuncs; ++f) {
-    const AcFunc *fn = &g1->funcs[f];
-    if (acGraphBuilderAddFunc(c.b, fn->name) == AC_NONE)
-      goto nomem;
-    for (int32_t a = 0; a < fn->numArgs; ++a) {
-      AcId v = fn->firstArg + a;
-      const AcValue *val = &g1->values[v];
-      AcId nv = acGraphBuilderAddArg(c.b, (AcRole)val->role, val->bytes);
-      if (nv == AC_NONE)
-        goto nomem;
-      newOf[v] = nv;
-      imp->values[nv] = first->values[v];
-      if (val->mutableStorage)
-        acGraphBuilderSetMutable(c.b, nv);
-    }
-    /* Ops move within their function: its range of the order is its own. */
-    for (AcId k = fn->firstOp; k < fn->firstOp + fn->numOps; ++k) {
-      AcId o = order[k];
-      const AcOp *op1 = &g1->ops[o];
-      if (!acArrayGrow((void **)&c.operands, &c.capOperands, op1->numOperands + 1,
-                       sizeof *c.operands) ||
-          !acArrayGrow((void **)&rb, &capRb, op1->numResults + 1, sizeof *rb))
-        goto nomem;
-      for (int32_t i = 0; i < op1->numOperands; ++i)
-        c.operands[i] = newOf[acOpOperand(g1, o, i)];
-      /* What the import passed: the type's bytes (a view's bytes are 0
-         only once it is marked an alias, below). */
-      for (int32_t r = 0; r < op1->numResults; ++r)
-        rb[r] = g1->values[op1->firstResult + r].logicalBytes;
-      AcId id = acGraphBuilderAddOp(c.b, op1->name, c.operands, op1->numOperands,
-                                    op1->numResults, rb);
-      if (id == AC_NONE)
-        goto nomem;
-      imp->ops[id] = first->ops[o];
-      c.unknown[id] = unknown ? unknown[o] : 0;
-      AcOp *op = acGraphBuilderOp(c.b, id);
-      op->kind = op1->kind;
-      op->flops = op1->flops;
-      op->bytesMoved = op1->bytesMoved;
-      op->seconds = op1->seconds;
-      /* acGraphBuilderFinish pins again what it pinned. */
-      op->recomputable = op1->recomputable || op1->mutationPinned;
-      op->computeIntensive = op1->computeIntensive;
-      op->mustSave = op1->mustSave;
-      op->mustRecompute = op1->mustRecompute;
-      op->dpsInit = op1->dpsInit != AC_NONE ? newOf[op1->dpsInit] : AC_NONE;
-      if (op1->phaseForced)
-        acGraphBuilderForcePhase(c.b, id, (AcPhase)op1->phase);
-      if (op1->mutates != AC_NONE)
-        acGraphBuilderSetMutates(c.b, id, newOf[op1->mutates]);
-      AcId firstNew = op->firstResult;
-      for (int32_t r = 0; r < op1->numResults; ++r) {
-        AcId v = op1->firstResult + r, nv = firstNew + r;
-        const AcValue *val = &g1->values[v];
-        newOf[v] = nv;
-        imp->values[nv] = first->values[v];
-        if (val->mutableStorage)
-          acGraphBuilderSetMutable(c.b, nv);
-        if (val->aliasRoot != v) /* its direct target is operand 0 */
-          acGraphBuilderSetAlias(c.b, nv, c.operands[0]);
-      }
-    }
-    for (int32_t r = 0; r < fn->numRets; ++r)
-      if (acGraphBuilderAddRet(c.b, newOf[g1->rets[fn->firstRet + r]],
-                               g1->retFlags[fn->firstRet + r]) != AC_OK)
-        goto nomem;
-  }
-  for (intptr_t i = 0; i < g1->numSched; ++i)
-    if (acGraphBuilderAddSched(c.b, g1->sched[i].func, (AcPhase)g1->sched[i].phase,
-                               g1->sched[i].microbatch) != AC_OK)
-      goto nomem;
-  st = acGraphBuilderFinish(c.b, &g, err);
-  if (st != AC_OK) {
-    if (errLoc)
-      *errLoc = err && err->op != AC_NONE ? mlirOperationGetLocation(imp->ops[err->op]) : mloc;
-    goto cleanup;
-  }
-  imp->graph = g;
-  if (first->valueNames) {
-    if (!(imp->valueNames = acCalloc((size_t)nValues + 1, sizeof(char *))))
-      goto nomem;
-    for (intptr_t v = 0; v < nValues; ++v) {
-      imp->valueNames[newOf[v]] = first->valueNames[v];
-      first->valueNames[v] = NULL;
-    }
-  }
-  if ((st = acCollectUnknownOps(&c)) != AC_OK)
-    goto cleanup;
-  *out = c.imp;
-  c.imp = NULL;
+  acPermuteInPlace(imp->ops, sizeof *imp->ops, order, nOps, done);
+  acPermuteInPlace(unknown, 1, order, nOps, done);
+  acPermuteInPlace(imp->values, sizeof *imp->values, valueOrder, nValues, done);
+  if (imp->valueNames)
+    acPermuteInPlace(imp->valueNames, sizeof *imp->valueNames, valueOrder,
+                     nValues, done);
+  /* The unknown-op list names first ops: made again in the new order. */
+  for (intptr_t i = 0; i < imp->numUnknownOps; ++i)
+    acFree(imp->unknownOps[i].location);
+  acFree(imp->unknownOps);
+  imp->unknownOps = NULL;
+  imp->numUnknownOps = 0;
+  st = acCollectUnknownOps(&c);
   goto cleanup;
 nomem:
-  st = acNoMem(&c, mloc);
+  st = acNoMem(&c, mlirOperationGetLocation(imp->module));
 cleanup:
-  acImportDestroy(c.imp);
-  acGraphBuilderDestroy(c.b);
-  acFree(c.unknown);
-  acFree(c.operands);
-  acFree(rb);
   acFree(order);
   acFree(start);
-  acFree(newOf);
+  acFree(valueOrder);
+  acFree(done);
   return st;
 }
 
@@ -1302,9 +1270,11 @@ AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
     goto nomem;
   if (cloned == 0) {
     /* Only moved: the graph is the first import's in the new order, not
-       read again.  Names stay those of the input as written (the printed
-       numbering of the moved IR differs, the values themselves do not). */
-    st = acImportReorder(first, place, unknown, out, err, errLoc);
+       read again. */
+    if ((st = acImportApplyOrder(first, place, unknown, err, errLoc)) == AC_OK) {
+      *out = first;
+      first = NULL;
+    }
     goto cleanup;
   }
   /* Copies of shared inits are new ops: the module is imported again.  The

@@ -12,26 +12,19 @@ static intptr_t acPtrHash(const void *p, intptr_t cap) {
 }
 
 static AcStatus acPtrMapRehash(AcPtrMap *m, intptr_t ncap) {
-  const void **keys = acCalloc((size_t)ncap, sizeof *keys);
-  int32_t *vals = acMalloc((size_t)ncap * sizeof *vals);
-  if (!keys || !vals) {
-    acFree(keys);
-    acFree(vals);
+  AcPtrMapSlot *slots = acCalloc((size_t)ncap, sizeof *slots);
+  if (!slots)
     return AC_ERR_NOMEM;
-  }
   for (intptr_t i = 0; i < m->cap; ++i) {
-    if (!m->keys[i])
+    if (!m->slots[i].key)
       continue;
-    intptr_t h = acPtrHash(m->keys[i], ncap);
-    while (keys[h])
+    intptr_t h = acPtrHash(m->slots[i].key, ncap);
+    while (slots[h].key)
       h = (h + 1) & (ncap - 1);
-    keys[h] = m->keys[i];
-    vals[h] = m->vals[i];
+    slots[h] = m->slots[i];
   }
-  acFree(m->keys);
-  acFree(m->vals);
-  m->keys = keys;
-  m->vals = vals;
+  acFree(m->slots);
+  m->slots = slots;
   m->cap = ncap;
   return AC_OK;
 }
@@ -54,13 +47,13 @@ AcStatus acPtrMapPut(AcPtrMap *m, const void *key, int32_t val) {
   if ((m->size + 1) * 2 > m->cap && acPtrMapGrow(m) != AC_OK)
     return AC_ERR_NOMEM;
   intptr_t h = acPtrHash(key, m->cap);
-  while (m->keys[h] && m->keys[h] != key)
+  while (m->slots[h].key && m->slots[h].key != key)
     h = (h + 1) & (m->cap - 1);
-  if (!m->keys[h]) {
-    m->keys[h] = key;
+  if (!m->slots[h].key) {
+    m->slots[h].key = key;
     m->size++;
   }
-  m->vals[h] = val;
+  m->slots[h].val = val;
   return AC_OK;
 }
 
@@ -68,16 +61,15 @@ int32_t acPtrMapGet(const AcPtrMap *m, const void *key) {
   if (!m->cap)
     return AC_NONE;
   intptr_t h = acPtrHash(key, m->cap);
-  while (m->keys[h]) {
-    if (m->keys[h] == key)
-      return m->vals[h];
+  while (m->slots[h].key) {
+    if (m->slots[h].key == key)
+      return m->slots[h].val;
     h = (h + 1) & (m->cap - 1);
   }
   return AC_NONE;
 }
 
 void acPtrMapClear(AcPtrMap *m) {
-  acFree(m->keys);
-  acFree(m->vals);
+  acFree(m->slots);
   memset(m, 0, sizeof *m);
 }

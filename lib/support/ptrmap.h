@@ -12,10 +12,15 @@
 extern "C" {
 #endif
 
+/// One slot: key and id side by side, so that a probe reads one cache line.
+typedef struct AcPtrMapSlot {
+  const void *key;   ///< NULL when empty
+  int32_t val;
+} AcPtrMapSlot;
+
 /// A pointer -> int32 map.  Zero-initialise before use.
 typedef struct AcPtrMap {
-  const void **keys;
-  int32_t *vals;
+  AcPtrMapSlot *slots;
   intptr_t size, cap;
 } AcPtrMap;
 

@@ -2,6 +2,7 @@
 #include "autoac/support.h"
 #include "support/testhooks.h"
 
+#include <assert.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -110,6 +111,26 @@ double acClockSeconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void acPermuteInPlace(void *base, size_t size, const AcId *from, intptr_t n,
+                      uint8_t *done) {
+  unsigned char tmp[256], *a = base;
+  assert(size <= sizeof tmp);
+  for (intptr_t k = 0; k < n; ++k) {
+    if (done[k] || from[k] == k)
+      continue;
+    /* The cycle through k: each place takes the element it is to hold. */
+    memcpy(tmp, a + (size_t)k * size, size);
+    intptr_t j = k;
+    for (; from[j] != k; j = from[j]) {
+      memcpy(a + (size_t)j * size, a + (size_t)from[j] * size, size);
+      done[j] = 1;
+    }
+    memcpy(a + (size_t)j * size, tmp, size);
+    done[j] = 1;
+  }
+  memset(done, 0, (size_t)n);
 }
 
 char *acStrdup(const char *s) {

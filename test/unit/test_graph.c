@@ -472,6 +472,228 @@ AC_TEST(mutationPinsReadersAndMakers) {
   }
 }
 
+/* acGraphReorderOps against the straightforward way: the same ops, values
+ * and flags added to a builder in the new order.  Random graphs (several
+ * functions, ops of 0-3 results, repeated operands, views, in-place
+ * writes, inits, mutable values, forced phases) and random valid orders. */
+typedef struct RoOp {
+  int name, numOperands, numResults, kind, recomputable, alias, forced;
+  AcId operands[4];   /* old value ids */
+  int64_t bytes[3];
+  AcId dpsInit, mutates; /* old value ids or AC_NONE */
+  int mutableResult;
+} RoOp;
+
+static unsigned roSeed;
+static unsigned roRand(unsigned n) {
+  roSeed = roSeed * 1103515245u + 12345u;
+  return (roSeed >> 16) % n;
+}
+
+/* Adds function `f`'s args and then its ops in `order` (op indices into
+ * `ops`); valueOf maps the spec's value ids (ids of the build in spec
+ * order) to this build's. */
+static void roBuild(AcGraphBuilder *b, int numArgs, const int *roles,
+                    const RoOp *ops, const int *order, int numOps,
+                    const AcId *specFirstResult, AcId firstArgSpec, AcId *valueOf) {
+  static const char *const names[] = {"mm", "relu", "view", "add", "t",
+                                      "mystery", "copy_", "empty"};
+  for (int a = 0; a < numArgs; ++a)
+    valueOf[firstArgSpec + a] = acGraphBuilderAddArg(b, (AcRole)roles[a], 8 * (a + 1));
+  for (int k = 0; k < numOps; ++k) {
+    const RoOp *s = &ops[order[k]];
+    AcId operands[4];
+    for (int i = 0; i < s->numOperands; ++i)
+      operands[i] = valueOf[s->operands[i]];
+    AcId o = acGraphBuilderAddOp(b, names[s->name], operands, s->numOperands,
+                                 s->numResults, s->bytes);
+    AcOp *op = acGraphBuilderOp(b, o);
+    op->kind = (uint8_t)s->kind;
+    op->recomputable = (uint8_t)s->recomputable;
+    op->flops = s->name * 3.0;
+    op->seconds = order[k] * 0.5;
+    op->mustSave = (uint8_t)(s->name == 1);
+    AcId first = op->firstResult;
+    for (int r = 0; r < s->numResults; ++r)
+      valueOf[specFirstResult[order[k]] + r] = first + r;
+    if (s->dpsInit != AC_NONE)
+      acGraphBuilderOp(b, o)->dpsInit = valueOf[s->dpsInit];
+    if (s->mutates != AC_NONE)
+      acGraphBuilderSetMutates(b, o, valueOf[s->mutates]);
+    if (s->alias && s->numOperands > 0 && s->numResults > 0)
+      acGraphBuilderSetAlias(b, first, operands[0]);
+    if (s->mutableResult && s->numResults > 0)
+      acGraphBuilderSetMutable(b, first + s->numResults - 1);
+    if (s->forced >= 0)
+      acGraphBuilderForcePhase(b, o, (AcPhase)s->forced);
+  }
+}
+
+AC_TEST(reorderMatchesRebuild) {
+  int tried = 0;
+  for (unsigned seed = 1; seed <= 300; ++seed) {
+    roSeed = seed;
+    enum { MAXF = 3, MAXOPS = 40 };
+    int numFuncs = 1 + (int)roRand(MAXF), numArgs[MAXF], roles[MAXF][4];
+    int numOps[MAXF], order[MAXF][MAXOPS], ident[MAXF][MAXOPS];
+    RoOp ops[MAXF][MAXOPS];
+    AcId firstResult[MAXF][MAXOPS], firstArg[MAXF];
+    int rets[MAXF][4], numRets[MAXF];
+    uint8_t retFlags[MAXF][4];
+    AcId nv = 0;
+    for (int f = 0; f < numFuncs; ++f) {
+      numArgs[f] = 1 + (int)roRand(4);
+      firstArg[f] = nv;
+      for (int a = 0; a < numArgs[f]; ++a)
+        roles[f][a] = a == numArgs[f] - 1 ? AC_ROLE_TANGENT : 1 + (int)roRand(2);
+      nv += numArgs[f];
+      numOps[f] = 1 + (int)roRand(MAXOPS);
+      for (int j = 0; j < numOps[f]; ++j) {
+        RoOp *s = &ops[f][j];
+        memset(s, 0, sizeof *s);
+        s->name = (int)roRand(8);
+        s->numOperands = (int)roRand(4);
+        for (int i = 0; i < s->numOperands; ++i)
+          s->operands[i] = firstArg[f] + (AcId)roRand((unsigned)(nv - firstArg[f]));
+        s->numResults = (int)roRand(7) / 2;
+        for (int r = 0; r < 3; ++r)
+          s->bytes[r] = 4 * (int64_t)roRand(100);
+        s->kind = 1 + (int)roRand(AC_KIND_COUNT - 1);
+        s->recomputable = (int)roRand(4) != 0;
+        s->alias = s->name == 2 || s->name == 4;
+        s->dpsInit = s->numOperands && roRand(4) == 0 ? s->operands[s->numOperands - 1]
+                                                      : AC_NONE;
+        s->mutates = s->name == 6 && s->numOperands ? s->operands[0] : AC_NONE;
+        s->mutableResult = roRand(20) == 0;
+        s->forced = roRand(15) == 0 ? (int)roRand(2) : -1;
+        firstResult[f][j] = nv;
+        nv += s->numResults;
+        ident[f][j] = j;
+      }
+      numRets[f] = 1 + (int)roRand(4);
+      for (int r = 0; r < numRets[f]; ++r) {
+        rets[f][r] = firstArg[f] + (AcId)roRand((unsigned)(nv - firstArg[f]));
+        retFlags[f][r] = r == 0 ? AC_RET_OUTPUT : AC_RET_GRAD;
+      }
+      /* A random valid order: any op whose operands are all made. */
+      uint8_t placed[MAXOPS] = {0};
+      for (int k = 0; k < numOps[f]; ++k) {
+        int ready[MAXOPS], n = 0;
+        for (int j = 0; j < numOps[f]; ++j) {
+          if (placed[j])
+            continue;
+          int ok = 1;
+          for (int i = 0; i < ops[f][j].numOperands && ok; ++i) {
+            AcId v = ops[f][j].operands[i];
+            for (int p = 0; p < numOps[f] && ok; ++p)
+              if (v >= firstResult[f][p] && v < firstResult[f][p] + ops[f][p].numResults)
+                ok = placed[p];
+          }
+          if (ok)
+            ready[n++] = j;
+        }
+        order[f][k] = ready[roRand((unsigned)n)];
+        placed[order[f][k]] = 1;
+      }
+    }
+    /* The graph in spec order, then reordered; the graph built in order. */
+    AcGraph *g1 = NULL, *g2 = NULL;
+    AcId valueOf1[MAXF * (4 + 3 * MAXOPS)], valueOf2[MAXF * (4 + 3 * MAXOPS)];
+    AcGraphBuilder *b1 = acGraphBuilderCreate(), *b2 = acGraphBuilderCreate();
+    for (int f = 0; f < numFuncs; ++f) {
+      acGraphBuilderAddFunc(b1, "f");
+      roBuild(b1, numArgs[f], roles[f], ops[f], ident[f], numOps[f], firstResult[f],
+              firstArg[f], valueOf1);
+      for (int r = 0; r < numRets[f]; ++r)
+        acGraphBuilderAddRet(b1, valueOf1[rets[f][r]], retFlags[f][r]);
+      acGraphBuilderAddFunc(b2, "f");
+      roBuild(b2, numArgs[f], roles[f], ops[f], order[f], numOps[f], firstResult[f],
+              firstArg[f], valueOf2);
+      for (int r = 0; r < numRets[f]; ++r)
+        acGraphBuilderAddRet(b2, valueOf2[rets[f][r]], retFlags[f][r]);
+    }
+    AcError err;
+    AcStatus st1 = acGraphBuilderFinish(b1, &g1, &err);
+    AcStatus st2 = acGraphBuilderFinish(b2, &g2, &err);
+    CHECK(st1 == st2);
+    if (st1 == AC_OK && st2 == AC_OK) {
+      ++tried;
+      AcId gOrder[MAXF * MAXOPS], valueOrder[MAXF * (4 + 3 * MAXOPS)];
+      for (int f = 0, at = 0; f < numFuncs; ++f)
+        for (int k = 0; k < numOps[f]; ++k)
+          gOrder[at++] = g1->funcs[f].firstOp + order[f][k];
+      CHECK(acGraphReorderOps(g1, gOrder, valueOrder) == AC_OK);
+      CHECK(g1->numOps == g2->numOps && g1->numValues == g2->numValues &&
+            g1->numOperands == g2->numOperands && g1->numUses == g2->numUses &&
+            g1->numRets == g2->numRets);
+      for (AcId v = 0; v < nv; ++v)
+        CHECK(valueOrder[valueOf2[v]] == valueOf1[v]);
+      for (intptr_t o = 0; o < g1->numOps; ++o) {
+        const AcOp *p = &g1->ops[o], *q = &g2->ops[o];
+        CHECK(strcmp(p->name, q->name) == 0 && p->func == q->func &&
+              p->firstResult == q->firstResult && p->numResults == q->numResults &&
+              p->firstOperand == q->firstOperand && p->numOperands == q->numOperands &&
+              p->phase == q->phase && p->kind == q->kind &&
+              p->recomputable == q->recomputable && p->mustSave == q->mustSave &&
+              p->phaseForced == q->phaseForced &&
+              p->mutationPinned == q->mutationPinned && p->flops == q->flops &&
+              p->seconds == q->seconds && p->dpsInit == q->dpsInit &&
+              p->mutates == q->mutates);
+      }
+      for (intptr_t v = 0; v < g1->numValues; ++v) {
+        const AcValue *p = &g1->values[v], *q = &g2->values[v];
+        CHECK(p->bytes == q->bytes && p->logicalBytes == q->logicalBytes &&
+              p->producer == q->producer && p->index == q->index &&
+              p->func == q->func && p->aliasRoot == q->aliasRoot &&
+              p->firstUse == q->firstUse && p->numUses == q->numUses &&
+              p->role == q->role && p->phase == q->phase &&
+              p->retFlags == q->retFlags && p->saveCandidate == q->saveCandidate &&
+              p->mutableStorage == q->mutableStorage);
+      }
+      for (intptr_t i = 0; i < g1->numOperands; ++i)
+        CHECK(g1->operands[i] == g2->operands[i]);
+      for (intptr_t i = 0; i < g1->numUses; ++i)
+        CHECK(g1->uses[i] == g2->uses[i]);
+      for (intptr_t i = 0; i < g1->numRets; ++i)
+        CHECK(g1->rets[i] == g2->rets[i] && g1->retFlags[i] == g2->retFlags[i]);
+      for (intptr_t f = 0; f < g1->numFuncs; ++f)
+        CHECK(g1->funcs[f].firstOp == g2->funcs[f].firstOp &&
+              g1->funcs[f].firstArg == g2->funcs[f].firstArg &&
+              g1->funcs[f].numOps == g2->funcs[f].numOps);
+    }
+    acGraphDestroy(g1);
+    acGraphDestroy(g2);
+    acGraphBuilderDestroy(b1);
+    acGraphBuilderDestroy(b2);
+  }
+  CHECK(tried > 100);
+}
+
+/* acPermuteInPlace: element k ends up holding the one from from[k]. */
+AC_TEST(permuteInPlace) {
+  roSeed = 7;
+  for (int n = 0; n < 50; ++n) {
+    AcId from[50];
+    int64_t a[50];
+    uint8_t done[50] = {0};
+    for (int i = 0; i < n; ++i)
+      from[i] = i;
+    for (int i = n - 1; i > 0; --i) {
+      int j = (int)roRand((unsigned)i + 1);
+      AcId t = from[i];
+      from[i] = from[j];
+      from[j] = t;
+    }
+    for (int i = 0; i < n; ++i)
+      a[i] = 1000 + i;
+    acPermuteInPlace(a, sizeof *a, from, n, done);
+    for (int i = 0; i < n; ++i) {
+      CHECK(a[i] == 1000 + from[i]);
+      CHECK(done[i] == 0);
+    }
+  }
+}
+
 int main(void) {
   RUN(phasesAndCandidates);
   RUN(mutationPinsReadersAndMakers);
@@ -481,5 +703,7 @@ int main(void) {
   RUN(stepSeconds);
   RUN(randomPhasesMatchDefinition);
   RUN(allocationFailuresAreClean);
+  RUN(reorderMatchesRebuild);
+  RUN(permuteInPlace);
   return acTestSummary("graph");
 }
