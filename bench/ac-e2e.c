@@ -12,7 +12,7 @@
  *    baselines, report, rewrite: the split comes from
  *    lib/pass/stage_times.h; the split verifies its output), a verification
  *    of annotate mode's output (split mode: none, already done), print
- *    (acPrintVerified: the printer is told the module is verified);
+ *    (acPrintOp: the printer is told the module is verified);
  *  - with --report, the same again with the report built (reportOut), as
  *    `--ac-report` or `--ac-summary` do.
  * Prints CPU-time medians per stage and the ratio autoac / baseline, taken
@@ -49,10 +49,11 @@ static double cpuNow(void) {
 
 
 
-/* Prints into memory as mlir-opt does: MLIR's printer verifies first. */
+/* Prints into memory as mlir-opt does: through a buffered stream, MLIR's
+ * printer verifying first. */
 static size_t printModule(MlirOperation m) {
   AcStrBuf out = {0};
-  mlirOperationPrint(m, acStrBufMlirCallback, &out);
+  acPrintOp(m, 0, &out);
   size_t n = out.len;
   acStrBufClear(&out);
   return n;
@@ -61,7 +62,7 @@ static size_t printModule(MlirOperation m) {
 /* Prints into memory as ac-opt does: the module is verified by then. */
 static size_t printVerified(MlirOperation m) {
   AcStrBuf out = {0};
-  acPrintVerified(m, &out);
+  acPrintOp(m, 1, &out);
   size_t n = out.len;
   acStrBufClear(&out);
   return n;

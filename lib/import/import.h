@@ -86,11 +86,13 @@ static inline int acOpIs(MlirOperation op, const char *name) {
 }
 /// MlirStringCallback appending to the AcStrBuf passed as user data.
 void acStrBufMlirCallback(MlirStringRef text, void *strbuf);
-/// Prints `op`, which the caller has verified, into `out` as mlirOperationPrint
-/// would, without the printer's own verification of it (MLIR's printer
-/// verifies an op before printing it unless told it is verified: a second,
-/// whole-module verification).  0, or -1 when `out` ran out of memory.
-int acPrintVerified(MlirOperation op, AcStrBuf *out);
+/// Prints `op` into `out` as mlir-opt prints it (the generic C API's
+/// mlirOperationPrint writes token by token through an unbuffered stream:
+/// this writes through a buffer).  `verified`: the caller has verified `op`,
+/// so the printer does not verify it again (MLIR's printer verifies an op
+/// before printing it unless told it is verified: a whole-module
+/// verification).  0, or -1 when `out` ran out of memory.
+int acPrintOp(MlirOperation op, int verified, AcStrBuf *out);
 /// Emits a warning (severity 1) or a remark (2) at `loc` through the context's
 /// diagnostic engine (the C API only has mlirEmitError).
 void acEmitDiagnostic(MlirLocation loc, int severity, const char *message);

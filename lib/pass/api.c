@@ -88,7 +88,7 @@ AcStatus acPlanMlirText(const char *text, size_t len, const char *sourceName,
     goto cleanup;
   }
   if (irOut) {
-    if (acPrintVerified(module, &ir) != 0) {
+    if (acPrintOp(module, 1, &ir) != 0) {
       st = AC_ERR_NOMEM;
       goto cleanup;
     }

@@ -305,7 +305,7 @@ int main(int argc, char **argv) {
   }
   /* Verified by now (the parser, the split, the pass manager or just above),
    * so the printer is told so and does not verify it a third time. */
-  if (acPrintVerified(module, &out) != 0) {
+  if (acPrintOp(module, 1, &out) != 0) {
     fprintf(stderr, "ac-opt: error: out of memory printing the module\n");
     goto cleanup;
   }
