@@ -179,8 +179,10 @@ static intptr_t acInternName(AcGraphBuilder *b, const char *name, size_t len,
     b->capNameSlots = ncap;
   }
   intptr_t at = (intptr_t)(h & (uint64_t)(b->capNameSlots - 1));
+  /* strcmp, not memcmp of len + 1 bytes: a pooled name may be shorter and
+   * end the pool, and memcmp may read all len + 1 bytes. */
   for (; b->nameSlots[at]; at = (at + 1) & (b->capNameSlots - 1))
-    if (memcmp(g->strings + b->nameSlots[at] - 1, name, len + 1) == 0)
+    if (strcmp(g->strings + b->nameSlots[at] - 1, name) == 0)
       return b->nameSlots[at] - 1;
   if (!acArrayGrow((void **)&g->strings, &b->capStrings,
                    g->stringsSize + (intptr_t)len + 1, 1))
