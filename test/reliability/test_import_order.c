@@ -15,6 +15,7 @@
 #include "import/import.h"
 #include "support/ptrmap.h"
 #include "../../tools/common/read_file.h"
+#include "../unit/graph_testkit.h"
 
 #include "mlir-c/IR.h"
 
@@ -46,69 +47,18 @@ static void append(MlirStringRef s, void *user) {
 
 /* Field by field: `a` (reordered) against `b` (imported from the IR). */
 static void compareImports(const char *what, const AcImport *a, const AcImport *b) {
-  const AcGraph *x = a->graph, *y = b->graph;
-  EXPECT(x->numOps == y->numOps && x->numValues == y->numValues &&
-             x->numOperands == y->numOperands && x->numUses == y->numUses &&
-             x->numFuncs == y->numFuncs && x->numRets == y->numRets &&
-             x->numSched == y->numSched,
-         "sizes differ");
-  for (intptr_t o = 0; o < x->numOps; ++o) {
-    const AcOp *p = &x->ops[o], *q = &y->ops[o];
-    EXPECT(strcmp(p->name, q->name) == 0 && p->func == q->func &&
-               p->firstResult == q->firstResult && p->numResults == q->numResults &&
-               p->firstOperand == q->firstOperand &&
-               p->numOperands == q->numOperands && p->phase == q->phase &&
-               p->kind == q->kind && p->recomputable == q->recomputable &&
-               p->computeIntensive == q->computeIntensive &&
-               p->mustSave == q->mustSave && p->mustRecompute == q->mustRecompute &&
-               p->phaseForced == q->phaseForced &&
-               p->mutationPinned == q->mutationPinned && p->flops == q->flops &&
-               p->bytesMoved == q->bytesMoved && p->seconds == q->seconds &&
-               p->dpsInit == q->dpsInit && p->mutates == q->mutates,
-           "op %ld ('%s') differs", (long)o, p->name);
+  const AcGraph *x = a->graph;
+  char msg[512];
+  EXPECT(!acGraphDiff(x, b->graph, msg, sizeof msg), "%s", msg);
+  for (intptr_t o = 0; o < x->numOps; ++o)
     EXPECT(a->ops[o].ptr == b->ops[o].ptr, "op %ld is another IR op", (long)o);
-  }
-  for (intptr_t v = 0; v < x->numValues; ++v) {
-    const AcValue *p = &x->values[v], *q = &y->values[v];
-    EXPECT(p->bytes == q->bytes && p->logicalBytes == q->logicalBytes &&
-               p->producer == q->producer && p->index == q->index &&
-               p->func == q->func && p->aliasRoot == q->aliasRoot &&
-               p->firstUse == q->firstUse && p->numUses == q->numUses &&
-               p->role == q->role && p->phase == q->phase &&
-               p->retFlags == q->retFlags && p->saveCandidate == q->saveCandidate &&
-               p->mutableStorage == q->mutableStorage,
-           "value %ld differs: bytes %ld/%ld producer %d/%d aliasRoot %d/%d "
-           "uses %d+%d/%d+%d phase %d/%d cand %d/%d", (long)v, (long)p->bytes,
-           (long)q->bytes, p->producer, q->producer, p->aliasRoot, q->aliasRoot,
-           p->firstUse, p->numUses, q->firstUse, q->numUses, p->phase, q->phase,
-           p->saveCandidate, q->saveCandidate);
+  for (intptr_t v = 0; v < x->numValues; ++v)
     EXPECT(a->values[v].ptr == b->values[v].ptr, "value %ld is another IR value",
            (long)v);
-  }
-  for (intptr_t i = 0; i < x->numOperands; ++i)
-    EXPECT(x->operands[i] == y->operands[i], "operand %ld differs", (long)i);
-  for (intptr_t i = 0; i < x->numUses; ++i)
-    EXPECT(x->uses[i] == y->uses[i], "use %ld differs", (long)i);
-  for (intptr_t i = 0; i < x->numRets; ++i)
-    EXPECT(x->rets[i] == y->rets[i] && x->retFlags[i] == y->retFlags[i],
-           "return %ld differs", (long)i);
-  for (intptr_t i = 0; i < x->numSched; ++i)
-    EXPECT(x->sched[i].func == y->sched[i].func &&
-               x->sched[i].phase == y->sched[i].phase &&
-               x->sched[i].microbatch == y->sched[i].microbatch &&
-               x->sched[i].partner == y->sched[i].partner,
-           "schedule entry %ld differs", (long)i);
-  for (intptr_t f = 0; f < x->numFuncs; ++f) {
-    const AcFunc *p = &x->funcs[f], *q = &y->funcs[f];
-    EXPECT(strcmp(p->name, q->name) == 0 && p->firstOp == q->firstOp &&
-               p->numOps == q->numOps && p->firstArg == q->firstArg &&
-               p->numArgs == q->numArgs && p->firstRet == q->firstRet &&
-               p->numRets == q->numRets,
-           "function %ld differs", (long)f);
+  for (intptr_t f = 0; f < x->numFuncs; ++f)
     EXPECT(a->funcOps[f].ptr == b->funcOps[f].ptr &&
                a->returnOps[f].ptr == b->returnOps[f].ptr,
            "function %ld is another IR op", (long)f);
-  }
   EXPECT(a->numUnknownOps == b->numUnknownOps, "unknown-op lists differ in length");
   for (intptr_t i = 0; i < a->numUnknownOps; ++i) {
     const AcUnknownOp *p = &a->unknownOps[i], *q = &b->unknownOps[i];

@@ -5,6 +5,7 @@
 #include "autoac/graph.h"
 
 #include "actest.h"
+#include "graph_testkit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -623,43 +624,13 @@ AC_TEST(reorderMatchesRebuild) {
         for (int k = 0; k < numOps[f]; ++k)
           gOrder[at++] = g1->funcs[f].firstOp + order[f][k];
       CHECK(acGraphReorderOps(g1, gOrder, valueOrder) == AC_OK);
-      CHECK(g1->numOps == g2->numOps && g1->numValues == g2->numValues &&
-            g1->numOperands == g2->numOperands && g1->numUses == g2->numUses &&
-            g1->numRets == g2->numRets);
+      char msg[512];
+      int differs = acGraphDiff(g1, g2, msg, sizeof msg);
+      if (differs)
+        fprintf(stderr, "reorderMatchesRebuild: %s\n", msg);
+      CHECK(!differs);
       for (AcId v = 0; v < nv; ++v)
         CHECK(valueOrder[valueOf2[v]] == valueOf1[v]);
-      for (intptr_t o = 0; o < g1->numOps; ++o) {
-        const AcOp *p = &g1->ops[o], *q = &g2->ops[o];
-        CHECK(strcmp(p->name, q->name) == 0 && p->func == q->func &&
-              p->firstResult == q->firstResult && p->numResults == q->numResults &&
-              p->firstOperand == q->firstOperand && p->numOperands == q->numOperands &&
-              p->phase == q->phase && p->kind == q->kind &&
-              p->recomputable == q->recomputable && p->mustSave == q->mustSave &&
-              p->phaseForced == q->phaseForced &&
-              p->mutationPinned == q->mutationPinned && p->flops == q->flops &&
-              p->seconds == q->seconds && p->dpsInit == q->dpsInit &&
-              p->mutates == q->mutates);
-      }
-      for (intptr_t v = 0; v < g1->numValues; ++v) {
-        const AcValue *p = &g1->values[v], *q = &g2->values[v];
-        CHECK(p->bytes == q->bytes && p->logicalBytes == q->logicalBytes &&
-              p->producer == q->producer && p->index == q->index &&
-              p->func == q->func && p->aliasRoot == q->aliasRoot &&
-              p->firstUse == q->firstUse && p->numUses == q->numUses &&
-              p->role == q->role && p->phase == q->phase &&
-              p->retFlags == q->retFlags && p->saveCandidate == q->saveCandidate &&
-              p->mutableStorage == q->mutableStorage);
-      }
-      for (intptr_t i = 0; i < g1->numOperands; ++i)
-        CHECK(g1->operands[i] == g2->operands[i]);
-      for (intptr_t i = 0; i < g1->numUses; ++i)
-        CHECK(g1->uses[i] == g2->uses[i]);
-      for (intptr_t i = 0; i < g1->numRets; ++i)
-        CHECK(g1->rets[i] == g2->rets[i] && g1->retFlags[i] == g2->retFlags[i]);
-      for (intptr_t f = 0; f < g1->numFuncs; ++f)
-        CHECK(g1->funcs[f].firstOp == g2->funcs[f].firstOp &&
-              g1->funcs[f].firstArg == g2->funcs[f].firstArg &&
-              g1->funcs[f].numOps == g2->funcs[f].numOps);
     }
     acGraphDestroy(g1);
     acGraphDestroy(g2);
