@@ -1,10 +1,10 @@
 //===- doors.cpp - the MLIR helpers the import and the pass share ---------===//
 //
-// What the import needs from MLIR beyond its C API, and the text callback
-// every MLIR edge prints through, and the printing of a module:
-// warnings and remarks (the C API only has
-// mlirEmitError), the side-effect query (no C door to
-// isMemoryEffectFree), and an MlirStringCallback into an AcStrBuf.  They
+// What the import and the tools need from MLIR beyond its C API: warnings
+// and remarks (the C API only has mlirEmitError), the side-effect query (no
+// C door to isMemoryEffectFree), an MlirStringCallback into an AcStrBuf, and
+// printing an op into an AcStrBuf through a buffered stream (the C API's
+// stream is unbuffered), optionally without re-verifying it.  They
 // live here, below the pass, so that the import does not depend on
 // lib/pass (lib/pass/registration.cpp keeps pass registration and the
 // plugin entry).  Declared in import/import.h.
