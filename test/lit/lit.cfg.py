@@ -30,6 +30,9 @@ if config.autoac_sanitize:
     config.available_features.add("asan")
 else:
     config.available_features.add("plugin")
+# ac-opt's heap is jemalloc's (tools/ac-opt/allocator.c).
+if getattr(config, "autoac_jemalloc", False):
+    config.available_features.add("jemalloc")
 # Output-target tests make their own device nodes (mknod) when run as root.
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")
