@@ -11,6 +11,7 @@
 
 #include "autoac/cost.h"
 #include "autoac/graph.h"
+#include "import/nesting.h"
 #include "mlir-c/IR.h"
 
 #include <string.h>
@@ -60,18 +61,6 @@ AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
 void acImportWarnUnknownOps(const AcImport *imp);
 /// Frees an import; NULL is accepted.
 void acImportDestroy(AcImport *imp);
-
-/// Deepest bracket nesting autoac parses: MLIR's parser, verifier, printer
-/// and walks recurse once per level, so deeper text could overflow the stack.
-#define AC_MAX_NESTING 1000
-
-/// Bracket nesting of MLIR source text, counted before it is parsed: `(`,
-/// `[`, `{` and `<` open (not `<=`), their partners close (not the `>` of
-/// `->` or `>=`), strings and `//` comments are skipped.  Returns 1 and the
-/// 1-based line and column of the first bracket that opens level
-/// `limit` + 1, or 0 when the text never nests deeper than `limit`.
-int acTextNestsDeeper(const char *text, size_t len, intptr_t limit,
-                      int *line, int *column);
 
 /*===------ MLIR helpers the edges share (lib/import/doors.cpp) ----------===*/
 

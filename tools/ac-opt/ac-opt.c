@@ -14,7 +14,9 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The usage text; the options come from the one table (autoac/options.def). */
@@ -79,19 +81,39 @@ static int acWriteStdout(const char *data, size_t len) {
   return 0;
 }
 
+/* The whole of `f`, NUL-terminated, its length in *len; NULL on a read
+ * error or out of memory.  Read straight into one buffer, sized by fstat
+ * for a regular file (one read, no copies as it grows); a pipe or terminal
+ * grows it by doubling. */
 static char *acReadAll(FILE *f, size_t *len) {
-  AcStrBuf t = {0};
-  char buf[1 << 16];
-  size_t n;
-  acStrBufAppend(&t, "", 0);
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    acStrBufAppend(&t, buf, n);
-  if (t.failed || ferror(f)) {
-    acStrBufClear(&t);
+  struct stat st;
+  size_t cap = 1 << 16, n = 0;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    cap = (size_t)st.st_size + 2; /* +1 for the NUL, +1 to see the end */
+  char *data = acMalloc(cap);
+  while (data) {
+    size_t got = fread(data + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0)
+      break;
+    if (cap - n - 1 == 0) {
+      char *q = cap <= SIZE_MAX / 2 ? acRealloc(data, cap * 2) : NULL;
+      if (!q) {
+        acFree(data);
+        data = NULL;
+        break;
+      }
+      data = q;
+      cap *= 2;
+    }
+  }
+  if (!data || ferror(f)) {
+    acFree(data);
     return NULL;
   }
-  *len = t.len;
-  return t.data;
+  data[n] = '\0';
+  *len = n;
+  return data;
 }
 
 /* The summary's lines on step time, the search and unknown ops, from the
