@@ -114,7 +114,8 @@ AUTOAC_API void acRegisterPasses(void);
 
 /// Creates the MLIR context autoac's tools and bindings parse with: every
 /// upstream dialect registered, unregistered dialects allowed (torch-mlir
-/// and StableHLO text need them).  Destroy with mlirContextDestroy.
+/// and StableHLO text need them), single-threaded throughout (its storage
+/// uniquers included).  Destroy with mlirContextDestroy.
 AUTOAC_API MlirContext acContextCreate(void);
 /// Parses MLIR text named `sourceName` (for locations) into an owned
 /// builtin.module, wrapping top-level ops in an implicit module as mlir-opt
