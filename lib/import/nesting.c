@@ -22,8 +22,11 @@ int acTextNestsDeeper(const char *text, size_t len, intptr_t limit,
   int ln = 1;
   size_t lineStart = 0;
   for (size_t i = 0; i < len; ++i) {
+    unsigned char cls = nestClass[(unsigned char)text[i]];
+    if (cls == NEST_OTHER) /* most bytes: nothing more to look at */
+      continue;
     char next = i + 1 < len ? text[i + 1] : 0;
-    switch (nestClass[(unsigned char)text[i]]) {
+    switch (cls) {
     case NEST_OTHER:
       continue;
     case NEST_NEWLINE:
@@ -50,7 +53,7 @@ int acTextNestsDeeper(const char *text, size_t len, intptr_t limit,
     }
     case NEST_LESS: /* opens, unless it is `<=` */
     case NEST_OPEN:
-      if (nestClass[(unsigned char)text[i]] == NEST_LESS && next == '=')
+      if (cls == NEST_LESS && next == '=')
         continue;
       if (++depth > limit) {
         *line = ln;
@@ -60,7 +63,7 @@ int acTextNestsDeeper(const char *text, size_t len, intptr_t limit,
       continue;
     case NEST_GREATER: /* closes, unless it is `->` or `>=` */
     case NEST_CLOSE:
-      if (nestClass[(unsigned char)text[i]] == NEST_GREATER &&
+      if (cls == NEST_GREATER &&
           (next == '=' || (i > 0 && text[i - 1] == '-')))
         continue;
       if (depth > 0)
