@@ -67,10 +67,42 @@ typedef struct AcOpCost {
 } AcOpCost;
 
 /// Estimates an op's cost from its name and types; `extra` may be NULL.
+/// The same as acCostResolveName followed by acCostEstimateNamed.
 void acCostEstimate(const char *opName, const AcTensorType *operands,
                     intptr_t numOperands, const AcTensorType *results,
                     intptr_t numResults, const AcOpExtra *extra,
                     AcOpCost *out);
+
+/// What the model concludes from an op's name alone: which rule of the
+/// table applies (and how), and how the name classifies the op (random,
+/// replayable, in place).  Plain data, no ownership: an importer resolves it
+/// once per distinct op name and estimates every op of that name from it.
+typedef struct AcOpNameCost {
+  uint8_t hasRule;      ///< a rule applies (its fields follow)
+  uint8_t ruleKind;     ///< the rule's AcOpKind
+  uint8_t ruleFlags;    ///< the rule's flags (optable.c)
+  uint8_t ruleFormula;  ///< the rule's FLOP formula (optable.c)
+  uint8_t ruleArg;      ///< the formula's primary operand
+  float ruleCoef;       ///< the formula's multiplier
+  uint8_t inplace;      ///< a torch in-place variant ("add_") of a rule
+  uint8_t writesFirst;  ///< torch "name_" (not a dunder): writes operand 0
+  uint8_t overwrites;   ///< torch.overwrite.tensor.contents: writes operand 1
+  uint8_t random;       ///< draws random numbers: never recomputed
+  uint8_t replayable;   ///< a counter-based generator (recomputable)
+  uint8_t linalgGeneric; ///< linalg.generic: its body decides (AcOpExtra)
+} AcOpNameCost;
+
+/// Resolves the name-only part of the model for `opName` (NULL: nothing
+/// known) into *out.
+void acCostResolveName(const char *opName, AcOpNameCost *out);
+
+/// Estimates an op's cost from its resolved name `nc` (acCostResolveName of
+/// `opName`, which the FLOP formulas may still read), its types and
+/// `extra` (may be NULL): exactly what acCostEstimate gives.
+void acCostEstimateNamed(const AcOpNameCost *nc, const char *opName,
+                         const AcTensorType *operands, intptr_t numOperands,
+                         const AcTensorType *results, intptr_t numResults,
+                         const AcOpExtra *extra, AcOpCost *out);
 
 /// A device profile for roofline time.
 typedef struct AcDevice {

@@ -515,47 +515,29 @@ static double acBytesMoved(uint8_t flags, const AcCtx *c) {
 
 /*===--------------------------- estimate ---------------------------------===*/
 
-void acCostEstimate(const char *opName, const AcTensorType *operands,
-                    intptr_t numOperands, const AcTensorType *results,
-                    intptr_t numResults, const AcOpExtra *extra,
-                    AcOpCost *out) {
-  if (!out)
-    return;
+void acCostResolveName(const char *opName, AcOpNameCost *out) {
   memset(out, 0, sizeof *out);
-  out->kind = AC_KIND_UNKNOWN;
-  out->mutatesOperand = -1;
-  AcCtx c = {operands, operands ? numOperands : 0, results,
-             results ? numResults : 0, extra};
-  static const AcOpRule unknownRule = {"", AC_KIND_UNKNOWN, 0, FX_ZERO, 0, 1.0f};
-  static const AcOpRule elemRule = {"", AC_KIND_ELEMENTWISE, 0, FX_ELEM, 0, 1.0f};
-  if (!opName) {
-    out->bytesMoved = acBytesMoved(0, &c);
+  if (!opName)
     return;
-  }
-  /* overwrite.tensor.contents(%value, %overwritten) writes its second. */
-  if (strcmp(opName, "torch.overwrite.tensor.contents") == 0 && numOperands > 1)
-    out->mutatesOperand = 1;
-
+  out->overwrites = strcmp(opName, "torch.overwrite.tensor.contents") == 0;
+  out->linalgGeneric = strcmp(opName, "linalg.generic") == 0;
   char key[160];
   const char *base = NULL;
   size_t baseLen = 0;
   const AcOpRule *rule = NULL;
   AcOpRule copyRule;
-  int inplace = 0;
   if (acMakeKey(opName, key, sizeof key, &base, &baseLen)) {
     /* torch's in-place variants ("relu_", "copy_", "bernoulli_") write
      * their first operand (dunders such as "__and__" do not). */
-    if (base && acHasPrefix(opName, "torch.aten.") && baseLen > 1 &&
-        base[baseLen - 1] == '_' && !(base[0] == '_' && base[1] == '_') &&
-        numOperands > 0)
-      out->mutatesOperand = 0;
+    out->writesFirst = base && acHasPrefix(opName, "torch.aten.") && baseLen > 1 &&
+                       base[baseLen - 1] == '_' && !(base[0] == '_' && base[1] == '_');
     rule = acFindRule(key);
     if (!rule && base && acHasPrefix(opName, "torch.aten.")) {
       size_t kl = strlen(key);
       /* In-place variant "add_" (dunders such as "__and__" are not). */
       if (baseLen > 1 && base[baseLen - 1] == '_' &&
           !(baseLen >= 2 && base[0] == '_' && base[1] == '_')) {
-        inplace = 1;
+        out->inplace = 1;
         key[kl - 1] = '\0';
         rule = acFindRule(key);
       } else if (acHasSuffix(key, kl, "_copy")) {
@@ -571,16 +553,63 @@ void acCostEstimate(const char *opName, const AcTensorType *operands,
       }
     }
   }
-  if (!rule && !inplace)
+  if (!rule && !out->inplace)
     for (size_t i = 0; i < sizeof acPrefixRules / sizeof acPrefixRules[0]; ++i)
       if (acHasPrefix(opName, acPrefixRules[i].name)) {
         rule = &acPrefixRules[i];
         break;
       }
+  if (rule) {
+    out->hasRule = 1;
+    out->ruleKind = rule->kind;
+    out->ruleFlags = rule->flags;
+    out->ruleFormula = rule->formula;
+    out->ruleArg = rule->arg;
+    out->ruleCoef = rule->coef;
+  }
+  out->replayable = (uint8_t)acIsReplayableRandomName(opName);
+  out->random = (uint8_t)acIsRandomName(opName, base, baseLen);
+}
+
+void acCostEstimate(const char *opName, const AcTensorType *operands,
+                    intptr_t numOperands, const AcTensorType *results,
+                    intptr_t numResults, const AcOpExtra *extra,
+                    AcOpCost *out) {
+  AcOpNameCost nc;
+  acCostResolveName(opName, &nc);
+  acCostEstimateNamed(&nc, opName, operands, numOperands, results, numResults,
+                      extra, out);
+}
+
+void acCostEstimateNamed(const AcOpNameCost *nc, const char *opName,
+                         const AcTensorType *operands, intptr_t numOperands,
+                         const AcTensorType *results, intptr_t numResults,
+                         const AcOpExtra *extra, AcOpCost *out) {
+  if (!out)
+    return;
+  memset(out, 0, sizeof *out);
+  out->kind = AC_KIND_UNKNOWN;
+  out->mutatesOperand = -1;
+  AcCtx c = {operands, operands ? numOperands : 0, results,
+             results ? numResults : 0, extra};
+  static const AcOpRule unknownRule = {"", AC_KIND_UNKNOWN, 0, FX_ZERO, 0, 1.0f};
+  static const AcOpRule elemRule = {"", AC_KIND_ELEMENTWISE, 0, FX_ELEM, 0, 1.0f};
+  if (!opName) {
+    out->bytesMoved = acBytesMoved(0, &c);
+    return;
+  }
+  /* overwrite.tensor.contents(%value, %overwritten) writes its second. */
+  if (nc->overwrites && numOperands > 1)
+    out->mutatesOperand = 1;
+  if (nc->writesFirst && numOperands > 0)
+    out->mutatesOperand = 0;
+  AcOpRule ruleValue = {"", nc->ruleKind, nc->ruleFlags, nc->ruleFormula,
+                        nc->ruleArg, nc->ruleCoef};
+  const AcOpRule *rule = nc->hasRule ? &ruleValue : NULL;
 
   /* Replayable generators: recomputable, about as costly per element as a
      short integer hash (Philox-style rounds). */
-  if (acIsReplayableRandomName(opName)) {
+  if (nc->replayable) {
     static const AcOpRule rngRule = {"", AC_KIND_RNG_REPLAY, 0, FX_ELEM, 0,
                                      AC_RNG_FLOPS_PER_ELEMENT};
     int effects = extra && extra->hasMemoryEffects;
@@ -591,14 +620,14 @@ void acCostEstimate(const char *opName, const AcTensorType *operands,
     return;
   }
   /* Random ops: never recomputed, whatever the table says. */
-  if (acIsRandomName(opName, base, baseLen)) {
+  if (nc->random) {
     const AcOpRule *r = rule ? rule : &elemRule;
     out->kind = AC_KIND_RANDOM;
     out->flops = acFlops(r, opName, &c);
     out->bytesMoved = acBytesMoved(0, &c);
     return;
   }
-  if (inplace) {
+  if (nc->inplace) {
     const AcOpRule *r = rule ? rule : &unknownRule;
     out->kind = AC_KIND_INPLACE;
     out->flops = acFlops(r, opName, &c);
@@ -616,7 +645,7 @@ void acCostEstimate(const char *opName, const AcTensorType *operands,
     out->computeIntensive = (rule->flags & F_CI) != 0;
     out->isView = (rule->flags & F_VIEW) != 0;
     /* linalg.generic: what the importer learned of its body decides. */
-    if (strcmp(opName, "linalg.generic") == 0 && extra) {
+    if (nc->linalgGeneric && extra) {
       double iters, ops;
       acGenericWork(&c, &iters, &ops);
       double outElems = acMaxElems(c.res, c.nRes);

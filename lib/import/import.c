@@ -59,9 +59,11 @@ typedef struct AcImportCtx {
   intptr_t capFuncName;
   intptr_t capSchedText;
   const char *opName;            /* the current op's name (in opNames) */
+  const AcOpNameCost *opNameCost; /* what the cost model reads from it */
   AcPtrMap opNameIds;            /* MlirIdentifier.ptr -> index in opNames */
   char **opNames;                /* op names checked and copied, each once */
-  intptr_t numOpNames, capOpNames;
+  AcOpNameCost *opNameCosts;     /* [numOpNames] acCostResolveName of each */
+  intptr_t numOpNames, capOpNames, capOpNameCosts;
   AcStatus walkStatus;           /* status of the capture walk */
   AcError *err;
   MlirLocation *errLoc;
@@ -247,11 +249,13 @@ static AcStatus acCopyName(AcImportCtx *c, MlirStringRef r, char **buf,
 }
 
 /* The name of an op, identifier `ident`, checked and copied (acCopyName)
- * once per name (MLIR uniques identifiers): c->opName points at the copy. */
+ * and resolved by the cost model once per name (MLIR uniques identifiers):
+ * c->opName points at the copy, c->opNameCost at its resolution. */
 static AcStatus acOpName(AcImportCtx *c, MlirIdentifier ident, MlirLocation loc) {
   AcId k = acPtrMapGet(&c->opNameIds, ident.ptr);
   if (k != AC_NONE) {
     c->opName = c->opNames[k];
+    c->opNameCost = &c->opNameCosts[k];
     return AC_OK;
   }
   char *copy = NULL;
@@ -263,14 +267,18 @@ static AcStatus acOpName(AcImportCtx *c, MlirIdentifier ident, MlirLocation loc)
     return st;
   }
   if (!acArrayGrow((void **)&c->opNames, &c->capOpNames, c->numOpNames + 1,
-                   sizeof *c->opNames)) {
+                   sizeof *c->opNames) ||
+      !acArrayGrow((void **)&c->opNameCosts, &c->capOpNameCosts,
+                   c->numOpNames + 1, sizeof *c->opNameCosts)) {
     acFree(copy);
     return acNoMem(c, loc);
   }
+  acCostResolveName(copy, &c->opNameCosts[c->numOpNames]);
   c->opNames[c->numOpNames++] = copy; /* freed with opNames */
   if (acPtrMapPut(&c->opNameIds, ident.ptr, (int32_t)c->numOpNames - 1) != AC_OK)
     return acNoMem(c, loc);
   c->opName = copy;
+  c->opNameCost = &c->opNameCosts[c->numOpNames - 1];
   return AC_OK;
 }
 
@@ -521,7 +529,8 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     if (acStrRefEq(opNameRef, "linalg.generic"))
       acLinalgExtra(op, c->types, numDirect, &extra);
     AcOpCost cost;
-    acCostEstimate(opName, c->types, numDirect, c->types + numDirect, nres, &extra, &cost);
+    acCostEstimateNamed(c->opNameCost, opName, c->types, numDirect,
+                        c->types + numDirect, nres, &extra, &cost);
     const AcCostOverride *user = acCostTableLookup(c->costTable, opName);
     if (user && user->hasRecomputable && user->recomputable &&
         extra.hasMemoryEffects) {
@@ -932,6 +941,7 @@ cleanup:
   for (intptr_t i = 0; i < c.numOpNames; ++i)
     acFree(c.opNames[i]);
   acFree(c.opNames);
+  acFree(c.opNameCosts);
   acPtrMapClear(&c.opNameIds);
   acFree(c.schedText);
   acFree(c.funcName);

@@ -1059,6 +1059,74 @@ AC_TEST(test_parse_size_bad) {
   CHECK_EQ_I64(acParseSize("junk", &v, NULL), AC_ERR_INVALID);
 }
 
+/*===------------------- names resolved once, reused ----------------------===*/
+
+static int sameCost(const AcOpCost *a, const AcOpCost *b) {
+  return a->kind == b->kind && a->flops == b->flops &&
+         a->bytesMoved == b->bytesMoved && a->recomputable == b->recomputable &&
+         a->computeIntensive == b->computeIntensive && a->isView == b->isView &&
+         a->mutatesOperand == b->mutatesOperand && a->unknown == b->unknown;
+}
+
+AC_TEST(test_name_resolved_once) {
+  /* An importer resolves each op name once (acCostResolveName) and
+   * estimates every op of that name from it: the resolution holds nothing
+   * of the op it was first made for. */
+  char longName[300];
+  memset(longName, 'a', sizeof longName - 1);
+  memcpy(longName, "torch.aten.", 11);
+  longName[sizeof longName - 1] = '\0';
+  const char *names[] = {
+      "torch.aten.mm", "torch.aten.add.Tensor", "torch.aten.add_.Tensor",
+      "torch.aten.relu_", "torch.aten.__and__.Tensor", "torch.aten.view_copy",
+      "torch.aten.transpose_copy.int", "torch.aten.bernoulli_.float",
+      "torch.aten.native_dropout", "torch.aten.native_dropout_backward",
+      "torch.aten.randn", "torch.overwrite.tensor.contents",
+      "torch.constant.int", "torch.prim.ListConstruct", "arith.addf",
+      "math.exp", "linalg.generic", "linalg.conv_2d_nhwc_hwcf",
+      "linalg.fill_rng_2d", "stablehlo.rng_bit_generator", "mhlo.dot_general",
+      "autoac.rng.uniform", "torch.aten.frobnicate", "my.unknown_", longName};
+  AcTensorType a = F32(2, D(8), D(16)), b = F32(2, D(16), D(4)),
+               y = F32(2, D(8), D(4)), v = F32(1, D(32)), n = nt();
+  const AcTensorType ops1[] = {a, b}, res1[] = {y}, ops2[] = {v, n, v},
+                     res2[] = {v, v};
+  AcOpExtra extra;
+  memset(&extra, 0, sizeof extra);
+  extra.knownPure = 1;
+  extra.loopIterations = 512;
+  extra.bodyArithOps = 3;
+  int mismatches = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+    AcOpNameCost nc;
+    acCostResolveName(names[i], &nc);
+    for (int k = 0; k < 4; ++k) {
+      const AcTensorType *ops = k % 2 ? ops2 : ops1, *res = k % 2 ? res2 : res1;
+      intptr_t nOps = k % 2 ? N(ops2) : N(ops1), nRes = k % 2 ? N(res2) : N(res1);
+      const AcOpExtra *x = k >= 2 ? &extra : NULL;
+      AcOpCost fresh = est(names[i], ops, nOps, res, nRes, x), reused;
+      memset(&reused, 0xAB, sizeof reused);
+      acCostEstimateNamed(&nc, names[i], ops, nOps, res, nRes, x, &reused);
+      mismatches += !sameCost(&fresh, &reused);
+    }
+  }
+  CHECK_EQ_I64(mismatches, 0);
+  /* No name: nothing known, nothing resolved. */
+  AcOpNameCost none;
+  memset(&none, 0x5A, sizeof none);
+  acCostResolveName(NULL, &none);
+  CHECK(!none.hasRule && !none.random && !none.replayable && !none.inplace);
+  /* What the name says, checked directly for a few. */
+  AcOpNameCost r;
+  acCostResolveName("torch.aten.add_.Tensor", &r);
+  CHECK(r.inplace && r.writesFirst && r.hasRule && !r.random);
+  acCostResolveName("torch.aten.bernoulli_.float", &r);
+  CHECK(r.random && r.writesFirst);
+  acCostResolveName("linalg.fill_rng_2d", &r);
+  CHECK(r.replayable); /* replayable comes first, whatever "_rng" says */
+  acCostResolveName("torch.aten.frobnicate", &r);
+  CHECK(!r.hasRule && !r.inplace);
+}
+
 int main(void) {
   RUN(test_mm);
   RUN(test_bmm);
@@ -1087,5 +1155,6 @@ int main(void) {
   RUN(test_tensor_sizes);
   RUN(test_parse_size_good);
   RUN(test_parse_size_bad);
+  RUN(test_name_resolved_once);
   return acTestSummary("cost");
 }
