@@ -90,6 +90,10 @@ typedef struct AcStrBuf {
 } AcStrBuf;
 /// Appends `n` bytes of `s`.
 void acStrBufAppend(AcStrBuf *b, const char *s, size_t n);
+/// Makes room for `cap` bytes (the NUL included) in one allocation, so that
+/// appends up to that size copy nothing; 0, or -1 when memory runs out (the
+/// buffer is left as it was and still usable).  A failed buffer stays failed.
+int acStrBufReserve(AcStrBuf *b, size_t cap);
 /// Frees the buffer's text and zeroes it.
 void acStrBufClear(AcStrBuf *b);
 /// 1 if the `n` bytes at `s` are well-formed UTF-8 (no overlong forms, no

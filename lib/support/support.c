@@ -161,6 +161,21 @@ void acStrBufAppend(AcStrBuf *b, const char *s, size_t n) {
   b->data[b->len] = '\0';
 }
 
+int acStrBufReserve(AcStrBuf *b, size_t cap) {
+  if (b->failed)
+    return -1;
+  if (cap <= b->cap)
+    return 0;
+  char *q = acRealloc(b->data, cap);
+  if (!q)
+    return -1;
+  if (!b->data)
+    q[0] = '\0';
+  b->data = q;
+  b->cap = cap;
+  return 0;
+}
+
 void acStrBufClear(AcStrBuf *b) {
   acFree(b->data);
   memset(b, 0, sizeof *b);

@@ -6,6 +6,7 @@
 #include "autoac/support.h"
 
 #include <stdint.h>
+#include <string.h>
 
 AC_TEST(growsFromEmptyAndKeepsContents) {
   int32_t *a = NULL;
@@ -49,8 +50,25 @@ AC_TEST(failureLeavesTheArray) {
   acFree(a);
 }
 
+AC_TEST(strBufReserveKeepsTextAndAvoidsGrowth) {
+  AcStrBuf b = {0};
+  CHECK(acStrBufReserve(&b, 100) == 0);
+  CHECK(b.cap >= 100 && b.len == 0 && b.data && b.data[0] == '\0');
+  char *before = b.data;
+  for (int i = 0; i < 9; ++i)
+    acStrBufAppend(&b, "0123456789", 10); /* 90 bytes + NUL: fits */
+  CHECK(b.data == before && b.len == 90 && !b.failed);
+  CHECK(acStrBufReserve(&b, 50) == 0); /* smaller: nothing changes */
+  CHECK(b.data == before && b.len == 90);
+  CHECK(acStrBufReserve(&b, 4096) == 0);
+  CHECK(b.len == 90 && b.cap >= 4096 && memcmp(b.data, "0123456789", 10) == 0 &&
+        b.data[90] == '\0');
+  acStrBufClear(&b);
+}
+
 int main(void) {
   RUN(growsFromEmptyAndKeepsContents);
   RUN(failureLeavesTheArray);
+  RUN(strBufReserveKeepsTextAndAvoidsGrowth);
   return acTestSummary("support");
 }
