@@ -657,19 +657,27 @@ int64_t acGraphParamBytes(const AcGraph *g) {
 
 int64_t acGraphGradBytes(const AcGraph *g) {
   int64_t sum = 0;
+  /* Roots counted so far; without memory, a look at the earlier entries. */
+  uint8_t *seen = acCalloc((size_t)g->numValues + 1, 1);
   for (intptr_t r = 0; r < g->numRets; ++r) {
     if (!(g->retFlags[r] & AC_RET_GRAD))
       continue;
     AcId root = g->values[g->rets[r]].aliasRoot;
     if (g->values[root].role != AC_ROLE_RESULT)
       continue;
-    int seen = 0;
-    for (intptr_t q = 0; q < r && !seen; ++q)
-      seen = (g->retFlags[q] & AC_RET_GRAD) &&
-             g->values[g->rets[q]].aliasRoot == root;
-    if (!seen)
+    int dup = 0;
+    if (seen) {
+      dup = seen[root];
+      seen[root] = 1;
+    } else {
+      for (intptr_t q = 0; q < r && !dup; ++q)
+        dup = (g->retFlags[q] & AC_RET_GRAD) &&
+              g->values[g->rets[q]].aliasRoot == root;
+    }
+    if (!dup)
       sum += g->values[root].bytes;
   }
+  acFree(seen);
   return sum;
 }
 

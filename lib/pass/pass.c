@@ -2,6 +2,7 @@
 #include "autoac/autoac.h"
 #include "import/import.h"
 #include "partition/partition.h"
+#include "plan/plan_internal.h"
 #include "autoac/report.h"
 #include "rewrite/rewrite.h"
 #include "autoac/simulate.h"
@@ -363,17 +364,22 @@ AcStatus acImportForOptions(MlirOperation module, const AcOptions *opts,
   return acImportForOptionsNames(module, opts, 1, out);
 }
 
-/* Plans with `strategy` (or reads plan-in) into `plan`, derived. */
+/* Plans with `strategy` (or reads plan-in) into `plan`, derived, and
+ * simulates it into `sim` (with the timeline when `wantTimeline`); the
+ * planner hands over the simulation it made of its plan, if any. */
 static AcStatus acMakePlan(const AcImport *imp, const AcOptions *opts,
                            AcStrategy strategy, int64_t staticBytes,
-                           AcPlan *plan, AcSearchStats *search, AcError *err) {
+                           AcPlan *plan, AcSearchStats *search,
+                           int wantTimeline, AcSimResult *sim, AcError *err) {
   const AcGraph *g = imp->graph;
   if (opts->planIn) {
     AcStatus st = acPlanFileRead(g, (const char *const *)imp->valueNames,
                                  opts->planIn, plan, err);
-    if (st != AC_OK)
-      return st;
-    return acPlanDerive(g, plan, err);
+    if (st == AC_OK)
+      st = acPlanDerive(g, plan, err);
+    if (st == AC_OK)
+      st = acSimulate(g, plan, staticBytes, wantTimeline, sim, err);
+    return st;
   }
   AcPlanOptions po;
   po.strategy = strategy;
@@ -382,7 +388,7 @@ static AcStatus acMakePlan(const AcImport *imp, const AcOptions *opts,
   /* The default strategy meets every budget its searches can (greedy, then
      beam and the ILP within their bounds when greedy falls short). */
   po.floorSearch = strategy == AC_STRATEGY_GREEDY;
-  return acPlanRunStats(g, &po, plan, search, err);
+  return acPlanRunSim(g, &po, plan, search, wantTimeline, sim, err);
 }
 
 /* What a plan's peak at an unreachable budget is, per strategy: each
@@ -486,12 +492,9 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   }
   AcSearchStats search;
   memset(&search, 0, sizeof search);
-  st = acMakePlan(imp, opts, opts->strategy, staticBytes, plan, &search, &err);
-  if (st != AC_OK) {
-    mlirEmitError(acErrLoc(imp, &err), err.message);
-    goto cleanup;
-  }
-  st = acSimulate(g, plan, staticBytes, 1, &sim, &err);
+  /* The timeline is for the report only. */
+  st = acMakePlan(imp, opts, opts->strategy, staticBytes, plan, &search,
+                  wantReport, &sim, &err);
   if (st != AC_OK) {
     mlirEmitError(acErrLoc(imp, &err), err.message);
     goto cleanup;

@@ -41,13 +41,14 @@ AcStatus acGreedyPlanForBudget(const AcGraph *g, const uint8_t *initialSaved,
                                int64_t staticBytes, int64_t budget,
                                AcPlan *plan, AcTrajectory **out, AcError *err) {
   return acGreedyPlanForBudgetDeadline(g, initialSaved, staticBytes, budget, 0,
-                                       NULL, plan, out, err);
+                                       NULL, NULL, plan, out, err);
 }
 
 AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
                                        const uint8_t *initialSaved,
                                        int64_t staticBytes, int64_t budget,
                                        double deadline, int *cutShort,
+                                       const AcSimResult *startSim,
                                        AcPlan *plan, AcTrajectory **out,
                                        AcError *err) {
   AcTrajectory *t = NULL;
@@ -59,8 +60,8 @@ AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
   if (budget < 0) {
     st = acPlanFromSaved(g, initialSaved, plan, err);
   } else if ((st = acGreedyIncrementalDeadline(g, initialSaved, staticBytes,
-                                               budget, deadline, cutShort, &t,
-                                               err)) == AC_OK) {
+                                               budget, deadline, cutShort,
+                                               startSim, &t, err)) == AC_OK) {
     st = acTrajectoryBudgetPlan(g, t, budget, plan, err);
   }
   if (out && st == AC_OK)

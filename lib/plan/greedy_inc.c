@@ -63,31 +63,34 @@ static AcStatus acGreedyIncrementalRun(const AcGraph *g,
                                        const uint8_t *initialSaved,
                                        int64_t staticBytes, int64_t budget,
                                        int check, double deadline,
-                                       int *cutShort, AcTrajectory **out,
-                                       AcError *err);
+                                       int *cutShort,
+                                       const AcSimResult *startSim,
+                                       AcTrajectory **out, AcError *err);
 
 AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
                                   int64_t staticBytes, int64_t budget,
                                   int check, AcTrajectory **out, AcError *err) {
   return acGreedyIncrementalRun(g, initialSaved, staticBytes, budget, check,
-                                0, NULL, out, err);
+                                0, NULL, NULL, out, err);
 }
 
 AcStatus acGreedyIncrementalDeadline(const AcGraph *g,
                                      const uint8_t *initialSaved,
                                      int64_t staticBytes, int64_t budget,
                                      double deadline, int *cutShort,
+                                     const AcSimResult *startSim,
                                      AcTrajectory **out, AcError *err) {
   return acGreedyIncrementalRun(g, initialSaved, staticBytes, budget, 0,
-                                deadline, cutShort, out, err);
+                                deadline, cutShort, startSim, out, err);
 }
 
 static AcStatus acGreedyIncrementalRun(const AcGraph *g,
                                        const uint8_t *initialSaved,
                                        int64_t staticBytes, int64_t budget,
                                        int check, double deadline,
-                                       int *cutShort, AcTrajectory **out,
-                                       AcError *err) {
+                                       int *cutShort,
+                                       const AcSimResult *startSim,
+                                       AcTrajectory **out, AcError *err) {
   AcStatus st = AC_OK;
   if (cutShort)
     *cutShort = 0;
@@ -111,9 +114,15 @@ static AcStatus acGreedyIncrementalRun(const AcGraph *g,
   memcpy(t->initialSaved, initialSaved, (size_t)g->numValues);
   if ((st = acPlanFromSaved(g, initialSaved, plan, err)) != AC_OK)
     goto cleanup;
-  /* The timeline only for the check: the peak alone is compared without. */
-  if ((st = acSimulate(g, plan, staticBytes, check, &sim, err)) != AC_OK)
+  /* The timeline only for the check: the peak alone is compared without.
+     The caller's simulation of the set, when it has one, stands for it. */
+  if (startSim && startSim->peakBytes >= 0 && !check) {
+    sim = *startSim;
+    sim.steps = NULL;
+    sim.live = NULL;
+  } else if ((st = acSimulate(g, plan, staticBytes, check, &sim, err)) != AC_OK) {
     goto cleanup;
+  }
   if ((st = acIncInit(&s, plan, err)) != AC_OK)
     goto cleanup;
   /* The candidate list doubles as scratch for popped candidates. */

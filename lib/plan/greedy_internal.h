@@ -121,20 +121,25 @@ AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
 /// As acGreedyIncrementalUntil (check off), also stopping once the monotonic
 /// clock (acClockSeconds) passes `deadline` (<= 0: never); `*cutShort`
 /// (may be NULL) says whether it did.  A trajectory cut short is a prefix of
-/// the full one.
+/// the full one.  `startSim` (may be NULL, or peakBytes < 0: unknown) is the
+/// caller's simulation of `initialSaved` at `staticBytes` (acPlanStartSetSim);
+/// plan 0's peak, recompute seconds and saved bytes are then taken from it
+/// instead of simulating the set again.
 AcStatus acGreedyIncrementalDeadline(const AcGraph *g,
                                      const uint8_t *initialSaved,
                                      int64_t staticBytes, int64_t budget,
                                      double deadline, int *cutShort,
+                                     const AcSimResult *startSim,
                                      AcTrajectory **out, AcError *err);
 
-/// acGreedyPlanForBudget under a deadline (acGreedyIncrementalDeadline):
-/// cut short, the plan is the lowest-peak one reached by then
-/// (greedy_budget.c).
+/// acGreedyPlanForBudget under a deadline (acGreedyIncrementalDeadline,
+/// `startSim` as there): cut short, the plan is the lowest-peak one reached
+/// by then (greedy_budget.c).
 AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
                                        const uint8_t *initialSaved,
                                        int64_t staticBytes, int64_t budget,
                                        double deadline, int *cutShort,
+                                       const AcSimResult *startSim,
                                        AcPlan *plan, AcTrajectory **out,
                                        AcError *err);
 

@@ -429,7 +429,8 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
   int cutShort = 0;
   if ((st = acGreedyPlanForBudgetDeadline(g, initialSaved, staticBytes, budget,
                                           limit > 0 ? t0 + limit : 0,
-                                          &cutShort, best, NULL, err)) != AC_OK)
+                                          &cutShort, NULL, best, NULL,
+                                          err)) != AC_OK)
     goto cleanup;
   acSimResultClear(&bestSim);
   if ((st = acSimulate(g, best, staticBytes, 0, &bestSim, err)) != AC_OK)

@@ -5,6 +5,7 @@
 #define AUTOAC_PLAN_INTERNAL_H
 
 #include "autoac/plan.h"
+#include "autoac/simulate.h"
 
 
 /* Checks whether saved value `v` can be dropped from a plan whose saved set
@@ -37,6 +38,20 @@ double acPlanExtraSeconds(const AcGraph *g, const AcPlan *before,
 /* Derives a plan from `saved` (copied in) into `plan`. */
 AcStatus acPlanFromSaved(const AcGraph *g, const uint8_t *saved, AcPlan *plan,
                          AcError *err);
+
+/* acPlanStartSet that also hands back the simulation (no timeline) it made
+ * of the set it returns, so that the search from it need not simulate it
+ * again: `sim` (may be NULL) gets peakBytes -1 when the set was not
+ * simulated (the min-cut set does not derive).  Nothing in it is owned. */
+AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
+                           AcSimResult *sim, AcError *err);
+
+/* acPlanRunStats that also hands back the simulation of `plan` (`sim`,
+ * cleared first; with a timeline when `wantTimeline`), reusing the one the
+ * search made of it when there is one.  Free it with acSimResultClear. */
+AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
+                      AcPlan *plan, AcSearchStats *stats, int wantTimeline,
+                      AcSimResult *sim, AcError *err);
 
 /* Greedy trajectory from `initialSaved`, stopping early once a plan's peak
  * is <= budget (budget < 0: run to the end).  The prefix computed is

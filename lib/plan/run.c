@@ -39,19 +39,23 @@ static int acFloorBetter(const AcFloorPick *a, const AcFloorPick *b,
  * (acFloorBetter) is returned, so the default strategy meets every budget
  * any search meets and its lowest peak is the lowest any search found.
  * Beam's choice and the ILP's are monotone in the budget and each is taken
- * only below greedy's lowest peak, so the peak stays monotone too. */
+ * only below greedy's lowest peak, so the peak stays monotone too.
+ * `*sim` (cleared by the caller) receives the returned plan's simulation,
+ * with a timeline when `wantTimeline` and the plan is greedy's; a plan of
+ * beam or the ILP comes without one. */
 static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
                                     const AcPlanOptions *opts, AcPlan *plan,
-                                    AcSearchStats *S, AcError *err) {
+                                    AcSearchStats *S, int wantTimeline,
+                                    AcSimResult *sim, AcError *err) {
   AcStatus st;
-  AcSimResult sim;
+  AcSimResult tsim;
   AcPlan *trial = NULL;
   AcBeamFront *beam = NULL;
-  memset(&sim, 0, sizeof sim);
+  memset(&tsim, 0, sizeof tsim);
   S->foundBy = AC_STRATEGY_GREEDY;
-  if ((st = acSimulate(g, plan, opts->staticBytes, 0, &sim, err)) != AC_OK)
+  if ((st = acSimulate(g, plan, opts->staticBytes, wantTimeline, sim, err)) != AC_OK)
     goto cleanup;
-  AcFloorPick best = {sim.peakBytes, sim.recomputeSeconds, AC_STRATEGY_GREEDY};
+  AcFloorPick best = {sim->peakBytes, sim->recomputeSeconds, AC_STRATEGY_GREEDY};
   if (best.peak <= opts->budget)
     goto cleanup;
   intptr_t droppable = acPlanDroppableCount(g, saved);
@@ -79,19 +83,22 @@ static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
                           NULL, err)) != AC_OK)
         goto cleanup;
     }
-    acSimResultClear(&sim);
-    if ((st = acSimulate(g, trial, opts->staticBytes, 0, &sim, err)) != AC_OK)
+    acSimResultClear(&tsim);
+    if ((st = acSimulate(g, trial, opts->staticBytes, 0, &tsim, err)) != AC_OK)
       goto cleanup;
-    AcFloorPick pick = {sim.peakBytes, sim.recomputeSeconds,
+    AcFloorPick pick = {tsim.peakBytes, tsim.recomputeSeconds,
                         which == 0 ? AC_STRATEGY_BEAM : AC_STRATEGY_ILP};
     if (acFloorBetter(&pick, &best, opts->budget)) {
       best = pick;
       acPlanCopy(plan, trial);
+      acSimResultClear(sim);
+      *sim = tsim;
+      memset(&tsim, 0, sizeof tsim);
     }
   }
   S->foundBy = best.by;
 cleanup:
-  acSimResultClear(&sim);
+  acSimResultClear(&tsim);
   acBeamFrontDestroy(beam);
   acPlanDestroy(trial);
   return st;
@@ -99,16 +106,33 @@ cleanup:
 
 AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
                         AcPlan *plan, AcSearchStats *stats, AcError *err) {
+  return acPlanRunSim(g, opts, plan, stats, 0, NULL, err);
+}
+
+AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
+                      AcPlan *plan, AcSearchStats *stats, int wantTimeline,
+                      AcSimResult *sim, AcError *err) {
   AcStatus st = AC_OK;
   uint8_t *saved = NULL;
   AcBeamFront *beam = NULL;
   AcSearchStats local;
   AcSearchStats *S = stats ? stats : &local;
+  /* The start's simulation (nothing owned); whether the plan is the start's
+     set and whether *sim is filled. */
+  AcSimResult startSim;
+  int isStart = 0, simulated = 0;
   double t0 = acClockSeconds();
   memset(S, 0, sizeof *S);
+  memset(&startSim, 0, sizeof startSim);
+  startSim.peakBytes = -1;
+  if (sim)
+    memset(sim, 0, sizeof *sim);
   if (opts->strategy == AC_STRATEGY_SAVE_ALL) {
     acPlanSaveAll(g, plan);
-    return acPlanDerive(g, plan, err);
+    st = acPlanDerive(g, plan, err);
+    if (st == AC_OK && sim)
+      st = acSimulate(g, plan, opts->staticBytes, wantTimeline, sim, err);
+    return st;
   }
   if ((int)opts->strategy < 0 || opts->strategy >= AC_STRATEGY_COUNT)
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
@@ -124,20 +148,32 @@ AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
   if (opts->strategy == AC_STRATEGY_MINCUT || opts->strategy == AC_STRATEGY_KNAPSACK)
     st = acMincutSaveSet(g, saved, err);
   else
-    st = acPlanStartSet(g, opts->staticBytes, saved, err);
+    st = acPlanStartSetSim(g, opts->staticBytes, saved, &startSim, err);
   if (st != AC_OK)
     goto cleanup;
   switch (opts->strategy) {
   case AC_STRATEGY_GREEDY:
     if (opts->budget < 0) {
       st = acPlanFromSaved(g, saved, plan, err);
+      isStart = 1;
       break;
     }
     /* The trajectory until a plan fits, and the budget's last drop. */
-    st = acGreedyPlanForBudget(g, saved, opts->staticBytes, opts->budget, plan,
-                               NULL, err);
-    if (st == AC_OK && opts->floorSearch)
-      st = acGreedyFloorSearch(g, saved, opts, plan, S, err);
+    st = acGreedyPlanForBudgetDeadline(g, saved, opts->staticBytes,
+                                       opts->budget, 0, NULL, &startSim, plan,
+                                       NULL, err);
+    if (st == AC_OK && opts->floorSearch) {
+      AcSimResult fsim;
+      memset(&fsim, 0, sizeof fsim);
+      st = acGreedyFloorSearch(g, saved, opts, plan, S, sim && wantTimeline,
+                               &fsim, err);
+      if (st == AC_OK && sim && (fsim.steps || !wantTimeline)) {
+        *sim = fsim;
+        simulated = 1;
+      } else {
+        acSimResultClear(&fsim);
+      }
+    }
     break;
   case AC_STRATEGY_ILP: {
     AcIlpStats is;
@@ -156,6 +192,7 @@ AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
          cheapest of the space. */
       S->optimal = 1;
       st = acPlanFromSaved(g, saved, plan, err);
+      isStart = 1;
       break;
     }
     st = acBeamSearch(g, saved, opts->staticBytes, 0, &beam, err);
@@ -177,6 +214,12 @@ AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
   }
 cleanup:
   S->seconds = acClockSeconds() - t0;
+  if (st == AC_OK && sim && isStart && !wantTimeline && startSim.peakBytes >= 0) {
+    *sim = startSim;
+    simulated = 1;
+  }
+  if (st == AC_OK && sim && !simulated)
+    st = acSimulate(g, plan, opts->staticBytes, wantTimeline, sim, err);
   acBeamFrontDestroy(beam);
   acFree(saved);
   return st;

@@ -107,11 +107,24 @@ static intptr_t acStartCandidates(const AcGraph *g, const AcPlan *plan,
 
 AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
                         AcError *err) {
+  return acPlanStartSetSim(g, staticBytes, saved, NULL, err);
+}
+
+AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
+                           AcSimResult *sim, AcError *err) {
   AcStatus st;
   AcStart s;
   uint8_t *cur = NULL, *seen = NULL;
   AcPlan *curPlan = NULL;
   int ok = 0;
+  /* The simulation of curPlan, then of `saved` (no timeline: nothing owned). */
+  AcSimResult curSim;
+  memset(&curSim, 0, sizeof curSim);
+  curSim.peakBytes = -1;
+  if (sim) {
+    memset(sim, 0, sizeof *sim);
+    sim->peakBytes = -1;
+  }
   memset(&s, 0, sizeof s);
   s.g = g;
   s.staticBytes = staticBytes;
@@ -133,6 +146,7 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
   AcStepKind peakKind = s.sim.peakKind;
   AcId peakOp = s.sim.peakOp;
   acPlanCopy(curPlan, s.trial);
+  curSim = s.sim;
 
   /* 1. Returned outputs the backward reads: live to the end anyway. */
   int added = 0;
@@ -155,6 +169,7 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
       peakKind = s.sim.peakKind;
       peakOp = s.sim.peakOp;
       acPlanCopy(curPlan, s.trial);
+      curSim = s.sim;
     } else {
       memcpy(cur, curPlan->saved, (size_t)g->numValues);
     }
@@ -193,6 +208,7 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
     peakKind = s.sim.peakKind;
     peakOp = s.sim.peakOp;
     acPlanCopy(curPlan, s.trial);
+    curSim = s.sim;
   }
 
   /* 3. Save-all, if its peak is lower still. */
@@ -203,7 +219,8 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
   if (!ok || s.sim.peakBytes >= peak)
     memcpy(saved, curPlan->saved, (size_t)g->numValues);
   else
-    peak = s.sim.peakBytes; /* now of `saved` */
+    curSim = s.sim; /* now of `saved` */
+  peak = curSim.peakBytes;
 
   /* 4. Saves the backward no longer reads (a saved-back value's inputs):
      dropping them only frees memory. */
@@ -215,9 +232,13 @@ AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
     if ((st = acStartTry(&s, cur, &ok)) != AC_OK)
       goto cleanup;
     assert(!ok || s.sim.peakBytes <= peak);
-    if (ok && s.sim.peakBytes <= peak)
+    if (ok && s.sim.peakBytes <= peak) {
       memcpy(saved, cur, (size_t)g->numValues);
+      curSim = s.sim;
+    }
   }
+  if (sim)
+    *sim = curSim;
   goto cleanup;
 nomem:
   st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,

@@ -617,17 +617,17 @@ static AcStatus runSearch(const AcGraph *g, const AcPlanOptions *o, AcPlan *p) {
   return st;
 }
 
+/* Seed `i` of `n`: base, base + 1, ..., then the two (found by a wider run)
+ * where beam or the ILP goes below greedy's lowest peak, so that the floor
+ * search's rescue itself is exercised. */
+static uint64_t floorSeed(int i, int n, uint64_t base) {
+  return i < n - 2 ? base + (uint64_t)i : i == n - 2 ? 114 : 9038;
+}
+
 AC_TEST(floorSearchMeetsWhatAnySearchMeets) {
   int graphs = 0, rescued = 0;
-  /* 40 graphs, and two (found by a wider run) where beam or the ILP goes
-     below greedy's lowest peak, so the rescue itself is exercised. */
-  uint64_t seeds[22];
-  for (int i = 0; i < 20; ++i)
-    seeds[i] = 7000 + (uint64_t)i;
-  seeds[20] = 114;
-  seeds[21] = 9038;
   for (int si = 0; si < 22; ++si) {
-    uint64_t seed = seeds[si];
+    uint64_t seed = floorSeed(si, 22, 7000);
     AcGraph *g = tkGenGraph(seed, 1, 1, 30, 20);
     if (!g)
       continue;
@@ -698,10 +698,99 @@ AC_TEST(floorSearchMeetsWhatAnySearchMeets) {
   CHECK(graphs >= 20 && rescued >= 2);
 }
 
+/* Two simulations are the same, timelines included. */
+static int sameSim(const AcSimResult *a, const AcSimResult *b) {
+  if (a->peakBytes != b->peakBytes || a->staticBytes != b->staticBytes ||
+      a->peakStep != b->peakStep || a->peakOp != b->peakOp ||
+      a->peakKind != b->peakKind || a->peakSched != b->peakSched ||
+      a->recomputeFlops != b->recomputeFlops ||
+      a->recomputeSeconds != b->recomputeSeconds ||
+      a->savedBytes != b->savedBytes || a->numSteps != b->numSteps ||
+      !a->steps != !b->steps || !a->live != !b->live)
+    return 0;
+  return (!a->steps || !memcmp(a->steps, b->steps,
+                               (size_t)a->numSteps * sizeof *a->steps)) &&
+         (!a->live || !memcmp(a->live, b->live,
+                              (size_t)a->numSteps * sizeof *a->live));
+}
+
+/* The simulations the planners hand over instead of making them again
+ * (acPlanStartSetSim to the greedy, acPlanRunSim to the pass) are those of
+ * the set and plan they return, and the plans are acPlanRunStats' own: every
+ * strategy, with and without a budget (one below every reach, where the
+ * floor search may return beam's or the ILP's plan), with and without the
+ * timeline, on random graphs; and acGraphGradBytes counts the same without
+ * memory for its scratch. */
+AC_TEST(handedSimulationsAreFresh) {
+  int graphs = 0, fromStart = 0, rescued = 0;
+  for (int si = 0; si < 8; ++si) {
+    /* The last two as floorSearchMeetsWhatAnySearchMeets builds them. */
+    int odd = si < 6 && si % 2;
+    tkDpsPercent = odd ? 40 : 0;
+    AcGraph *g = tkGenGraph(floorSeed(si, 8, 7100), 1 + odd, 1, 30, 20);
+    if (!g)
+      continue;
+    ++graphs;
+    int64_t grads = acGraphGradBytes(g);
+    acAllocFailAfter(1);
+    CHECK_EQ_I64(acGraphGradBytes(g), grads);
+    acAllocFailAfter(0);
+    int64_t staticB = acSimStaticBytes(g, 1.0, 16);
+    uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+    uint8_t *s1 = calloc((size_t)g->numValues + 1, 1);
+    AcSimResult handed, fresh;
+    memset(&fresh, 0, sizeof fresh);
+    CHECK(acPlanStartSet(g, staticB, s0, NULL) == AC_OK);
+    CHECK(acPlanStartSetSim(g, staticB, s1, &handed, NULL) == AC_OK);
+    CHECK(!memcmp(s0, s1, (size_t)g->numValues));
+    AcPlan *p = acPlanCreate(g), *q = acPlanCreate(g);
+    CHECK(acPlanFromSaved(g, s1, p, NULL) == AC_OK);
+    CHECK(acSimulate(g, p, staticB, 0, &fresh, NULL) == AC_OK);
+    CHECK(handed.peakBytes >= 0 && sameSim(&handed, &fresh));
+    int64_t hi = fresh.peakBytes;
+    acSimResultClear(&fresh);
+    int64_t budgets[4] = {-1, hi, hi - (hi - staticB) / 3, 0};
+    for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
+      for (int k = 0; k < 4; ++k) {
+        /* Beam's and the ILP's plans under a budget are simulated where
+           any other is (slow searches, and nothing new). */
+        if ((s == AC_STRATEGY_BEAM || s == AC_STRATEGY_ILP) && k > 1)
+          continue;
+        AcPlanOptions o = {(AcStrategy)s, budgets[k], staticB,
+                           s == AC_STRATEGY_GREEDY};
+        AcSearchStats a, b;
+        CHECK(acPlanRunStats(g, &o, p, &a, NULL) == AC_OK);
+        for (int tl = 0; tl < 2; ++tl) {
+          CHECK(acPlanRunSim(g, &o, q, &b, tl, &handed, NULL) == AC_OK);
+          CHECK(!memcmp(p->saved, q->saved, (size_t)g->numValues));
+          CHECK(!memcmp(p->recompute, q->recompute, (size_t)g->numOps));
+          CHECK(a.foundBy == b.foundBy && a.floorSearched == b.floorSearched);
+          CHECK(acSimulate(g, q, staticB, tl, &fresh, NULL) == AC_OK);
+          CHECK(sameSim(&handed, &fresh));
+          fromStart += !memcmp(q->saved, s0, (size_t)g->numValues);
+          rescued += s == AC_STRATEGY_GREEDY &&
+                     b.foundBy != AC_STRATEGY_GREEDY;
+          acSimResultClear(&handed);
+          acSimResultClear(&fresh);
+        }
+      }
+    acPlanDestroy(p);
+    acPlanDestroy(q);
+    free(s0);
+    free(s1);
+    acGraphDestroy(g);
+  }
+  tkDpsPercent = 0;
+  printf("  %d graphs, %d runs returning the start's set, %d beam's or the "
+         "ILP's plan\n", graphs, fromStart, rescued);
+  CHECK(graphs >= 6 && fromStart > 0 && rescued > 0);
+}
+
 int main(void) {
   RUN(handTrajectory);
   RUN(floorSearchMeetsWhatAnySearchMeets);
   RUN(startNeverWorse);
+  RUN(handedSimulationsAreFresh);
   RUN(startSavesReturnedOutput);
   RUN(startDropsUnreadSeed);
   RUN(knapsack);
