@@ -105,6 +105,13 @@ static intptr_t acStartCandidates(const AcGraph *g, const AcPlan *plan,
   return n;
 }
 
+/* Makes s->trial, just tried, the current plan: its set in curPlan, its
+ * simulation in *curSim. */
+static void acStartKeep(const AcStart *s, AcPlan *curPlan, AcSimResult *curSim) {
+  acPlanCopy(curPlan, s->trial);
+  *curSim = s->sim;
+}
+
 AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
                         AcError *err) {
   return acPlanStartSetSim(g, staticBytes, saved, NULL, err);
@@ -140,13 +147,8 @@ AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved
   memcpy(cur, saved, (size_t)g->numValues);
   if ((st = acStartTry(&s, cur, &ok)) != AC_OK || !ok)
     goto cleanup;   /* the min-cut set itself (acPlanRun reports errors) */
-  /* Of curPlan's simulation (cur == curPlan->saved between the steps). */
-  int64_t peak = s.sim.peakBytes;
-  double secs = s.sim.recomputeSeconds;
-  AcStepKind peakKind = s.sim.peakKind;
-  AcId peakOp = s.sim.peakOp;
-  acPlanCopy(curPlan, s.trial);
-  curSim = s.sim;
+  /* cur == curPlan->saved between the steps; curSim is curPlan's. */
+  acStartKeep(&s, curPlan, &curSim);
 
   /* 1. Returned outputs the backward reads: live to the end anyway. */
   int added = 0;
@@ -163,13 +165,9 @@ AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved
   if (added) {
     if ((st = acStartTry(&s, cur, &ok)) != AC_OK)
       goto cleanup;
-    if (ok && s.sim.peakBytes <= peak && s.sim.recomputeSeconds <= secs) {
-      peak = s.sim.peakBytes;
-      secs = s.sim.recomputeSeconds;
-      peakKind = s.sim.peakKind;
-      peakOp = s.sim.peakOp;
-      acPlanCopy(curPlan, s.trial);
-      curSim = s.sim;
+    if (ok && s.sim.peakBytes <= curSim.peakBytes &&
+        s.sim.recomputeSeconds <= curSim.recomputeSeconds) {
+      acStartKeep(&s, curPlan, &curSim);
     } else {
       memcpy(cur, curPlan->saved, (size_t)g->numValues);
     }
@@ -177,13 +175,13 @@ AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved
 
   /* 2. A recompute at the peak: save back what lowers the peak most. */
   for (int round = 0; round < AC_START_ROUNDS; ++round) {
-    if (peakKind != AC_STEP_RECOMPUTE || peakOp == AC_NONE)
+    if (curSim.peakKind != AC_STEP_RECOMPUTE || curSim.peakOp == AC_NONE)
       break;
     AcId cand[AC_START_CANDIDATES];
-    intptr_t nc = acStartCandidates(g, curPlan, peakOp, cand, seen);
+    intptr_t nc = acStartCandidates(g, curPlan, curSim.peakOp, cand, seen);
     AcId best = AC_NONE;
-    int64_t bestPeak = peak;
-    double bestSecs = secs;
+    int64_t bestPeak = curSim.peakBytes;
+    double bestSecs = curSim.recomputeSeconds;
     for (intptr_t k = 0; k < nc; ++k) {
       cur[cand[k]] = 1;
       st = acStartTry(&s, cur, &ok);
@@ -203,12 +201,7 @@ AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved
     cur[best] = 1;
     if ((st = acStartTry(&s, cur, &ok)) != AC_OK || !ok)
       goto cleanup;
-    peak = s.sim.peakBytes;
-    secs = s.sim.recomputeSeconds;
-    peakKind = s.sim.peakKind;
-    peakOp = s.sim.peakOp;
-    acPlanCopy(curPlan, s.trial);
-    curSim = s.sim;
+    acStartKeep(&s, curPlan, &curSim);
   }
 
   /* 3. Save-all, if its peak is lower still. */
@@ -216,11 +209,10 @@ AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved
   memcpy(saved, s.trial->saved, (size_t)g->numValues);
   if ((st = acStartTry(&s, saved, &ok)) != AC_OK)
     goto cleanup;
-  if (!ok || s.sim.peakBytes >= peak)
+  if (!ok || s.sim.peakBytes >= curSim.peakBytes)
     memcpy(saved, curPlan->saved, (size_t)g->numValues);
   else
     curSim = s.sim; /* now of `saved` */
-  peak = curSim.peakBytes;
 
   /* 4. Saves the backward no longer reads (a saved-back value's inputs):
      dropping them only frees memory. */
@@ -231,8 +223,8 @@ AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved
   if (dropped > 0) {
     if ((st = acStartTry(&s, cur, &ok)) != AC_OK)
       goto cleanup;
-    assert(!ok || s.sim.peakBytes <= peak);
-    if (ok && s.sim.peakBytes <= peak) {
+    assert(!ok || s.sim.peakBytes <= curSim.peakBytes);
+    if (ok && s.sim.peakBytes <= curSim.peakBytes) {
       memcpy(saved, cur, (size_t)g->numValues);
       curSim = s.sim;
     }
