@@ -4,6 +4,7 @@
 #include "autoac/autoac.h"
 #include "import/import.h"
 #include "autoac/report.h"
+#include "../common/read_file.h"
 
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
@@ -14,9 +15,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* The usage text; the options come from the one table (autoac/options.def). */
@@ -79,41 +78,6 @@ static int acWriteStdout(const char *data, size_t len) {
     return -1;
   }
   return 0;
-}
-
-/* The whole of `f`, NUL-terminated, its length in *len; NULL on a read
- * error or out of memory.  Read straight into one buffer, sized by fstat
- * for a regular file (one read, no copies as it grows); a pipe or terminal
- * grows it by doubling. */
-static char *acReadAll(FILE *f, size_t *len) {
-  struct stat st;
-  size_t cap = 1 << 16, n = 0;
-  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    cap = (size_t)st.st_size + 2; /* +1 for the NUL, +1 to see the end */
-  char *data = acMalloc(cap);
-  while (data) {
-    size_t got = fread(data + n, 1, cap - n - 1, f);
-    n += got;
-    if (got == 0)
-      break;
-    if (cap - n - 1 == 0) {
-      char *q = cap <= SIZE_MAX / 2 ? acRealloc(data, cap * 2) : NULL;
-      if (!q) {
-        acFree(data);
-        data = NULL;
-        break;
-      }
-      data = q;
-      cap *= 2;
-    }
-  }
-  if (!data || ferror(f)) {
-    acFree(data);
-    return NULL;
-  }
-  data[n] = '\0';
-  *len = n;
-  return data;
 }
 
 /* The summary's lines on step time, the search and unknown ops, from the
@@ -263,7 +227,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ac-opt: error: cannot open '%s'\n", input);
     goto cleanup;
   }
-  source = acReadAll(in, &len);
+  source = acToolReadStream(in, &len);
   if (in != stdin)
     fclose(in);
   if (!source) {
@@ -357,7 +321,7 @@ cleanup:
   acFileSetDestroy(files);
   acFree(reportText);
   acStrBufClear(&out);
-  acFree(source);
+  free(source); /* malloc, from acToolReadStream */
   if (pm.ptr)
     mlirPassManagerDestroy(pm);
   if (module.ptr)
