@@ -27,8 +27,6 @@ int acTextNestsDeeper(const char *text, size_t len, intptr_t limit,
       continue;
     char next = i + 1 < len ? text[i + 1] : 0;
     switch (cls) {
-    case NEST_OTHER:
-      continue;
     case NEST_NEWLINE:
       ++ln;
       lineStart = i + 1;
