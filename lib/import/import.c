@@ -61,9 +61,11 @@ typedef struct AcImportCtx {
   const char *opName;            /* the current op's name (in opNames) */
   const AcOpNameCost *opNameCost; /* what the cost model reads from it */
   AcPtrMap opNameIds;            /* MlirIdentifier.ptr -> index in opNames */
-  char **opNames;                /* op names checked and copied, each once */
-  AcOpNameCost *opNameCosts;     /* [numOpNames] acCostResolveName of each */
-  intptr_t numOpNames, capOpNames, capOpNameCosts;
+  struct {
+    char *name;                  /* checked and copied, once per name */
+    AcOpNameCost cost;           /* acCostResolveName of it */
+  } *opNames;
+  intptr_t numOpNames, capOpNames;
   AcStatus walkStatus;           /* status of the capture walk */
   AcError *err;
   MlirLocation *errLoc;
@@ -254,8 +256,8 @@ static AcStatus acCopyName(AcImportCtx *c, MlirStringRef r, char **buf,
 static AcStatus acOpName(AcImportCtx *c, MlirIdentifier ident, MlirLocation loc) {
   AcId k = acPtrMapGet(&c->opNameIds, ident.ptr);
   if (k != AC_NONE) {
-    c->opName = c->opNames[k];
-    c->opNameCost = &c->opNameCosts[k];
+    c->opName = c->opNames[k].name;
+    c->opNameCost = &c->opNames[k].cost;
     return AC_OK;
   }
   char *copy = NULL;
@@ -267,18 +269,17 @@ static AcStatus acOpName(AcImportCtx *c, MlirIdentifier ident, MlirLocation loc)
     return st;
   }
   if (!acArrayGrow((void **)&c->opNames, &c->capOpNames, c->numOpNames + 1,
-                   sizeof *c->opNames) ||
-      !acArrayGrow((void **)&c->opNameCosts, &c->capOpNameCosts,
-                   c->numOpNames + 1, sizeof *c->opNameCosts)) {
+                   sizeof *c->opNames)) {
     acFree(copy);
     return acNoMem(c, loc);
   }
-  acCostResolveName(copy, &c->opNameCosts[c->numOpNames]);
-  c->opNames[c->numOpNames++] = copy; /* freed with opNames */
-  if (acPtrMapPut(&c->opNameIds, ident.ptr, (int32_t)c->numOpNames - 1) != AC_OK)
+  k = (AcId)c->numOpNames++;
+  c->opNames[k].name = copy; /* freed with opNames */
+  acCostResolveName(copy, &c->opNames[k].cost);
+  if (acPtrMapPut(&c->opNameIds, ident.ptr, k) != AC_OK)
     return acNoMem(c, loc);
   c->opName = copy;
-  c->opNameCost = &c->opNameCosts[c->numOpNames - 1];
+  c->opNameCost = &c->opNames[k].cost;
   return AC_OK;
 }
 
@@ -939,9 +940,8 @@ cleanup:
   acFree(c.operands);
   acFree(c.seenAt);
   for (intptr_t i = 0; i < c.numOpNames; ++i)
-    acFree(c.opNames[i]);
+    acFree(c.opNames[i].name);
   acFree(c.opNames);
-  acFree(c.opNameCosts);
   acPtrMapClear(&c.opNameIds);
   acFree(c.schedText);
   acFree(c.funcName);
