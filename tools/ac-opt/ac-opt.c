@@ -4,7 +4,6 @@
 #include "autoac/autoac.h"
 #include "import/import.h"
 #include "autoac/report.h"
-#include "../common/read_file.h"
 
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
@@ -222,16 +221,14 @@ int main(int argc, char **argv) {
     }
   }
   size_t len = 0;
-  FILE *in = strcmp(input, "-") ? fopen(input, "rb") : stdin;
-  if (!in) {
-    fprintf(stderr, "ac-opt: error: cannot open '%s'\n", input);
-    goto cleanup;
-  }
-  source = acToolReadStream(in, &len);
-  if (in != stdin)
-    fclose(in);
-  if (!source) {
-    fprintf(stderr, "ac-opt: error: cannot read '%s'\n", input);
+  /* The one reader (acReadFd): never without end, MLIR text only. */
+  acErrorClear(&err);
+  if ((strcmp(input, "-")
+           ? acReadFile(input, "input", AC_MAX_MLIR_FILE_BYTES,
+                        AC_READ_TEXT | AC_READ_MALLOC, &source, &len, &err)
+           : acReadFd(fileno(stdin), "input", "<stdin>", AC_MAX_MLIR_FILE_BYTES,
+                      AC_READ_TEXT | AC_READ_MALLOC, &source, &len, &err)) != AC_OK) {
+    fprintf(stderr, "ac-opt: error: %s\n", err.message);
     goto cleanup;
   }
 
@@ -321,7 +318,7 @@ cleanup:
   acFileSetDestroy(files);
   acFree(reportText);
   acStrBufClear(&out);
-  free(source); /* malloc, from acToolReadStream */
+  free(source); /* malloc (AC_READ_MALLOC) */
   if (pm.ptr)
     mlirPassManagerDestroy(pm);
   if (module.ptr)
