@@ -469,6 +469,17 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   if (acStageTimes)
     acStageAdd(&acStageTimes->import, &t0);
   const AcGraph *g = imp->graph;
+  if (g->numFuncs == 0 && (opts->report || opts->planOut)) {
+    /* The file asked for is never silently skipped (contract, section 2). */
+    char msg[600];
+    snprintf(msg, sizeof msg, "autoac: no function is marked ac.joint, so "
+             "there is no plan: the %s '%.500s' is not written",
+             opts->report ? "report" : "plan file",
+             opts->report ? opts->report : opts->planOut);
+    mlirEmitError(mlirOperationGetLocation(module), msg);
+    st = AC_ERR_INVALID;
+    goto cleanup;
+  }
   if (g->numFuncs == 0) {
     acEmitDiagnostic(mlirOperationGetLocation(module), 1,
                      "autoac: no function is marked ac.joint; the module is "

@@ -164,6 +164,29 @@ static void acPrintSummary(const char *reportText) {
   json_decref(r);
 }
 
+/* Outputs asked for are never silently skipped (docs/contract.md, section
+ * 2): --ac-sweep writes only its table (and --ac-sweep-csv), so -o, the
+ * report, the plan, --ac-plan-in and --ac-summary beside it are refused, as
+ * is --ac-sweep-csv without --ac-sweep.  0, or -1 after saying why. */
+static int acCheckOutputs(const AcOptions *opts, const char *output, int summary) {
+  if (opts->sweepCsv && !opts->sweep) {
+    fprintf(stderr, "ac-opt: error: --ac-sweep-csv=%s is written by --ac-sweep "
+            "only; add --ac-sweep=N or drop it\n", opts->sweepCsv);
+    return -1;
+  }
+  if (!opts->sweep)
+    return 0;
+  const char *clash = output ? "-o" : opts->report ? "--ac-report"
+                    : opts->planOut ? "--ac-plan-out" : opts->planIn ? "--ac-plan-in"
+                    : summary ? "--ac-summary" : NULL;
+  if (!clash)
+    return 0;
+  fprintf(stderr, "ac-opt: error: --ac-sweep prints a table of budgets and "
+          "strategies and writes no module, report or plan: %s cannot be "
+          "honoured with it (run ac-opt once for each)\n", clash);
+  return -1;
+}
+
 int main(int argc, char **argv) {
   const char *input = "-", *output = NULL, *pipeline = NULL;
   int summary = 0, rc = 1;
@@ -220,6 +243,8 @@ int main(int argc, char **argv) {
       input = a;
     }
   }
+  if (acCheckOutputs(opts, output, summary) != 0)
+    goto cleanup;
   size_t len = 0;
   /* The one reader (acReadFd): never without end, MLIR text only. */
   acErrorClear(&err);
