@@ -116,7 +116,7 @@ struct AutoACPass
       return true;
     module.emitError() << "autoac: auto-ac runs once for each of the " << n
                        << " modules nested at this depth, and every run would "
-                       << "replace '" << file << "': refused; run auto-ac on "
+                       << "replace '" << file << "': refused; put each module in "
                        << "its own file and run autoac once per file";
     return false;
   }
