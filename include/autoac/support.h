@@ -134,6 +134,23 @@ AUTOAC_API AcStatus acReadFd(int fd, const char *what, const char *path,
 AUTOAC_API AcStatus acReadFile(const char *path, const char *what, size_t limit,
                                int flags, char **out, size_t *len, AcError *err);
 
+/// Registers `path` (kept by the caller until acTempUnregister) as a
+/// temporary file that a signal ending the process removes; returns the slot
+/// to unregister, or -1 when all 64 slots are taken (the file is then not
+/// removed on a signal).  Thread-safe and lock-free.
+int acTempRegister(const char *path);
+/// Forgets a slot of acTempRegister (-1 is accepted); call it before the
+/// path's memory is freed.
+void acTempUnregister(int slot);
+/// Removes every registered file: async-signal-safe (unlink only).
+void acTempRemoveAll(void);
+/// Installs, once per process, a handler on SIGINT, SIGTERM and SIGHUP
+/// (those not ignored) that removes the registered temporary files and then
+/// gives the signal to the handler it replaced (by default: the process
+/// ends by the signal).  For tools and the pass; a library host (Python)
+/// keeps its own signal handling unless it calls this.
+AUTOAC_API void acSignalCleanupInstall(void);
+
 #ifdef __cplusplus
 }
 #endif

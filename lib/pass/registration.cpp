@@ -145,8 +145,11 @@ struct AutoACPass
 #undef AC_OPTION
     if (ok && (opts->report || opts->planOut))
       ok = oneInstanceWrites(module, opts->report ? opts->report : opts->planOut);
-    if (ok)
+    if (ok) {
+      // A signal while the report or plan is staged removes its temporary.
+      acSignalCleanupInstall();
       ok = acRunOnModule(wrap(module.getOperation()), opts) == AC_OK;
+    }
     acOptionsDestroy(opts);
     if (!ok)
       signalPassFailure();

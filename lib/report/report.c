@@ -219,6 +219,7 @@ typedef struct AcStaged {
   int direct;   /* 1: written through (not a regular file) */
   int undo;     /* after its rename: 1 restore bak, 0 remove the new file
                    (there was none), -1 nothing to do (old one not linked) */
+  int tmpSlot, bakSlot; /* acTempRegister's slots of tmp and bak, or -1 */
   dev_t dev;    /* of the existing target (0, 0 when there is none) */
   ino_t ino;
 } AcStaged;
@@ -246,12 +247,15 @@ static AcStatus acIoError(AcError *err, const char *path, int errnum) {
 }
 
 static void acStagedFree(AcStaged *f) {
+  acTempUnregister(f->tmpSlot);
+  acTempUnregister(f->bakSlot);
   acFree(f->path);
   acFree(f->shown);
   acFree(f->tmp);
   acFree(f->bak);
   acFree(f->data);
   memset(f, 0, sizeof *f);
+  f->tmpSlot = f->bakSlot = -1;
 }
 
 /* Follows symbolic links from `path` to the name that is not one (which may
@@ -357,6 +361,7 @@ AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
   AcStatus st = AC_OK;
   struct stat sb;
   memset(&f, 0, sizeof f);
+  f.tmpSlot = f.bakSlot = -1;
   if (!path || !path[0])
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "an output path is empty");
@@ -422,6 +427,9 @@ AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto cleanup;
   }
+  /* Before either can exist: a signal (Ctrl-C) removes them (cleanup.c). */
+  f.tmpSlot = acTempRegister(f.tmp);
+  f.bakSlot = acTempRegister(f.bak);
   fd = open(f.tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
   if (fd < 0) {
     st = acIoError(err, path, errno);

@@ -203,6 +203,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ac-opt: out of memory\n");
     return 1;
   }
+  /* Ctrl-C or SIGTERM leaves no staged temporary file behind. */
+  acSignalCleanupInstall();
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
