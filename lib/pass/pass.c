@@ -56,6 +56,24 @@ const char *const acPassOptionNames[] = {
 #undef AC_OPTION
     NULL};
 
+const char *const acPassOptionKinds[] = {
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(#KIND)
+#include "autoac/options.def"
+#undef AC_OPTION
+    NULL};
+
+const char *const acPassOptionHelp[] = {
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(HELP)
+#include "autoac/options.def"
+#undef AC_OPTION
+    NULL};
+
+const char *const acPassOptionDefaults[] = {
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(DEFAULT)
+#include "autoac/options.def"
+#undef AC_OPTION
+    NULL};
+
 
 void acOptionsDestroy(AcOptions *o) {
   if (!o)
