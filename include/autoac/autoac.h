@@ -48,6 +48,13 @@ AUTOAC_API extern const char *const acOptionNames[];
 /// The options of the auto-ac pass, acPlanMlirText and Python: every option
 /// but ac-opt's own (sweep, sweep-csv); NULL-terminated, in contract order.
 AUTOAC_API extern const char *const acPassOptionNames[];
+/// For each of acPassOptionNames, in the same order: its kind as the table
+/// spells it ("SIZE", "FLAG", "FILE", ...), its one line of help, and its
+/// default as the usage text states it ("" when there is none to state):
+/// what a command line built from the table needs (Python's `plan`).
+AUTOAC_API extern const char *const acPassOptionKinds[];
+AUTOAC_API extern const char *const acPassOptionHelp[];
+AUTOAC_API extern const char *const acPassOptionDefaults[];
 
 /// Creates options with the contract's defaults; NULL on allocation failure.
 AUTOAC_API AcOptions *acOptionsCreate(void);

@@ -102,6 +102,55 @@ int acUtf8Valid(const char *s, size_t n);
 /// Writes `bytes` for people into `buf`: "512 B", "1.25 MiB", "16.00 GiB".
 void acFormatBytes(int64_t bytes, char *buf, size_t n);
 
+/// The most bytes autoac reads from a JSON file it is given (a plan file, a
+/// cost table): far above any real one (a plan of a million-op graph is
+/// about 20 MB), low enough that a wrong file is refused at once.
+#define AC_MAX_JSON_FILE_BYTES ((size_t)256 << 20)
+/// The most bytes of MLIR text the tools read (about ten million ops).
+#define AC_MAX_MLIR_FILE_BYTES ((size_t)1 << 30)
+/// acReadFd flag: the file is text; a NUL byte (a binary file, /dev/zero)
+/// is refused as soon as it is read, naming its offset.
+#define AC_READ_TEXT 1
+/// acReadFd flag: the buffer is made with malloc/realloc (free it with
+/// free), outside the allocation hook: for the tools, whose input must not
+/// count in fault injection.  Without it, acRealloc (free with acFree).
+#define AC_READ_MALLOC 2
+/// The one reader of whole files (plan files, cost tables, the tools'
+/// MLIR input): reads the rest of open descriptor `fd` into a NUL-terminated
+/// buffer (*out, length in *len; see AC_READ_MALLOC for how to free it).
+/// Never reads without end: a regular file larger than `limit` bytes is
+/// refused before anything is read, any other file (a pipe, a device such
+/// as /dev/zero) once `limit` bytes were read and more come; a directory is
+/// refused ("is a directory").  `what` and `path` name the file in every
+/// message ("plan file", "p.json").  AC_ERR_IO on a read error,
+/// AC_ERR_INVALID for a directory, a file too large or (AC_READ_TEXT) a NUL
+/// byte, AC_ERR_NOMEM when memory runs out; *out is NULL on failure.
+AUTOAC_API AcStatus acReadFd(int fd, const char *what, const char *path,
+                             size_t limit, int flags, char **out, size_t *len,
+                             AcError *err);
+/// acReadFd on the file `path`, opened read-only, through acRealloc (free
+/// the result with acFree); a file that cannot be opened is AC_ERR_IO
+/// naming the reason.
+AUTOAC_API AcStatus acReadFile(const char *path, const char *what, size_t limit,
+                               int flags, char **out, size_t *len, AcError *err);
+
+/// Registers `path` (kept by the caller until acTempUnregister) as a
+/// temporary file that a signal ending the process removes; returns the slot
+/// to unregister, or -1 when all 64 slots are taken (the file is then not
+/// removed on a signal).  Thread-safe and lock-free.
+int acTempRegister(const char *path);
+/// Forgets a slot of acTempRegister (-1 is accepted); call it before the
+/// path's memory is freed.
+void acTempUnregister(int slot);
+/// Removes every registered file: async-signal-safe (unlink only).
+void acTempRemoveAll(void);
+/// Installs, once per process, a handler on SIGINT, SIGTERM and SIGHUP
+/// (those not ignored) that removes the registered temporary files and then
+/// gives the signal to the handler it replaced (by default: the process
+/// ends by the signal).  For tools and the pass; a library host (Python)
+/// keeps its own signal handling unless it calls this.
+AUTOAC_API void acSignalCleanupInstall(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,7 +12,6 @@
 #include "support/testhooks.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -201,32 +200,14 @@ cleanup:
 
 AcStatus acCostTableCreateFromFile(const char *path, AcCostTable **out,
                                    AcError *err) {
-  AcStatus st = AC_OK;
-  AcStrBuf text = {0};
-  char buf[1 << 14];
-  size_t n;
+  char *text = NULL;
+  size_t len = 0;
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return acErrorSet(err, AC_ERR_IO, AC_NONE, AC_NONE,
-                      "cannot read cost table '%s': %s", path, strerror(errno));
-  acStrBufAppend(&text, "", 0);
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    acStrBufAppend(&text, buf, n);
-  if (ferror(f)) {
-    st = acErrorSet(err, AC_ERR_IO, AC_NONE, AC_NONE,
-                    "cannot read cost table '%s': %s", path, strerror(errno));
-    goto cleanup;
-  }
-  if (text.failed) {
-    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                    "out of memory reading cost table '%s'", path);
-    goto cleanup;
-  }
-  st = acCostTableCreateFromString(text.data, text.len, path, out, err);
-cleanup:
-  fclose(f);
-  acStrBufClear(&text);
+  AcStatus st = acReadFile(path, "cost table", AC_MAX_JSON_FILE_BYTES,
+                           AC_READ_TEXT, &text, &len, err);
+  if (st == AC_OK)
+    st = acCostTableCreateFromString(text, len, path, out, err);
+  acFree(text);
   return st;
 }
 

@@ -11,7 +11,9 @@
 
 #include "stage_times.h"
 
+#include <float.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +52,24 @@ const char *const acOptionNames[] = {
 
 const char *const acPassOptionNames[] = {
 #define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(NAME)
+#include "autoac/options.def"
+#undef AC_OPTION
+    NULL};
+
+const char *const acPassOptionKinds[] = {
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(#KIND)
+#include "autoac/options.def"
+#undef AC_OPTION
+    NULL};
+
+const char *const acPassOptionHelp[] = {
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(HELP)
+#include "autoac/options.def"
+#undef AC_OPTION
+    NULL};
+
+const char *const acPassOptionDefaults[] = {
+#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(DEFAULT)
 #include "autoac/options.def"
 #undef AC_OPTION
     NULL};
@@ -327,6 +347,63 @@ static void acWarnMutation(const AcImport *imp) {
   }
 }
 
+/* The name of op `o` as the user wrote the cost: its cost-table entry
+ * ("entry 'torch.aten.mm'") or the op ("op 'math.exp'"). */
+static void acCostSource(const AcGraph *g, const AcCostTable *table, AcId o,
+                         char *buf, size_t n) {
+  const AcCostOverride *e = acCostTableLookup(table, g->ops[o].name);
+  snprintf(buf, n, "%s '%.200s'", e ? "entry" : "op", e ? e->name : g->ops[o].name);
+}
+
+/* Refuses costs whose sums over the step (every op once per schedule
+ * entry, as acGraphStepSeconds adds them) pass what a double holds, with
+ * room for rounding (AC_COST_SUM_MAX: a recomputation's sum, a subset added
+ * in another order, stays finite too), naming the op that crosses it and the largest one before
+ * it: they would print as "inf s" and "-nan%" and could not be written as
+ * JSON.  Only a cost table can set such costs (1e308 s). */
+#define AC_COST_SUM_MAX (DBL_MAX * (1 - 1e-6))
+
+static AcStatus acCheckCostSums(const AcImport *imp, const AcCostTable *table,
+                                AcError *err) {
+  const AcGraph *g = imp->graph;
+  for (int k = 0; k < 2; ++k) {
+    double sum = 0;
+    AcId biggest = AC_NONE;
+    for (intptr_t i = 0; i < g->numSched; ++i) {
+      const AcSchedEntry *e = &g->sched[i];
+      const AcFunc *fn = &g->funcs[e->func];
+      for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+        if (g->ops[o].phase != e->phase)
+          continue;
+        double x = k ? g->ops[o].flops : g->ops[o].seconds;
+        sum += x;
+        if (isfinite(sum) && sum <= AC_COST_SUM_MAX) {
+          if (biggest == AC_NONE ||
+              x > (k ? g->ops[biggest].flops : g->ops[biggest].seconds))
+            biggest = o;
+          continue;
+        }
+        char a[256], b[300] = " alone";
+        const char *unit = k ? "FLOPs" : "s";
+        acCostSource(g, table, o, a, sizeof a);
+        if (biggest != AC_NONE) {
+          char c[256];
+          acCostSource(g, table, biggest, c, sizeof c);
+          snprintf(b, sizeof b, " with %s (%.3g %s) before it", c,
+                   k ? g->ops[biggest].flops : g->ops[biggest].seconds, unit);
+        }
+        return acErrorSet(err, AC_ERR_INVALID, o, AC_NONE,
+                          "%s%s%s: the %s of the step add up to more than "
+                          "autoac can count (%.3g): %s (%.3g %s)%s",
+                          table ? "cost table '" : "autoac",
+                          table ? acCostTableSource(table) : "", table ? "'" : "",
+                          k ? "FLOPs" : "seconds", AC_COST_SUM_MAX, a, x, unit, b);
+      }
+    }
+  }
+  return AC_OK;
+}
+
 /* acImportForOptions, naming the values (AC_IMPORT_NAMES) only when `names`. */
 static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *opts,
                                         int names, AcImport **out) {
@@ -349,6 +426,11 @@ static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *o
   }
   st = acImportModuleFlags(module, opts->device, table, names ? AC_IMPORT_NAMES : 0,
                            out, &err, &errLoc);
+  if (st == AC_OK && (st = acCheckCostSums(*out, table, &err)) != AC_OK) {
+    errLoc = mlirOperationGetLocation((*out)->ops[err.op]);
+    acImportDestroy(*out);
+    *out = NULL;
+  }
   if (st != AC_OK) {
     mlirEmitError(errLoc, err.message);
     goto cleanup;
@@ -469,6 +551,17 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   if (acStageTimes)
     acStageAdd(&acStageTimes->import, &t0);
   const AcGraph *g = imp->graph;
+  if (g->numFuncs == 0 && (opts->report || opts->planOut)) {
+    /* The file asked for is never silently skipped (contract, section 2). */
+    char msg[600];
+    snprintf(msg, sizeof msg, "autoac: no function is marked ac.joint, so "
+             "there is no plan: the %s '%.500s' is not written",
+             opts->report ? "report" : "plan file",
+             opts->report ? opts->report : opts->planOut);
+    mlirEmitError(mlirOperationGetLocation(module), msg);
+    st = AC_ERR_INVALID;
+    goto cleanup;
+  }
   if (g->numFuncs == 0) {
     acEmitDiagnostic(mlirOperationGetLocation(module), 1,
                      "autoac: no function is marked ac.joint; the module is "

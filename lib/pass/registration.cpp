@@ -69,10 +69,11 @@ struct AutoACPass
 #include "autoac/options.def"
 #undef AC_OPTION
 
-  /// Hands option `opt` to acOptionsSet when it was given: a string that is
-  /// not empty, a flag that is on.
+  /// Hands option `opt` to acOptionsSet when it was given: a string, even
+  /// an empty one (`budget=` is refused there, as ac-opt's `--ac-budget=`
+  /// is), a flag that is on.
   static bool given(const Option<std::string> &opt, std::string &text) {
-    if (!opt.hasValue() || opt.getValue().empty())
+    if (!opt.hasValue())
       return false;
     text = opt.getValue();
     return true;
@@ -82,6 +83,42 @@ struct AutoACPass
       return false;
     text = "true";
     return true;
+  }
+
+  /// The modules `depth` levels below `op` (op itself when 0): those the
+  /// pass runs on when it is nested as deep as the one at hand.  Only the
+  /// levels above them are walked, which no pass instance is changing.
+  static int64_t modulesAt(mlir::Operation *op, int depth) {
+    if (depth == 0)
+      return mlir::isa<mlir::ModuleOp>(op) ? 1 : 0;
+    int64_t n = 0;
+    for (mlir::Region &r : op->getRegions())
+      for (mlir::Block &b : r)
+        for (mlir::Operation &child : b)
+          n += modulesAt(&child, depth - 1);
+    return n;
+  }
+
+  /// A nested pipeline (builtin.module(builtin.module(auto-ac{...}))) runs
+  /// one instance per nested module, each of which would replace the same
+  /// report or plan file, the last one winning: refused in every instance,
+  /// before anything is written, so the outcome does not depend on the
+  /// order the instances run in (docs/contract.md, section 2).
+  static bool oneInstanceWrites(mlir::ModuleOp module, const char *file) {
+    mlir::Operation *top = module.getOperation();
+    int depth = 0;
+    while (top->getParentOp()) {
+      top = top->getParentOp();
+      ++depth;
+    }
+    int64_t n = depth ? modulesAt(top, depth) : 1;
+    if (n <= 1)
+      return true;
+    module.emitError() << "autoac: auto-ac runs once for each of the " << n
+                       << " modules nested at this depth, and every run would "
+                       << "replace '" << file << "': refused; put each module in "
+                       << "its own file and run autoac once per file";
+    return false;
   }
 
   void runOnOperation() override {
@@ -106,8 +143,13 @@ struct AutoACPass
 #define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_SET_##SCOPE(NAME, FIELD)
 #include "autoac/options.def"
 #undef AC_OPTION
-    if (ok)
+    if (ok && (opts->report || opts->planOut))
+      ok = oneInstanceWrites(module, opts->report ? opts->report : opts->planOut);
+    if (ok) {
+      // A signal while the report or plan is staged removes its temporary.
+      acSignalCleanupInstall();
       ok = acRunOnModule(wrap(module.getOperation()), opts) == AC_OK;
+    }
     acOptionsDestroy(opts);
     if (!ok)
       signalPassFailure();

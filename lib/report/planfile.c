@@ -119,15 +119,87 @@ static int acNamedCmp(const void *a, const void *b) {
   return strcmp(((const AcNamed *)a)->name, ((const AcNamed *)b)->name);
 }
 
-AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
-                        const char *path, AcPlan *plan, AcError *err) {
+/* Reads list `key` ("saved" or "recomputed") of function entry `fe` of
+ * `fn`: an array of names, each a value of `fn` (`index`, `n` names sorted),
+ * each at most once.  Saved names must be forward activations and are
+ * marked in plan->saved; recomputed names must be op results (the plan's
+ * recomputation is derived from what it saves: acPlanDerive). */
+static AcStatus acPlanReadList(const AcGraph *g, const AcFunc *fn,
+                               const AcNamed *index, intptr_t n, json_t *fe,
+                               const char *key, const char *path, AcPlan *plan,
+                               AcError *err) {
+  int saves = !strcmp(key, "saved");
+  json_t *list = json_object_get(fe, key);
+  if (!json_is_array(list))
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "plan file '%s': function '@%s' has no \"%s\" array",
+                      path, fn->name, key);
+  size_t k;
+  json_t *sv;
+  json_array_foreach(list, k, sv) {
+    AcNamed probe = {acJsonName(sv), AC_NONE};
+    const AcNamed *hit =
+        probe.name ? bsearch(&probe, index, (size_t)n, sizeof *index, acNamedCmp) : NULL;
+    const char *shown = probe.name ? probe.name : "(not a string, or holding a NUL)";
+    if (!hit)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "plan file '%s' %s '%s' in '@%s', which is not a value "
+                        "of this graph", path, saves ? "saves" : "recomputes",
+                        shown, fn->name);
+    const AcValue *val = &g->values[hit->id];
+    if (saves && (val->role != AC_ROLE_RESULT || val->phase != AC_PHASE_FWD))
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, hit->id,
+                        "plan file '%s' saves '%s' in '@%s', which is not a "
+                        "forward activation", path, shown, fn->name);
+    if (!saves && val->producer == AC_NONE)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, hit->id,
+                        "plan file '%s' recomputes '%s' in '@%s', which is an "
+                        "argument, not the result of an op", path, shown, fn->name);
+    if (saves && plan->saved[hit->id])
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, hit->id,
+                        "plan file '%s' saves '%s' in '@%s' twice (\"saved\" "
+                        "#%zu)", path, shown, fn->name, k);
+    if (saves)
+      plan->saved[hit->id] = 1;
+  }
+  return AC_OK;
+}
+
+/* Refuses a key of object `o` that is not in `keys` (NULL-terminated),
+ * naming `where` ("the top level", "function '@f'"). */
+static AcStatus acPlanCheckKeys(json_t *o, const char *const *keys,
+                                const char *path, const char *where,
+                                const char *accepted, AcError *err) {
+  const char *key;
+  json_t *v;
+  json_object_foreach(o, key, v) {
+    const char *const *k = keys;
+    while (*k && strcmp(*k, key))
+      ++k;
+    if (!*k)
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "plan file '%s': unknown key \"%s\" in %s (accepted: "
+                        "%s)", path, key, where, accepted);
+  }
+  return AC_OK;
+}
+
+/* Reads and parses `path` (the one reader, duplicate keys refused) and
+ * checks its top level: kind, version, a functions array, no other key. */
+static AcStatus acPlanFileLoad(const char *path, json_t **rootOut, AcError *err) {
+  static const char *const keys[] = {"version", "kind", "functions", NULL};
   json_error_t jerr;
-  AcStatus st = AC_OK;
-  AcNamed *index = NULL;
-  intptr_t *entryOf = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  *rootOut = NULL;
   memset(&jerr, 0, sizeof jerr);
+  AcStatus st = acReadFile(path, "plan file", AC_MAX_JSON_FILE_BYTES,
+                           AC_READ_TEXT, &text, &len, err);
+  if (st != AC_OK)
+    return st;
   int64_t fails = acAllocFailCount();
-  json_t *root = json_load_file(path, 0, &jerr);
+  json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+  acFree(text);
   /* jansson reports an allocation failure inside its lexer as a syntax
    * error (or as nothing): an allocation that failed meanwhile tells. */
   if (!root && (acAllocFailCount() != fails ||
@@ -138,16 +210,44 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "cannot read plan file '%s': %s (line %d)", path,
                       jerr.text, jerr.line);
-  json_t *funcs = json_object_get(root, "functions");
-  if (!json_is_object(root) ||
-      !json_is_string(json_object_get(root, "kind")) ||
-      strcmp(json_string_value(json_object_get(root, "kind")), "autoac-plan") ||
-      !json_is_array(funcs)) {
+  json_t *kind = json_object_get(root, "kind"), *version = json_object_get(root, "version");
+  if (!json_is_object(root) || !json_is_string(kind) ||
+      strcmp(json_string_value(kind), "autoac-plan") ||
+      !json_is_array(json_object_get(root, "functions")))
     st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                     "'%s' is not an autoac plan file (expected \"kind\": "
                     "\"autoac-plan\" and a \"functions\" array)", path);
-    goto cleanup;
+  else if (!json_is_integer(version) || json_integer_value(version) != 1) {
+    char *shown = version ? json_dumps(version, JSON_ENCODE_ANY) : NULL;
+    if (version && !shown)
+      st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    else
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "plan file '%s': \"version\" is %.40s; this autoac "
+                      "reads plan files of version 1", path,
+                      shown ? shown : "missing");
+    free(shown);
   }
+  else
+    st = acPlanCheckKeys(root, keys, path, "the top level",
+                         "version, kind, functions", err);
+  if (st != AC_OK) {
+    json_decref(root);
+    return st;
+  }
+  *rootOut = root;
+  return AC_OK;
+}
+
+AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
+                        const char *path, AcPlan *plan, AcError *err) {
+  AcStatus st = AC_OK;
+  AcNamed *index = NULL;
+  intptr_t *entryOf = NULL;
+  json_t *root = NULL;
+  if ((st = acPlanFileLoad(path, &root, err)) != AC_OK)
+    return st;
+  json_t *funcs = json_object_get(root, "functions");
   memset(plan->saved, 0, (size_t)plan->numValues);
   memset(plan->recompute, 0, (size_t)plan->numOps);
   size_t i;
@@ -202,6 +302,13 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
                       theirs ? theirs : "missing", fp);
       goto cleanup;
     }
+    static const char *const entryKeys[] = {"name", "fingerprint", "saved",
+                                            "recomputed", NULL};
+    char where[300];
+    snprintf(where, sizeof where, "the entry of '@%.256s'", fn->name);
+    if ((st = acPlanCheckKeys(fe, entryKeys, path, where,
+                              "name, fingerprint, saved, recomputed", err)) != AC_OK)
+      goto cleanup;
     AcId end = acFuncEndValue(g, fn);
     intptr_t n = end - fn->firstArg;
     acFree(index);
@@ -215,33 +322,9 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
       index[k].id = fn->firstArg + (AcId)k;
     }
     qsort(index, (size_t)n, sizeof *index, acNamedCmp);
-    json_t *saved = json_object_get(fe, "saved");
-    if (!json_is_array(saved)) {
-      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "plan file '%s': function '@%s' has no \"saved\" array", path, fn->name);
+    if ((st = acPlanReadList(g, fn, index, n, fe, "saved", path, plan, err)) != AC_OK ||
+        (st = acPlanReadList(g, fn, index, n, fe, "recomputed", path, plan, err)) != AC_OK)
       goto cleanup;
-    }
-    size_t k;
-    json_t *sv;
-    json_array_foreach(saved, k, sv) {
-      AcNamed key = {acJsonName(sv), AC_NONE};
-      AcNamed *hit = key.name ? bsearch(&key, index, (size_t)n, sizeof *index, acNamedCmp) : NULL;
-      if (!hit) {
-        st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                        "plan file '%s' saves '%s' in '@%s', which is not a value "
-                        "of this graph", path, key.name ? key.name : "(not a string, or holding a NUL)",
-                        fn->name);
-        goto cleanup;
-      }
-      const AcValue *val = &g->values[hit->id];
-      if (val->role != AC_ROLE_RESULT || val->phase != AC_PHASE_FWD) {
-        st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, hit->id,
-                        "plan file '%s' saves '%s' in '@%s', which is not a "
-                        "forward activation", path, key.name, fn->name);
-        goto cleanup;
-      }
-      plan->saved[hit->id] = 1;
-    }
   }
 cleanup:
   acFree(index);

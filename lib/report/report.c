@@ -1,6 +1,7 @@
 /* report.c - the JSON report (contract section 4) and atomic file writes. */
 #include "autoac/report.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -221,6 +222,7 @@ typedef struct AcStaged {
   int direct;   /* 1: written through (not a regular file) */
   int undo;     /* after its rename: 1 restore bak, 0 remove the new file
                    (there was none), -1 nothing to do (old one not linked) */
+  int tmpSlot, bakSlot; /* acTempRegister's slots of tmp and bak, or -1 */
   dev_t dev;    /* of the existing target (0, 0 when there is none) */
   ino_t ino;
 } AcStaged;
@@ -248,12 +250,15 @@ static AcStatus acIoError(AcError *err, const char *path, int errnum) {
 }
 
 static void acStagedFree(AcStaged *f) {
+  acTempUnregister(f->tmpSlot);
+  acTempUnregister(f->bakSlot);
   acFree(f->path);
   acFree(f->shown);
   acFree(f->tmp);
   acFree(f->bak);
   acFree(f->data);
   memset(f, 0, sizeof *f);
+  f->tmpSlot = f->bakSlot = -1;
 }
 
 /* Follows symbolic links from `path` to the name that is not one (which may
@@ -304,6 +309,36 @@ static char *acResolveLinks(const char *path, int *errnum) {
   return NULL;
 }
 
+/* A descriptor of this process other than `except` that is open for
+ * writing on the file (dev, ino): -1 when there is none (or, off Linux,
+ * when it cannot be told).  The output a tool writes through such a
+ * descriptor (mlir-opt's -o, a shell's `> X`) would go to the file this
+ * set is about to replace, and be lost. */
+static int acOpenForWriting(dev_t dev, ino_t ino) {
+#ifdef __linux__
+  DIR *d = opendir("/proc/self/fd");
+  struct dirent *e;
+  int found = -1, self = d ? dirfd(d) : -1;
+  while (d && found < 0 && (e = readdir(d)) != NULL) {
+    char *end = NULL;
+    long fd = strtol(e->d_name, &end, 10);
+    struct stat sb;
+    if (!e->d_name[0] || *end || fd == self || fstat((int)fd, &sb) != 0)
+      continue;
+    int fl = fcntl((int)fd, F_GETFL);
+    if (sb.st_dev == dev && sb.st_ino == ino && fl >= 0 &&
+        (fl & O_ACCMODE) != O_RDONLY)
+      found = (int)fd;
+  }
+  if (d)
+    closedir(d);
+  return found;
+#else
+  (void)dev, (void)ino;
+  return -1;
+#endif
+}
+
 AcFileSet *acFileSetCreate(void) { return acCalloc(1, sizeof(AcFileSet)); }
 
 intptr_t acFileSetSize(const AcFileSet *set) { return set ? set->num : 0; }
@@ -329,6 +364,7 @@ AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
   AcStatus st = AC_OK;
   struct stat sb;
   memset(&f, 0, sizeof f);
+  f.tmpSlot = f.bakSlot = -1;
   if (!path || !path[0])
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "an output path is empty");
@@ -345,6 +381,15 @@ AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
   if (exists) {
     f.dev = sb.st_dev;
     f.ino = sb.st_ino;
+  }
+  int holder = exists && S_ISREG(sb.st_mode) ? acOpenForWriting(sb.st_dev, sb.st_ino) : -1;
+  if (holder >= 0) {
+    st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                    "'%s' is open for writing in this process (descriptor "
+                    "%d: the tool's -o or standard output names the same "
+                    "file?); replacing it would lose what is written there",
+                    path, holder);
+    goto cleanup;
   }
   for (intptr_t i = 0; i < set->num; ++i)
     if (!strcmp(set->files[i].path, f.path) ||
@@ -385,6 +430,9 @@ AcStatus acFileSetAdd(AcFileSet *set, const char *path, const char *data,
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto cleanup;
   }
+  /* Before either can exist: a signal (Ctrl-C) removes them (cleanup.c). */
+  f.tmpSlot = acTempRegister(f.tmp);
+  f.bakSlot = acTempRegister(f.bak);
   fd = open(f.tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
   if (fd < 0) {
     st = acIoError(err, path, errno);

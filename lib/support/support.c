@@ -3,13 +3,17 @@
 #include "support/testhooks.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static int64_t acFailAt = 0;   /* allocation number that starts failing; 0 = never */
 static int64_t acAllocs = 0;   /* allocations attempted so far */
@@ -221,6 +225,124 @@ void acFormatBytes(int64_t bytes, char *buf, size_t n) {
     ++u;
   }
   snprintf(buf, n, u ? "%.2f %s" : "%.0f %s", v, units[u]);
+}
+
+/* "256 MiB" for messages about a read limit. */
+static void acLimitText(size_t limit, char *buf, size_t n) {
+  acFormatBytes(limit > (size_t)INT64_MAX ? INT64_MAX : (int64_t)limit, buf, n);
+}
+
+/* The checks of one chunk just read at data[from..n): a NUL byte in text. */
+static AcStatus acReadCheck(const char *data, size_t from, size_t n, int flags,
+                            const char *what, const char *path, AcError *err) {
+  const char *nul = (flags & AC_READ_TEXT) ? memchr(data + from, '\0', n - from) : NULL;
+  if (nul)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "%s '%s' holds a NUL byte at offset %zu: it is not a "
+                      "text file", what, path, (size_t)(nul - data));
+  return AC_OK;
+}
+
+/* The reader's allocator: the hook's, or (AC_READ_MALLOC) libc's. */
+static void *acReadGrow(int flags, void *p, size_t n) {
+  return (flags & AC_READ_MALLOC) ? realloc(p, n) : acRealloc(p, n);
+}
+
+AcStatus acReadFd(int fd, const char *what, const char *path, size_t limit,
+                  int flags, char **out, size_t *len, AcError *err) {
+  struct stat st;
+  char lim[32];
+  size_t cap = (size_t)1 << 16, n = 0;
+  AcStatus status = AC_OK;
+  char *data = NULL;
+  *out = NULL;
+  *len = 0;
+  if (limit > SIZE_MAX / 4)
+    limit = SIZE_MAX / 4;
+  acLimitText(limit, lim, sizeof lim);
+  if (fstat(fd, &st) != 0)
+    return acErrorSet(err, AC_ERR_IO, AC_NONE, AC_NONE, "cannot read %s '%s': %s",
+                      what, path, strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "cannot read %s '%s': it is a directory", what, path);
+  if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > (uintmax_t)limit)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "%s '%s' is %jd bytes, more than the %zu bytes (%s) "
+                      "autoac reads", what, path, (intmax_t)st.st_size, limit, lim);
+  /* A regular file: its size (+1 for the NUL, +1 to see the end) in one
+   * read; anything else grows by doubling, up to limit + 1 bytes. */
+  if (S_ISREG(st.st_mode) && st.st_size > 0)
+    cap = (size_t)st.st_size + 2;
+  if (cap > limit + 2)
+    cap = limit + 2;
+  if (!(data = acReadGrow(flags, NULL, cap)))
+    goto nomem;
+  for (;;) {
+    if (n + 1 == cap) {
+      if (n > limit) {
+        status = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                            "%s '%s' is more than %zu bytes (%s), the most "
+                            "autoac reads; it stopped reading there", what,
+                            path, limit, lim);
+        goto fail;
+      }
+      size_t ncap = cap <= (limit + 2) / 2 ? cap * 2 : limit + 2;
+      char *q = acReadGrow(flags, data, ncap);
+      if (!q)
+        goto nomem;
+      data = q;
+      cap = ncap;
+    }
+    ssize_t got = read(fd, data + n, cap - n - 1);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      status = acErrorSet(err, AC_ERR_IO, AC_NONE, AC_NONE,
+                          "cannot read %s '%s': %s", what, path, strerror(errno));
+      goto fail;
+    }
+    if (got == 0)
+      break;
+    if ((status = acReadCheck(data, n, n + (size_t)got, flags, what, path, err)) != AC_OK)
+      goto fail;
+    n += (size_t)got;
+  }
+  if (n > limit) {
+    status = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "%s '%s' is more than %zu bytes (%s), the most autoac "
+                        "reads", what, path, limit, lim);
+    goto fail;
+  }
+  data[n] = '\0';
+  *out = data;
+  *len = n;
+  return AC_OK;
+nomem:
+  status = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory reading %s '%s'", what, path);
+fail:
+  if (flags & AC_READ_MALLOC)
+    free(data);
+  else
+    acFree(data);
+  return status;
+}
+
+AcStatus acReadFile(const char *path, const char *what, size_t limit, int flags,
+                    char **out, size_t *len, AcError *err) {
+  int fd;
+  *out = NULL;
+  *len = 0;
+  do
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0)
+    return acErrorSet(err, AC_ERR_IO, AC_NONE, AC_NONE, "cannot read %s '%s': %s",
+                      what, path, strerror(errno));
+  AcStatus st = acReadFd(fd, what, path, limit, flags, out, len, err);
+  close(fd);
+  return st;
 }
 
 void acAllocFailAfter(int64_t n) {

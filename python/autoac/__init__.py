@@ -17,7 +17,7 @@ import ctypes
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 __all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "write_output", "library_path",
            "library_candidates"]
@@ -36,6 +36,28 @@ def _library_option_names(lib) -> tuple:
         names.append(table[i].decode().replace("-", "_"))
         i += 1
     return tuple(names)
+
+
+def _library_strings(lib, symbol: str) -> Tuple[str, ...]:
+    first = ctypes.c_char_p.in_dll(lib, symbol)
+    table = ctypes.cast(ctypes.addressof(first), ctypes.POINTER(ctypes.c_char_p))
+    out, i = [], 0
+    while table[i] is not None:
+        out.append(table[i].decode())
+        i += 1
+    return tuple(out)
+
+
+def option_table() -> List[Tuple[str, str, str, str]]:
+    """The options of the one table (autoac/options.def) that Python and the
+    pass take, in contract order: (name as in the pass, e.g. "plan-out";
+    kind, e.g. "SIZE" or "FLAG"; one line of help; the default as the usage
+    text states it, "" when none).  Raises AutoacError when the library
+    cannot be loaded."""
+    lib = _load()
+    cols = [_library_strings(lib, s) for s in ("acPassOptionNames", "acPassOptionKinds",
+                                               "acPassOptionHelp", "acPassOptionDefaults")]
+    return list(zip(*cols))
 
 
 def __getattr__(name: str) -> Any:
@@ -156,6 +178,10 @@ def _load():
                                      ctypes.c_size_t, ctypes.POINTER(_AcError)]
         lib.acFileSetCommit.restype = ctypes.c_int
         lib.acFileSetCommit.argtypes = [ctypes.c_void_p, ctypes.POINTER(_AcError)]
+        lib.acReadFile.restype = ctypes.c_int
+        lib.acReadFile.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t,
+                                   ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
+                                   ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(_AcError)]
         lib.acFileSetDestroy.restype = None
         lib.acFileSetDestroy.argtypes = [ctypes.c_void_p]
         _option_names = _library_option_names(lib)
@@ -215,7 +241,31 @@ def plan(mlir: Union[str, bytes], source_name: str = "<python>", **options: Any)
                       warnings=(diag_text or "").strip())
 
 
+# autoac/support.h: AC_MAX_MLIR_FILE_BYTES and acReadFd's AC_READ_TEXT.
+_MAX_MLIR_FILE_BYTES = 1 << 30
+_READ_TEXT = 1
+
+
+def read_file(path: str, what: str = "input") -> bytes:
+    """The bytes of MLIR text file `path`, read by the library's one reader
+    (acReadFile): a directory, a file past 1 GiB or holding a NUL byte
+    (/dev/zero) is refused at once, never read without end.  Raises
+    AutoacError naming `what` and the file."""
+    lib = _load()
+    if "\x00" in path:
+        raise AutoacError(f"path contains a NUL character: {path!r}")
+    out, size, err = ctypes.c_void_p(), ctypes.c_size_t(), _AcError()
+    if lib.acReadFile(path.encode("utf-8", errors="surrogateescape"), what.encode(),
+                      _MAX_MLIR_FILE_BYTES, _READ_TEXT, ctypes.byref(out), ctypes.byref(size),
+                      ctypes.byref(err)) != 0:
+        raise AutoacError(err.message.decode("utf-8", errors="replace"))
+    try:
+        return ctypes.string_at(out.value, size.value)
+    finally:
+        lib.acFree(out)
+
+
 def plan_file(path: str, **options: Any) -> PlanResult:
-    """Like plan(), reading the module from `path` (locations name the file)."""
-    with open(path, "rb") as f:
-        return plan(f.read(), source_name=path, **options)
+    """Like plan(), reading the module from `path` (locations name the file)
+    with the library's reader (read_file)."""
+    return plan(read_file(path), source_name=path, **options)

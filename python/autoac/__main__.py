@@ -141,14 +141,42 @@ def plan_summary(path: str, report: dict) -> str:
     return "\n".join(lines)
 
 
+def _add_plan_options(pl) -> Optional[str]:
+    """The plan command's option flags, one per row of the options table
+    (autoac.option_table(), i.e. autoac/options.def): every option the
+    library takes appears here without being listed twice.  Returns the
+    library's load error instead when it cannot be loaded."""
+    from . import AutoacError, option_table
+    try:
+        table = option_table()
+    except AutoacError as err:
+        pl.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        return str(err)
+    for name, kind, text, default in table:
+        shown = f"{text} (default: {default})" if default else text
+        if kind == "FLAG":
+            pl.add_argument("--" + name, action="store_true", help=shown)
+        else:
+            pl.add_argument("--" + name, metavar=kind, help=shown.replace("%", "%%"))
+    return None
+
+
 def _plan(args) -> int:
-    from . import plan_file
-    options = {name: getattr(args, name) for name in
-               ("budget", "reserve", "optimizer", "strategy", "mode", "device", "plan_out",
-                "plan_in", "report")}
-    if args.strict:
-        options["strict"] = True
+    from . import AutoacError, option_table, plan_file
+    if args.table_error:
+        raise AutoacError(args.table_error)
+    options = {}
+    for name, kind, _, _ in option_table():
+        value = getattr(args, name.replace("-", "_"))
+        if kind == "FLAG":
+            value = True if value else None
+        options[name.replace("-", "_")] = value
     result = plan_file(args.file, **options)
+    if not result.report:
+        # The library plans nothing and leaves the module as it was: there is
+        # no plan to summarize, and -o would only copy the input.
+        raise AutoacError(f"{args.file} has no function marked ac.joint: nothing to plan "
+                          "(docs/contract.md, section 1)")
     if result.warnings:
         print(result.warnings, file=sys.stderr)
     if args.out:
@@ -181,16 +209,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                         "docs/contract.md) and prints the peaks before and after, what is saved "
                         "and recomputed.")
     pl.add_argument("file", help="MLIR module with ac.joint functions")
-    pl.add_argument("--budget", help="absolute budget, e.g. 24GB, 512MiB, 1000000 (default: none)")
-    pl.add_argument("--reserve", help="bytes kept off the budget's room")
-    pl.add_argument("--optimizer", help="none, sgd, momentum, adam")
-    pl.add_argument("--strategy", help="greedy (default), save-all, mincut, knapsack, beam, ilp")
-    pl.add_argument("--mode", help="split (default) or annotate")
-    pl.add_argument("--device", help="h100 (default), a100, h200, cpu, ...")
-    pl.add_argument("--report", help="write the JSON report to this file")
-    pl.add_argument("--plan-out", help="write the plan file")
-    pl.add_argument("--plan-in", help="apply this plan file instead of planning")
-    pl.add_argument("--strict", action="store_true", help="an unreachable budget is an error")
+    table_error = _add_plan_options(pl)
     pl.add_argument("--out", "-o", help="write the rewritten module here ('-': stdout)")
     pl.add_argument("--json", action="store_true", help="print the report as JSON instead of the summary")
     pl.add_argument("--quiet", "-q", action="store_true", help="print no summary")
@@ -231,6 +250,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     pa.add_argument("--title")
 
     args = p.parse_args(argv)
+    args.table_error = table_error
     from . import AutoacError
     try:
         if args.command == "plan":

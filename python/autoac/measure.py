@@ -59,6 +59,41 @@ def die(msg, code=2):
     sys.exit(code)
 
 
+# The most bytes of MLIR read (autoac/support.h, AC_MAX_MLIR_FILE_BYTES).
+MAX_INPUT_BYTES = 1 << 30
+
+
+def read_input(path):
+    """The text of the input `path`, read as autoac's own reader reads it: a
+    missing file, a directory, a file past 1 GiB or holding a NUL byte
+    (/dev/zero) is one error line (die), never a traceback or an endless
+    read."""
+    chunks, size = [], 0
+    try:
+        with open(path, "rb") as f:
+            while True:
+                chunk = f.read(1 << 20)
+                if not chunk:
+                    break
+                nul = chunk.find(b"\0")
+                if nul >= 0:
+                    die("input '%s' holds a NUL byte at offset %d: it is not a text file"
+                        % (path, size + nul), 1)
+                size += len(chunk)
+                if size > MAX_INPUT_BYTES:
+                    die("input '%s' is more than %d bytes, the most autoac reads"
+                        % (path, MAX_INPUT_BYTES), 1)
+                chunks.append(chunk)
+    except IsADirectoryError:
+        die("cannot read input '%s': it is a directory" % path, 1)
+    except OSError as err:
+        die("cannot read input '%s': %s" % (path, err.strerror or err), 1)
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as err:
+        die("input '%s' is not UTF-8 text (byte %d)" % (path, err.start), 1)
+
+
 # ---------------------------------------------------------------------------
 # Sizes
 
@@ -712,6 +747,7 @@ def main(argv=None):
                          "simulator's timeline")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
+    read_input(a.input)  # one error line for a missing, endless or binary input
 
     # Which ac-opt: --ac-opt, else --build, else $AUTOAC_BUILD, else the
     # one on PATH (lit puts the build under test there), else build/.
@@ -743,8 +779,6 @@ def main(argv=None):
     work = a.keep or tempfile.mkdtemp(prefix="ac-measure.")
     os.makedirs(work, exist_ok=True)
     try:
-        with open(a.input) as f:
-            src = f.read()
         norm = tools.run([tools.opt, a.input], "parsing the input").stdout
         sigs = joint_signature(norm)
         if len(sigs) != 1:

@@ -7,6 +7,9 @@
 #include "autoac/report.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -182,6 +185,72 @@ AC_TEST(allocation_failures) {
   CHECK(n > 3 && n < 100);
 }
 
+/* The one reader (acReadFd): a pipe that never ends is cut at the limit
+ * with an error (not read without end), a directory is named as such, a
+ * NUL byte stops a text read at once, and a regular file past the limit is
+ * refused before anything is read. */
+AC_TEST(reader_is_bounded) {
+  AcError err;
+  char *data = NULL;
+  size_t len = 0;
+  int fds[2];
+  CHECK(pipe(fds) == 0);
+  char chunk[300];
+  memset(chunk, 'x', sizeof chunk);
+  CHECK(write(fds[1], chunk, sizeof chunk) == (ssize_t)sizeof chunk);
+  close(fds[1]);
+  acErrorClear(&err);
+  CHECK(acReadFd(fds[0], "plan file", "p", 100, 0, &data, &len, &err) == AC_ERR_INVALID);
+  CHECK(data == NULL && strstr(err.message, "plan file 'p' is more than 100 bytes"));
+  close(fds[0]);
+  /* Within the limit: all of it, NUL-terminated. */
+  put("small", "{\"a\": 1}");
+  CHECK(acReadFile(path("small"), "cost table", 100, AC_READ_TEXT, &data, &len, &err) == AC_OK);
+  CHECK(data && len == 8 && !strcmp(data, "{\"a\": 1}"));
+  acFree(data);
+  CHECK(acReadFile(path("small"), "cost table", 7, 0, &data, &len, &err) == AC_ERR_INVALID);
+  CHECK(strstr(err.message, "cost table '") && strstr(err.message, "is 8 bytes, more than the 7"));
+  mkdir(path("d"), 0777);
+  CHECK(acReadFile(path("d"), "plan file", 100, 0, &data, &len, &err) == AC_ERR_INVALID);
+  CHECK(strstr(err.message, "it is a directory") != NULL);
+  CHECK(acReadFile("/dev/zero", "input", (size_t)1 << 30, AC_READ_TEXT, &data, &len, &err) ==
+        AC_ERR_INVALID);
+  CHECK(strstr(err.message, "holds a NUL byte at offset 0") != NULL);
+  CHECK(acReadFile(path("nosuch"), "input", 100, 0, &data, &len, &err) == AC_ERR_IO);
+  clean();
+}
+
+/* The cleanup list: a registered file is removed by acTempRemoveAll, an
+ * unregistered one is not; and a process killed by SIGTERM while a file set
+ * holds staged outputs leaves no temporary behind (acSignalCleanupInstall). */
+AC_TEST(signal_removes_staged_files) {
+  put("t1", "x");
+  put("t2", "y");
+  int s1 = acTempRegister(path("t1")), s2 = acTempRegister(path("t2"));
+  CHECK(s1 >= 0 && s2 >= 0 && s1 != s2);
+  acTempUnregister(s2);
+  acTempRemoveAll();
+  acTempUnregister(s1);
+  CHECK(strcmp(get("t1"), "<none>") == 0 && strcmp(get("t2"), "y") == 0);
+  clean();
+  pid_t pid = fork();
+  if (pid == 0) {
+    AcError err;
+    AcFileSet *set = acFileSetCreate();
+    acSignalCleanupInstall();
+    if (!set || acFileSetAdd(set, path("out.json"), "{}", 2, &err) != AC_OK ||
+        acFileSetAdd(set, path("plan.json"), "[]", 2, &err) != AC_OK)
+      _exit(3);
+    raise(SIGTERM);
+    _exit(4); /* not reached: SIGTERM ends the process once cleaned up */
+  }
+  int status = 0;
+  CHECK(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+  CHECK_EQ_I64(entries(), 0);
+  clean();
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/autoac-fileset-XXXXXX");
   if (!mkdtemp(dir))
@@ -192,6 +261,8 @@ int main(void) {
   RUN(errors_name_the_path);
   RUN(write_atomic);
   RUN(allocation_failures);
+  RUN(reader_is_bounded);
+  RUN(signal_removes_staged_files);
   clean();
   rmdir(dir);
   return acTestSummary("fileset");

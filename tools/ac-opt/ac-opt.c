@@ -4,7 +4,6 @@
 #include "autoac/autoac.h"
 #include "import/import.h"
 #include "autoac/report.h"
-#include "../common/read_file.h"
 
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
@@ -165,6 +164,29 @@ static void acPrintSummary(const char *reportText) {
   json_decref(r);
 }
 
+/* Outputs asked for are never silently skipped (docs/contract.md, section
+ * 2): --ac-sweep writes only its table (and --ac-sweep-csv), so -o, the
+ * report, the plan, --ac-plan-in and --ac-summary beside it are refused, as
+ * is --ac-sweep-csv without --ac-sweep.  0, or -1 after saying why. */
+static int acCheckOutputs(const AcOptions *opts, const char *output, int summary) {
+  if (opts->sweepCsv && !opts->sweep) {
+    fprintf(stderr, "ac-opt: error: --ac-sweep-csv=%s is written by --ac-sweep "
+            "only; add --ac-sweep=N or drop it\n", opts->sweepCsv);
+    return -1;
+  }
+  if (!opts->sweep)
+    return 0;
+  const char *clash = output ? "-o" : opts->report ? "--ac-report"
+                    : opts->planOut ? "--ac-plan-out" : opts->planIn ? "--ac-plan-in"
+                    : summary ? "--ac-summary" : NULL;
+  if (!clash)
+    return 0;
+  fprintf(stderr, "ac-opt: error: --ac-sweep prints a table of budgets and "
+          "strategies and writes no module, report or plan: %s cannot be "
+          "honoured with it (run ac-opt once for each)\n", clash);
+  return -1;
+}
+
 int main(int argc, char **argv) {
   const char *input = "-", *output = NULL, *pipeline = NULL;
   int summary = 0, rc = 1;
@@ -181,6 +203,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ac-opt: out of memory\n");
     return 1;
   }
+  /* Ctrl-C or SIGTERM leaves no staged temporary file behind. */
+  acSignalCleanupInstall();
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -221,17 +245,17 @@ int main(int argc, char **argv) {
       input = a;
     }
   }
-  size_t len = 0;
-  FILE *in = strcmp(input, "-") ? fopen(input, "rb") : stdin;
-  if (!in) {
-    fprintf(stderr, "ac-opt: error: cannot open '%s'\n", input);
+  if (acCheckOutputs(opts, output, summary) != 0)
     goto cleanup;
-  }
-  source = acToolReadStream(in, &len);
-  if (in != stdin)
-    fclose(in);
-  if (!source) {
-    fprintf(stderr, "ac-opt: error: cannot read '%s'\n", input);
+  size_t len = 0;
+  /* The one reader (acReadFd): never without end, MLIR text only. */
+  acErrorClear(&err);
+  if ((strcmp(input, "-")
+           ? acReadFile(input, "input", AC_MAX_MLIR_FILE_BYTES,
+                        AC_READ_TEXT | AC_READ_MALLOC, &source, &len, &err)
+           : acReadFd(fileno(stdin), "input", "<stdin>", AC_MAX_MLIR_FILE_BYTES,
+                      AC_READ_TEXT | AC_READ_MALLOC, &source, &len, &err)) != AC_OK) {
+    fprintf(stderr, "ac-opt: error: %s\n", err.message);
     goto cleanup;
   }
 
@@ -321,7 +345,7 @@ cleanup:
   acFileSetDestroy(files);
   acFree(reportText);
   acStrBufClear(&out);
-  free(source); /* malloc, from acToolReadStream */
+  free(source); /* malloc (AC_READ_MALLOC) */
   if (pm.ptr)
     mlirPassManagerDestroy(pm);
   if (module.ptr)
