@@ -203,6 +203,9 @@ typedef struct AcIlpOptions {
 /// The ILP's default work limit in branch-and-bound nodes: the same plan
 /// on any machine, whatever the load (docs/optimality.md).
 #define AC_ILP_DEFAULT_NODES 20000
+/// Past this many droppable values (binaries) the ILP builds no model and
+/// returns greedy's plan, marked limited (docs/planner.md, "Bounded time").
+#define AC_ILP_MAX_DROPPABLE 4096
 
 /// What acIlpFrom did and found.
 typedef struct AcIlpStats {
