@@ -178,7 +178,7 @@ static FILE *openCsv(const Options *o, const char *name, const char *mode) {
 /* Plans `g` with strategy s at `budget`; simulates. */
 static int planAndSimulate(const AcGraph *g, AcStrategy s, int64_t budget,
                            int64_t staticBytes, AcPlan *plan, AcSimResult *r) {
-  AcPlanOptions po = {s, budget, staticBytes, 0};
+  AcPlanOptions po = {s, budget, staticBytes, 0, 0};
   AcError err;
   memset(r, 0, sizeof *r);
   if (acPlanRun(g, &po, plan, &err) != AC_OK ||
@@ -339,7 +339,7 @@ static int benchGraph(const Options *o, const char *path, int fd) {
       continue;
     double t[MAX_RUNS], w[MAX_RUNS];
     for (int run = 0; run < o->runs; ++run) {
-      AcPlanOptions po = {(AcStrategy)s, mid, staticBytes, 0};
+      AcPlanOptions po = {(AcStrategy)s, mid, staticBytes, 0, 0};
       double c0 = cpuNow(), w0 = wallNow();
       if (acPlanRun(g, &po, plan, &err) != AC_OK) {
         fprintf(stderr, "ac-bench: %s: %s: %s\n", path, acStrategyName((AcStrategy)s),

@@ -84,7 +84,7 @@ static int midBudget(const char *text, size_t len, const char *path,
     goto done;
   const AcGraph *g = imp->graph;
   int64_t sb = acSimStaticBytes(g, opts->optimizerFactor, opts->reserve);
-  AcPlanOptions po = {AC_STRATEGY_SAVE_ALL, -1, sb, 0};
+  AcPlanOptions po = {AC_STRATEGY_SAVE_ALL, -1, sb, 0, 0};
   if (acGreedyTrajectory(g, sb, &traj, &err) != AC_OK || !(plan = acPlanCreate(g)) ||
       acPlanRun(g, &po, plan, &err) != AC_OK ||
       acSimulate(g, plan, sb, 0, &r, &err) != AC_OK)

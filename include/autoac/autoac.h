@@ -39,6 +39,7 @@ typedef struct AcOptions {
   char *costTable;         ///< cost table file (docs/cost-model.md), or NULL
   AcRngMode rng;           ///< implicit random draws: keep or replay
   int strict;
+  double timeLimit;        ///< seconds of planning; 0: none (work limits only)
   int sweep;               ///< ac-opt only: number of budgets to sweep (0: off)
 } AcOptions;
 

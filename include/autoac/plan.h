@@ -44,6 +44,11 @@ typedef struct AcPlanOptions {
                          ///< the ILP (at most AC_FLOOR_ILP_DROPPABLE, node
                          ///< limit AC_FLOOR_ILP_NODES) and take the cheapest
                          ///< plan that meets it, else the lowest peak found
+  double timeLimit;      ///< wall-clock seconds for the run (--ac-time-limit);
+                         ///< <= 0: none.  When it passes, every search stops
+                         ///< and the best plan found so far is returned
+                         ///< (AcSearchStats.limited).  Without it the run is
+                         ///< bounded by deterministic work limits.
 } AcPlanOptions;
 
 /// Bounds of greedy's floor search (AcPlanOptions.floorSearch): beam on
@@ -52,6 +57,11 @@ typedef struct AcPlanOptions {
 /// ... the ILP on at most this many, with this branch-and-bound node limit.
 #define AC_FLOOR_ILP_DROPPABLE 64
 #define AC_FLOOR_ILP_NODES 2000
+/// The greedy's deterministic work limit (docs/planner.md, "Bounded time"):
+/// a trajectory stops after this many units of work per op and value of the
+/// graph, plus AC_GREEDY_WORK_MIN; the plan is then the best reached.
+#define AC_GREEDY_WORK_PER_ITEM 24
+#define AC_GREEDY_WORK_MIN ((intptr_t)1 << 22)
 /// Bits of AcSearchStats.floorSearched: the floor search ran; beam ran; the
 /// ILP ran.
 enum { AC_FLOOR_RAN = 1, AC_FLOOR_BEAM = 2, AC_FLOOR_ILP = 4 };
@@ -70,7 +80,11 @@ typedef struct AcSearchStats {
                          ///< all plans of the search's space that meet the
                          ///< budget (or, when none does, to have its lowest
                          ///< peak)
-  int limited;           ///< a limit stopped the search before it finished
+  int limited;           ///< a limit stopped the search before it finished:
+                         ///< any strategy's time limit, greedy's and beam's
+                         ///< work limits, the ILP's node limit
+  int timedOut;          ///< the time limit (AcPlanOptions.timeLimit)
+                         ///< passed and stopped a search (limited is set)
   double seconds;        ///< wall time of the search (not part of the plan)
   intptr_t work;         ///< ilp: branch-and-bound nodes used (the limit is
                          ///< AcIlpOptions.maxNodes); beam: plans simulated
@@ -189,6 +203,9 @@ typedef struct AcIlpOptions {
 /// The ILP's default work limit in branch-and-bound nodes: the same plan
 /// on any machine, whatever the load (docs/optimality.md).
 #define AC_ILP_DEFAULT_NODES 20000
+/// Past this many droppable values (binaries) the ILP builds no model and
+/// returns greedy's plan, marked limited (docs/planner.md, "Bounded time").
+#define AC_ILP_MAX_DROPPABLE 4096
 
 /// What acIlpFrom did and found.
 typedef struct AcIlpStats {
@@ -249,7 +266,16 @@ typedef struct AcBeamFront {
   uint8_t *initialSaved;    ///< [numValues] the starting save set
   intptr_t numValues;
   intptr_t simulations;     ///< plans simulated by the search
+  int limited;              ///< a limit (acBeamMaxSimulations, a deadline,
+                            ///< greedy's work limit) stopped the search
 } AcBeamFront;
+
+/// Beam's deterministic work limit (docs/planner.md, "Bounded time"): it
+/// simulates at most AC_BEAM_MAX_WORK / (ops + values + 1) plans of `g`, and
+/// never fewer than AC_BEAM_MIN_SIMULATIONS.
+#define AC_BEAM_MAX_WORK ((intptr_t)1 << 28)
+#define AC_BEAM_MIN_SIMULATIONS 64
+intptr_t acBeamMaxSimulations(const AcGraph *g);
 
 /// Runs the beam search from `initialSaved` (width <= 0: 8).
 AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,

@@ -215,6 +215,27 @@ static AcStatus acOptParse_COUNT(AcOptions *o, const char *name,
   return AC_OK;
 }
 
+/* A time limit in seconds: a number > 0 and at most a year, or "none"
+ * (no limit, the default). */
+static AcStatus acOptParse_SECONDS(AcOptions *o, const char *name,
+                                   const char *value, void *field,
+                                   AcError *err) {
+  (void)o;
+  if (!strcmp(value, "none")) {
+    *(double *)field = 0;
+    return AC_OK;
+  }
+  char *end = NULL;
+  double x = *value ? strtod(value, &end) : 0;
+  if (!*value || *end || !(x > 0) || x > 31536000.0)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option '%s': '%s' (accepted: a number "
+                      "of seconds > 0 and at most a year, such as 30 or 0.5; "
+                      "or none)", name, value);
+  *(double *)field = x;
+  return AC_OK;
+}
+
 static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
                                 const char *value, void *field, AcError *err) {
   (void)o;
@@ -237,6 +258,7 @@ static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
 #define AC_OPT_DEFAULT_COUNT 0
 #define AC_OPT_DEFAULT_FILE 0
 #define AC_OPT_DEFAULT_RNG 1
+#define AC_OPT_DEFAULT_SECONDS 1
 
 /* Defaults from the table (autoac/options.def), read by the kinds' own
  * parsers.  A DEFAULT that is prose rather than a value does not parse and
@@ -470,6 +492,7 @@ static AcStatus acMakePlan(const AcImport *imp, const AcOptions *opts,
   /* The default strategy meets every budget its searches can (greedy, then
      beam and the ILP within their bounds when greedy falls short). */
   po.floorSearch = strategy == AC_STRATEGY_GREEDY;
+  po.timeLimit = opts->timeLimit;
   return acPlanRunSim(g, &po, plan, search, wantTimeline, sim, err);
 }
 
@@ -594,6 +617,25 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   }
   if (acStageTimes)
     acStageAdd(&acStageTimes->plan, &t0);
+  /* A limit cut the search short: say so (the ILP's node limit, its
+     documented bound, is only in the report). */
+  if (!opts->planIn &&
+      (search.timedOut || (search.limited && opts->strategy != AC_STRATEGY_ILP))) {
+    char msg[512];
+    if (search.timedOut)
+      snprintf(msg, sizeof msg,
+               "autoac: planning stopped at the time limit (%g s); the best "
+               "plan found by then is applied (report: search.limited)",
+               opts->timeLimit);
+    else
+      snprintf(msg, sizeof msg,
+               "autoac: %s stopped at its work limit (docs/planner.md, "
+               "\"Bounded time\"); the best plan found by then is applied "
+               "(report: search.limited)",
+               opts->strategy == AC_STRATEGY_BEAM ? "beam search"
+                                                  : "the greedy search");
+    acEmitDiagnostic(mlirOperationGetLocation(module), 1, msg);
+  }
   AcReportInput rin;
   memset(&rin, 0, sizeof rin);
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
@@ -610,7 +652,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
       continue;
     if (!wantReport && !(s == AC_STRATEGY_MINCUT && knapsackOver))
       continue;
-    AcPlanOptions po = {(AcStrategy)s, -1, staticBytes, 0};
+    AcPlanOptions po = {(AcStrategy)s, -1, staticBytes, 0, 0};
     AcSimResult bs;
     memset(&bs, 0, sizeof bs);
     if (acPlanRun(g, &po, base, &err) == AC_OK &&
@@ -622,7 +664,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     acSimResultClear(&bs);
   }
   if (wantReport && opts->budget >= 0) {
-    AcPlanOptions po = {AC_STRATEGY_KNAPSACK, opts->budget, staticBytes, 0};
+    AcPlanOptions po = {AC_STRATEGY_KNAPSACK, opts->budget, staticBytes, 0, 0};
     AcSimResult bs;
     memset(&bs, 0, sizeof bs);
     if (acPlanRun(g, &po, base, &err) == AC_OK &&
@@ -640,6 +682,11 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     if (opts->planIn)
       snprintf(floorText, sizeof floorText, "the peak of the plan read from '%s'",
                opts->planIn);
+    else if (search.limited && opts->strategy != AC_STRATEGY_ILP &&
+             opts->strategy != AC_STRATEGY_BEAM)
+      snprintf(floorText, sizeof floorText,
+               "the lowest peak %s found before a limit stopped it",
+               acStrategyName(opts->strategy));
     else if (opts->strategy == AC_STRATEGY_GREEDY && search.floorSearched)
       snprintf(floorText, sizeof floorText,
                "the lowest peak autoac's searches found (greedy%s%s%s; this "

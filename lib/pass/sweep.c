@@ -54,7 +54,7 @@ static AcStatus acCsvAppend(AcCsv *c, const char *line) {
 static AcStatus acSweepPlan(const AcGraph *g, AcStrategy s, int64_t budget,
                             int64_t staticBytes, AcPlan *plan,
                             AcSweepCell *cell, AcError *err) {
-  AcPlanOptions po = {s, budget, staticBytes, 0};
+  AcPlanOptions po = {s, budget, staticBytes, 0, 0};
   AcSimResult r;
   memset(&r, 0, sizeof r);
   AcStatus st = acPlanRun(g, &po, plan, err);

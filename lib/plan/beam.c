@@ -24,7 +24,7 @@
  * budget falls; the chosen plan is the cheapest visited that fits, so never
  * costlier than greedy's (whose plans are in the archive).  The search
  * ignores the budget and is deterministic. */
-#include "plan_internal.h"
+#include "greedy_internal.h"
 #include "autoac/simulate.h"
 
 #include <assert.h>
@@ -247,7 +247,22 @@ static intptr_t acBeamFront(const AcBeam *bm, AcBeamKey *order) {
 AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
                       int64_t staticBytes, int32_t width, AcBeamFront **out,
                       AcError *err) {
+  return acBeamSearchLimited(g, initialSaved, staticBytes, width, 0, out, err);
+}
+
+intptr_t acBeamMaxSimulations(const AcGraph *g) {
+  intptr_t size = (intptr_t)g->numOps + g->numValues + 1;
+  intptr_t n = AC_BEAM_MAX_WORK / size;
+  return n < AC_BEAM_MIN_SIMULATIONS ? AC_BEAM_MIN_SIMULATIONS : n;
+}
+
+AcStatus acBeamSearchLimited(const AcGraph *g, const uint8_t *initialSaved,
+                             int64_t staticBytes, int32_t width,
+                             double deadline, AcBeamFront **out,
+                             AcError *err) {
   AcStatus st = AC_OK;
+  int limited = 0, cut = 0;
+  intptr_t maxSims = acBeamMaxSimulations(g);
   AcBeam bm;
   memset(&bm, 0, sizeof bm);
   bm.g = g;
@@ -292,9 +307,11 @@ AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
 
   /* Greedy's trajectory joins the archive (its plans are simulated
      already), so no budget gets a costlier plan than greedy's. */
-  if ((st = acGreedyTrajectoryUntil(g, initialSaved, staticBytes, -1, &traj,
-                                    err)) != AC_OK)
+  if ((st = acGreedyIncrementalDeadline(g, initialSaved, staticBytes, -1,
+                                        deadline, &cut, NULL, &traj,
+                                        err)) != AC_OK)
     goto cleanup;
+  limited = cut;
   for (intptr_t k = 1; k < traj->numPlans; ++k) {
     int32_t vi = varIndex[traj->dropped[k]];
     if (vi < 0)
@@ -316,7 +333,7 @@ AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
      of the last round by greedy's ratio, which may not be on the front
      yet, e.g. a drop that only pays off with a second one). */
   intptr_t maxExpand = (intptr_t)width * 2 * (bm.numVars + 1), expanded = 0;
-  while (expanded < maxExpand) {
+  while (expanded < maxExpand && !limited) {
     acFree(order);
     order = acMalloc(((size_t)bm.numNodes + 1) * sizeof *order);
     if (!order)
@@ -371,10 +388,17 @@ AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
     if (numPick == 0)
       break;
     numKids = 0;
-    for (intptr_t pi = 0; pi < numPick; ++pi) {
+    for (intptr_t pi = 0; pi < numPick && !limited; ++pi) {
       intptr_t p = pick[pi];
       ++expanded;
       for (intptr_t k = 0; k < bm.numVars; ++k) {
+        /* The work limit (simulations) and the deadline: the front of
+           what was visited stands. */
+        if (bm.numNodes >= maxSims ||
+            (deadline > 0 && acClockSeconds() > deadline)) {
+          limited = 1;
+          break;
+        }
         /* Drop value k, or take a drop back (backtracking). */
         const uint64_t *pb = acBeamBits(&bm, p);
         memcpy(child, pb, (size_t)bm.words * sizeof *child);
@@ -431,6 +455,7 @@ AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
   f->numPlans = nf;
   f->numValues = g->numValues;
   f->simulations = bm.numNodes;
+  f->limited = limited;
   f->dropBegin = acMalloc(((size_t)nf + 1) * sizeof *f->dropBegin);
   f->dropped = acMalloc(((size_t)ndrops + 1) * sizeof *f->dropped);
   f->peakBytes = acMalloc(((size_t)nf + 1) * sizeof *f->peakBytes);

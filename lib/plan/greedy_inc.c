@@ -67,6 +67,15 @@ static AcStatus acGreedyIncrementalRun(const AcGraph *g,
                                        const AcSimResult *startSim,
                                        AcTrajectory **out, AcError *err);
 
+intptr_t acGreedyWorkOverride;
+
+intptr_t acGreedyWorkLimit(const AcGraph *g) {
+  if (acGreedyWorkOverride > 0)
+    return acGreedyWorkOverride;
+  return AC_GREEDY_WORK_PER_ITEM * ((intptr_t)g->numOps + g->numValues) +
+         AC_GREEDY_WORK_MIN;
+}
+
 AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
                                   int64_t staticBytes, int64_t budget,
                                   int check, AcTrajectory **out, AcError *err) {
@@ -155,11 +164,12 @@ static AcStatus acGreedyIncrementalRun(const AcGraph *g,
     goto nomem;
   for (intptr_t i = 0; i < s.numCand; ++i)
     acMarkStale(&s, s.candList[i]);
+  intptr_t workMax = acGreedyWorkLimit(g);
   while (budget < 0 || t->peakBytes[t->numPlans - 1] > budget) {
     AcId v = AC_NONE;
     int primary = 0;
-    /* The clock is read every 32 drops (a drop takes microseconds). */
-    if (deadline > 0 && t->numPlans % 32 == 0 && acClockSeconds() > deadline) {
+    /* The work limit, then the clock (a few nanoseconds a read). */
+    if (s.work > workMax || (deadline > 0 && acClockSeconds() > deadline)) {
       if (cutShort)
         *cutShort = 1;
       break;
@@ -209,6 +219,7 @@ static AcStatus acGreedyIncrementalRun(const AcGraph *g,
             (long)t->numPlans, (long)s.numCand, (long)s.statDescribe,
             (long)s.statRoot, (long)s.statDescribeLeaves, (long)s.statPop,
             (long)s.statEval, (long)s.statSecondary, (long)ng, (long)sumg, maxg);
+    fprintf(stderr, "greedy: work %ld of %ld\n", (long)s.work, (long)workMax);
   }
 #endif
   *out = t;

@@ -152,7 +152,16 @@ typedef struct AcCand {
 #define AC_CAND_OF(s, v) ((s)->candArr[(s)->candOf[v]])
 
 
-typedef struct AcHeapItem { double key; AcId cand; uint32_t version; } AcHeapItem;
+/* A heap entry: a copy of the candidate's key, extra seconds and bound when
+   pushed (the heap orders by them; the entry is live while its version is
+   the candidate's keyVersion). */
+typedef struct AcHeapItem {
+  double key;
+  double extra;
+  int64_t bound;
+  AcId cand;
+  uint32_t version;
+} AcHeapItem;
 
 typedef struct AcInc {
   const AcGraph *g;
@@ -231,6 +240,9 @@ typedef struct AcInc {
                                 built for (repeats possible): acIncFree frees
                                 theirs */
   struct AcKv { int64_t key, amount; } *kv[5]; intptr_t kvCap[5];
+  /* Work done so far (acGreedyWork's units: items of descriptions,
+     evaluations, pops and applied drops), against the run's limit. */
+  intptr_t work;
   /* counters (printed with -DAC_GREEDY_STATS) */
   intptr_t statDescribeLeaves, statDescribe, statEval, statSecondary, statPop,
       statRoot, statLeaf;

@@ -562,6 +562,7 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
       !acDescribeSegs(s, d, f))
     goto nomem;
   AC_SORT(d->dirty, d->numDirty, AcDirty, y_->leaf > a_->leaf, acCompareDirty);
+  s->work += 1 + (intptr_t)d->numOps + d->numSlots + d->numSegs + d->numDirty;
   if (!acDescribeLeaves(s, d, 1))
     goto nomem;
   d->state = AC_CAND_VALID;
@@ -717,6 +718,7 @@ int acRefreshLeaves(AcInc *s, AcId v) {
     s->slotStamp[d->slots[i].slot] = s->epoch;
   for (int32_t i = 0; i < d->numOps; ++i)
     s->opStamp[d->ops[i].op] = s->epoch;
+  s->work += 1 + (intptr_t)d->numSlots + d->numOps + d->numDirty;
   if (!acDescribeLeaves(s, d, 0))
     return 0;
   d->keyVersion++;
@@ -726,6 +728,7 @@ int acRefreshLeaves(AcInc *s, AcId v) {
 /* The profile after the described drop. */
 AcProfileTop acEvalProfile(AcInc *s, const AcCand *d) {
   s->statEval++;
+  s->work += 1 + (intptr_t)d->numSegs + d->numDirty;
   const AcTree *t = &s->tree;
   AcSum total = acSumNone;
   int32_t pos = 0, si = 0, di = 0;

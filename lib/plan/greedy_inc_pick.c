@@ -14,17 +14,30 @@
 
 /*===-------------------------- the heap ----------------------------------===*/
 
+/* The heap's order: acDropBefore's on (extra, bound, candidate), so that
+ * the scan in acIncPick can stop at the first entry that could not beat the
+ * best even at a fall equal to its bound (a candidate's fall is at most its
+ * bound, and acDropBefore never prefers a smaller fall), however many exact
+ * ties follow.  Entries without a bound (key HUGE_VAL) come last, by id.
+ * Different keys decide at once: the keys are correctly rounded quotients,
+ * and rounding is monotone, so key a < key b implies the exact ratio a <
+ * ratio b (bounds below 2^53, exact as doubles). */
 static int acHeapLess(const AcHeapItem *a, const AcHeapItem *b) {
-  if (a->key != b->key)
+  int ha = a->key == HUGE_VAL, hb = b->key == HUGE_VAL;
+  if (ha || hb)
+    return ha != hb ? hb : a->cand < b->cand;
+  if (a->key != b->key && a->bound < ((int64_t)1 << 53) &&
+      b->bound < ((int64_t)1 << 53))
     return a->key < b->key;
-  return a->cand < b->cand;
+  return acDropBefore(a->extra, a->bound, a->cand, b->extra, b->bound, b->cand);
 }
 
 static int acHeapPush(AcInc *s, AcId c) {
   if (!acArrayGrow((void **)&s->heap, &s->heapCap, s->heapLen + 1, sizeof *s->heap))
     return 0;
   intptr_t i = s->heapLen++;
-  AcHeapItem it = {AC_CAND_OF(s, c).key, c, AC_CAND_OF(s, c).keyVersion};
+  const AcCand *d = &AC_CAND_OF(s, c);
+  AcHeapItem it = {d->key, d->extra, d->bound, c, d->keyVersion};
   while (i > 0) {
     intptr_t par = (i - 1) / 2;
     if (!acHeapLess(&it, &s->heap[par]))
@@ -93,7 +106,6 @@ AcStatus acIncPick(AcInc *s, AcId *bestOut, int *primary, AcError *err) {
   s->numLeafStale = 0;
   AcProfileTop cur = acCurrentProfile(s);
   AcId best = AC_NONE;
-  double bestRatio = 0;
   intptr_t numPopped = 0;
   /* Primary: in order of extra / bound. */
   if (s->numLeaves > 0) {
@@ -110,10 +122,14 @@ AcStatus acIncPick(AcInc *s, AcId *bestOut, int *primary, AcError *err) {
       }
       if (top.key == HUGE_VAL)
         break;
-      if (best != AC_NONE && top.key > bestRatio * (1 + 2e-12))
+      /* Nothing from here on can beat the best (acHeapLess). */
+      if (best != AC_NONE &&
+          !acDropBefore(top.extra, top.bound, top.cand, AC_CAND_OF(s, best).extra,
+                        AC_CAND_OF(s, best).fall, best))
         break;
       acHeapPop(s);
       s->statPop++;
+      s->work++;
       s->candList[s->numCand + numPopped++] = top.cand;
       AcCand *d = &AC_CAND_OF(s, top.cand);
       /* fall <= top - (its new level at any of the highest leaves): no
@@ -143,7 +159,6 @@ AcStatus acIncPick(AcInc *s, AcId *bestOut, int *primary, AcError *err) {
           acDropBefore(d->extra, fall, top.cand, AC_CAND_OF(s, best).extra,
                        AC_CAND_OF(s, best).fall, best)) {
         best = top.cand;
-        bestRatio = d->extra / (double)fall;
       }
     }
   }

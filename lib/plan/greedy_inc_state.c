@@ -241,6 +241,7 @@ AcStatus acIncApply(AcInc *s, AcId v, AcError *err) {
   const AcGraph *g = s->g;
   AcCand *d = &AC_CAND_OF(s, v);
   assert(d->state == AC_CAND_VALID);
+  s->work += 1 + (intptr_t)d->numOps + d->numSlots + d->numSegs + d->numDirty;
   /* Items whose state changes: the root of v, and the alias groups every
      moving op reads or produces. */
   acItemChanged(s, v);

@@ -143,6 +143,17 @@ AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
                                        AcPlan *plan, AcTrajectory **out,
                                        AcError *err);
 
+/// The incremental greedy's work limit for `g` (docs/planner.md, "Bounded
+/// time"): AC_GREEDY_WORK_PER_ITEM units per op and value plus
+/// AC_GREEDY_WORK_MIN, or acGreedyWorkOverride when that is > 0.  A run that
+/// has done more stops, as at a deadline (*cutShort set): its trajectory is
+/// a prefix of the full one.  A unit is one item of a candidate's
+/// description (a moved op, a touched storage, a range add, a dirty leaf),
+/// of an exact evaluation, of an applied drop, or one heap pop.
+intptr_t acGreedyWorkLimit(const AcGraph *g);
+/// Tests set this to a small limit (0: the default).
+extern intptr_t acGreedyWorkOverride;
+
 /// Backward leaves (recompute group + op) with at least this many steps are
 /// indexed by the incremental greedy (greedy_inc_profile.c); tests lower it
 /// to exercise the indexed path on small graphs.

@@ -216,7 +216,10 @@ AcStatus acIlpBuild(AcIlpModel *m, const AcGraph *g,
       m->opVars[m->numOpVars++] = (AcId)o;
     }
   }
-  st = acIlpBuildMemory(m, err);
+  /* Past the work limit no memory rows are built (acIlpFrom returns
+     greedy's plan); their build recurses along chains of droppable values. */
+  if (m->numVars <= AC_ILP_MAX_DROPPABLE)
+    st = acIlpBuildMemory(m, err);
 cleanup:
   acPlanDestroy(p);
   acDropCheckerDestroy(ck);

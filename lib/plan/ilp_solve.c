@@ -443,6 +443,12 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
     S->lowerBound = m.baseSeconds;
     goto done;
   }
+  if (m.numVars > AC_ILP_MAX_DROPPABLE) {
+    /* The work limit on the model: greedy's plan, not solved. */
+    S->limited = 1;
+    S->lowerBound = m.baseSeconds;
+    goto done;
+  }
 
   lp = glp_create_prob();
   intptr_t ncols = acIlpNumCols(&m);

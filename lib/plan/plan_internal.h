@@ -53,6 +53,16 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
                       AcPlan *plan, AcSearchStats *stats, int wantTimeline,
                       AcSimResult *sim, AcError *err);
 
+/* acBeamSearch that also stops once the monotonic clock (acClockSeconds)
+ * passes `deadline` (<= 0: never), and at its work limit
+ * (acBeamMaxSimulations); either sets the front's `limited`, and the front
+ * is then that of the plans visited so far (greedy's trajectory, cut short
+ * by its own limits, among them). */
+AcStatus acBeamSearchLimited(const AcGraph *g, const uint8_t *initialSaved,
+                             int64_t staticBytes, int32_t width,
+                             double deadline, AcBeamFront **out,
+                             AcError *err);
+
 /* Greedy trajectory from `initialSaved`, stopping early once a plan's peak
  * is <= budget (budget < 0: run to the end).  The prefix computed is
  * exactly the prefix of the full trajectory. */

@@ -44,9 +44,10 @@ static int acFloorBetter(const AcFloorPick *a, const AcFloorPick *b,
  * with a timeline when `wantTimeline` and the plan is greedy's; a plan of
  * beam or the ILP comes without one. */
 static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
-                                    const AcPlanOptions *opts, AcPlan *plan,
-                                    AcSearchStats *S, int wantTimeline,
-                                    AcSimResult *sim, AcError *err) {
+                                    const AcPlanOptions *opts, double deadline,
+                                    AcPlan *plan, AcSearchStats *S,
+                                    int wantTimeline, AcSimResult *sim,
+                                    AcError *err) {
   AcStatus st;
   AcSimResult tsim;
   AcPlan *trial = NULL;
@@ -59,6 +60,11 @@ static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
   if (best.peak <= opts->budget)
     goto cleanup;
   intptr_t droppable = acPlanDroppableCount(g, saved);
+  if (droppable == 0) {
+    /* The space is greedy's one plan: beam and the ILP would find it. */
+    S->floorSearched = AC_FLOOR_RAN | AC_FLOOR_BEAM | AC_FLOOR_ILP;
+    goto cleanup;
+  }
   if (droppable < 0 || !(trial = acPlanCreate(g))) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                     "out of memory while planning");
@@ -66,22 +72,33 @@ static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
   }
   S->floorSearched = AC_FLOOR_RAN;
   for (int which = 0; which < 2; ++which) {
+    double left = deadline > 0 ? deadline - acClockSeconds() : 0;
+    if (deadline > 0 && left <= 0) {
+      S->limited = 1; /* the time limit passed: greedy's plan (or beam's) */
+      break;
+    }
     if (which == 0) {
       if (droppable > AC_FLOOR_BEAM_DROPPABLE)
         continue;
       S->floorSearched |= AC_FLOOR_BEAM;
-      if ((st = acBeamSearch(g, saved, opts->staticBytes, 0, &beam, err)) != AC_OK ||
+      if ((st = acBeamSearchLimited(g, saved, opts->staticBytes, 0, deadline,
+                                    &beam, err)) != AC_OK ||
           (st = acBeamPlan(g, beam, acBeamChoose(beam, opts->budget), trial,
                            err)) != AC_OK)
         goto cleanup;
+      S->limited |= beam->limited;
     } else {
       if (droppable > AC_FLOOR_ILP_DROPPABLE)
         continue;
       S->floorSearched |= AC_FLOOR_ILP;
-      AcIlpOptions io = {0, 0, AC_FLOOR_ILP_NODES};
+      /* The node limit is the floor search's own bound, not a cut. */
+      AcIlpOptions io = {left, 0, AC_FLOOR_ILP_NODES};
+      AcIlpStats is;
       if ((st = acIlpFrom(g, saved, opts->staticBytes, opts->budget, &io, trial,
-                          NULL, err)) != AC_OK)
+                          &is, err)) != AC_OK)
         goto cleanup;
+      if (deadline > 0 && acClockSeconds() > deadline && is.limited)
+        S->limited = 1;
     }
     acSimResultClear(&tsim);
     if ((st = acSimulate(g, trial, opts->staticBytes, 0, &tsim, err)) != AC_OK)
@@ -122,6 +139,8 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
   AcSimResult startSim;
   int isStart = 0, simulated = 0;
   double t0 = acClockSeconds();
+  double deadline = opts->timeLimit > 0 ? t0 + opts->timeLimit : 0;
+  int cut = 0;
   memset(S, 0, sizeof *S);
   memset(&startSim, 0, sizeof startSim);
   startSim.peakBytes = -1;
@@ -160,13 +179,14 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
     }
     /* The trajectory until a plan fits, and the budget's last drop. */
     st = acGreedyPlanForBudgetDeadline(g, saved, opts->staticBytes,
-                                       opts->budget, 0, NULL, &startSim, plan,
-                                       NULL, err);
-    if (st == AC_OK && opts->floorSearch) {
+                                       opts->budget, deadline, &cut, &startSim,
+                                       plan, NULL, err);
+    S->limited = cut;
+    if (st == AC_OK && opts->floorSearch && !cut) {
       AcSimResult fsim;
       memset(&fsim, 0, sizeof fsim);
-      st = acGreedyFloorSearch(g, saved, opts, plan, S, sim && wantTimeline,
-                               &fsim, err);
+      st = acGreedyFloorSearch(g, saved, opts, deadline, plan, S,
+                               sim && wantTimeline, &fsim, err);
       if (st == AC_OK && sim && (fsim.steps || !wantTimeline)) {
         *sim = fsim;
         simulated = 1;
@@ -177,8 +197,11 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
     break;
   case AC_STRATEGY_ILP: {
     AcIlpStats is;
+    AcIlpOptions io = {0, 0, 0};
     S->searched = 1;
-    st = acIlpFrom(g, saved, opts->staticBytes, opts->budget, NULL, plan, &is,
+    if (deadline > 0 && (io.timeLimit = deadline - acClockSeconds()) <= 0)
+      io.timeLimit = 1e-9; /* passed already: greedy's plan so far */
+    st = acIlpFrom(g, saved, opts->staticBytes, opts->budget, &io, plan, &is,
                    err);
     S->optimal = is.optimal;
     S->limited = is.limited;
@@ -195,11 +218,13 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
       isStart = 1;
       break;
     }
-    st = acBeamSearch(g, saved, opts->staticBytes, 0, &beam, err);
+    st = acBeamSearchLimited(g, saved, opts->staticBytes, 0, deadline, &beam,
+                             err);
     if (st == AC_OK) {
       intptr_t k = acBeamChoose(beam, opts->budget);
       /* Proven only when the starting plan itself fits. */
       S->optimal = k == 0 && beam->peakBytes[0] <= opts->budget;
+      S->limited = beam->limited && !S->optimal;
       S->work = beam->simulations;
       st = acBeamPlan(g, beam, k, plan, err);
     }
@@ -214,6 +239,7 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
   }
 cleanup:
   S->seconds = acClockSeconds() - t0;
+  S->timedOut = S->limited && deadline > 0 && acClockSeconds() > deadline;
   if (st == AC_OK && sim && isStart && !wantTimeline && startSim.peakBytes >= 0) {
     *sim = startSim;
     simulated = 1;

@@ -132,14 +132,18 @@ char *acReportToString(const AcReportInput *in) {
   acSet(r, "step_seconds", json_real(stepSeconds), &failed);
   acSet(r, "recompute_overhead_percent",
         json_real(acOverheadPercent(sim->recomputeSeconds, stepSeconds)), &failed);
-  if (in->search && in->search->searched) {
+  if (in->search && (in->search->searched || in->search->limited)) {
+    /* The searches always; any other strategy when a limit (time, work)
+       cut it short: then only "limited" and "seconds". */
     json_t *se = json_object();
     if (se) {
-      acSet(se, "optimal", json_boolean(in->search->optimal), &failed);
+      if (in->search->searched)
+        acSet(se, "optimal", json_boolean(in->search->optimal), &failed);
       acSet(se, "limited", json_boolean(in->search->limited), &failed);
       acSet(se, "seconds", json_real(in->search->seconds), &failed);
-      acSet(se, in->strategy == AC_STRATEGY_ILP ? "nodes" : "simulations",
-            json_integer(in->search->work), &failed);
+      if (in->search->searched)
+        acSet(se, in->strategy == AC_STRATEGY_ILP ? "nodes" : "simulations",
+              json_integer(in->search->work), &failed);
     }
     acSet(r, "search", se, &failed);
   }

@@ -9,7 +9,10 @@ Layer i (weights W[i % K], K params shared by the layers, like tied weights):
   backward  gh = threshold_backward(gx', x', 0); gx = mm(gh, W);
             xt = t(x); gw = mm(xt, gh); acc = add(acc, gw, 1)         5 ops
 so OPS / 8 layers; the loss is sum(x_last), each parameter's gradient is
-the sum of its layers' gw.  --no-joint leaves out the ac.joint marker (the
+the sum of its layers' gw.  --layer gelu instead writes OPS / 2 layers
+  forward   x' = gelu(x)        backward  gx = gelu_backward(gx', x)
+(every x a candidate for saving, no parameters: the planners' worst case
+for the number of decisions).  --no-joint leaves out the ac.joint marker (the
 same IR that autoac then leaves alone: a baseline for parse and print).
 """
 import argparse
@@ -22,7 +25,10 @@ def main():
     ap.add_argument("--params", type=int, default=8)
     ap.add_argument("--dim", type=int, default=64)
     ap.add_argument("--no-joint", action="store_true")
+    ap.add_argument("--layer", choices=["mm", "gelu"], default="mm")
     a = ap.parse_args()
+    if a.layer == "gelu":
+        return gelu_chain(a)
     layers = max(1, a.ops // 8)
     k = max(1, min(a.params, layers))
     d = a.dim
@@ -62,6 +68,27 @@ def main():
             acc[j] = f"%gw{i}"
     grads = [acc[j] for j in range(k)]
     w(f"    return %loss, {', '.join(grads)} : {S}, {', '.join([T] * k)}\n")
+    w("  }\n}\n")
+
+
+def gelu_chain(a):
+    layers = max(1, a.ops // 2)
+    d = a.dim
+    T = f"!torch.vtensor<[{d},{d}],f32>"
+    S = "!torch.vtensor<[],f32>"
+    w = sys.stdout.write
+    w("module {\n")
+    w(f"  func.func @chain(%x0: {T}, %dy: {S} {{ac.tangent}}) -> ({S} {{ac.output}}, {T} {{ac.grad}})"
+      f"{'' if a.no_joint else ' attributes {ac.joint}'} {{\n")
+    w("    %none = \"torch.constant.none\"() : () -> !torch.none\n")
+    w("    %ap = \"torch.constant.str\"() {value = \"none\"} : () -> !torch.str\n")
+    for i in range(layers):
+        w(f"    %x{i + 1} = \"torch.aten.gelu\"(%x{i}, %ap) : ({T}, !torch.str) -> {T}\n")
+    w(f"    %loss = \"torch.aten.sum\"(%x{layers}, %none) : ({T}, !torch.none) -> {S}\n")
+    w(f"    %g{layers} = \"torch.aten.mul.Tensor\"(%dy, %x{layers}) : ({S}, {T}) -> {T}\n")
+    for i in reversed(range(layers)):
+        w(f"    %g{i} = \"torch.aten.gelu_backward\"(%g{i + 1}, %x{i}, %ap) : ({T}, {T}, !torch.str) -> {T}\n")
+    w(f"    return %loss, %g0 : {S}, {T}\n")
     w("  }\n}\n")
 
 

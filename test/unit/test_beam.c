@@ -36,7 +36,7 @@ AC_TEST(handFront) {
   CHECK(p->saved[2] && !p->saved[3] && !p->saved[4]);
   CHECK(acBeamPlan(g, f, 3, p, NULL) == AC_ERR_INVALID);
   /* acPlanRun: no budget gives min-cut ({a, b, c}: compute-intensive). */
-  AcPlanOptions o = {AC_STRATEGY_BEAM, -1, 0, 0};
+  AcPlanOptions o = {AC_STRATEGY_BEAM, -1, 0, 0, 0};
   CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
   CHECK(p->saved[2] && p->saved[3] && p->saved[4]);
   o.budget = 1000;
@@ -147,8 +147,8 @@ AC_TEST(monotoneSweep) {
     ++graphs;
     int64_t lo = f->peakBytes[f->numPlans - 1], hi = f->peakBytes[0];
     AcPlan *p = acPlanCreate(g), *mc = acPlanCreate(g);
-    AcPlanOptions o = {AC_STRATEGY_BEAM, -1, staticB, 0};
-    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, staticB, 0};
+    AcPlanOptions o = {AC_STRATEGY_BEAM, -1, staticB, 0, 0};
+    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, staticB, 0, 0};
     CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
     CHECK(acPlanRun(g, &om, mc, NULL) == AC_OK);
     CHECK(memcmp(p->saved, s0, (size_t)g->numValues) == 0);

@@ -105,7 +105,7 @@ AC_TEST(planRun) {
       {AC_STRATEGY_KNAPSACK, 400, 0, 0, 0, 840},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-    AcPlanOptions o = {cases[i].s, cases[i].budget, 0, 0};
+    AcPlanOptions o = {cases[i].s, cases[i].budget, 0, 0, 0};
     CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
     CHECK(p->saved[2] == cases[i].a && p->saved[3] == cases[i].b &&
           p->saved[4] == cases[i].c);
@@ -333,8 +333,8 @@ AC_TEST(monotoneSweep) {
     ++graphs;
     int64_t lo = t->peakBytes[t->numPlans - 1], hi = t->peakBytes[0];
     AcPlan *p = acPlanCreate(g), *mc = acPlanCreate(g);
-    AcPlanOptions o = {AC_STRATEGY_GREEDY, -1, staticB, 0};
-    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, staticB, 0};
+    AcPlanOptions o = {AC_STRATEGY_GREEDY, -1, staticB, 0, 0};
+    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, staticB, 0, 0};
     CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
     CHECK(acPlanRun(g, &om, mc, NULL) == AC_OK);
     {
@@ -375,7 +375,7 @@ AC_TEST(monotoneSweep) {
                 g->ops[op].kind != AC_KIND_RANDOM);
       acSimResultClear(&r);
       /* Knapsack and the baselines run at every budget too. */
-      AcPlanOptions ok = {AC_STRATEGY_KNAPSACK, budget, staticB, 0};
+      AcPlanOptions ok = {AC_STRATEGY_KNAPSACK, budget, staticB, 0, 0};
       CHECK(acPlanRun(g, &ok, mc, NULL) == AC_OK);
     }
     acPlanDestroy(p);
@@ -405,14 +405,14 @@ AC_TEST(knapsackFullFraction) {
       if (g->values[v].bytes > 0)
         g->values[v].bytes = g->values[v].bytes * 37 + 1 + v % 7;
     AcPlan *mc = acPlanCreate(g), *k = acPlanCreate(g);
-    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, 0, 0};
+    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, 0, 0, 0};
     AcSimResult r;
     CHECK(acPlanRun(g, &om, mc, NULL) == AC_OK);
     CHECK(acSimulate(g, mc, 0, 0, &r, NULL) == AC_OK);
     withCandidates += acPlanDroppableCount(g, mc->saved) > 1;
     int64_t budgets[] = {-1, r.peakBytes, r.peakBytes + 1, 2 * r.peakBytes};
     for (int i = 0; i < 4; ++i) {
-      AcPlanOptions ok = {AC_STRATEGY_KNAPSACK, budgets[i], 0, 0};
+      AcPlanOptions ok = {AC_STRATEGY_KNAPSACK, budgets[i], 0, 0, 0};
       CHECK(acPlanRun(g, &ok, k, NULL) == AC_OK);
       CHECK(memcmp(k->saved, mc->saved, (size_t)g->numValues) == 0);
       CHECK(memcmp(k->recompute, mc->recompute, (size_t)g->numOps) == 0);
@@ -496,7 +496,7 @@ AC_TEST(startNeverWorse) {
       for (size_t s = 0; s < sizeof searches / sizeof searches[0]; ++s) {
         int64_t budgets[3] = {-1, saveAll, mincut};
         for (int k = 0; k < 3; ++k) {
-          AcPlanOptions o = {searches[s], budgets[k], staticB, 0};
+          AcPlanOptions o = {searches[s], budgets[k], staticB, 0, 0};
           CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
           int64_t peak = peakOf(g, p, staticB);
           if (k == 0)
@@ -642,7 +642,7 @@ AC_TEST(floorSearchMeetsWhatAnySearchMeets) {
     /* The beam's and the ILP's lowest peaks, where greedy alone may fail. */
     int64_t extra[2];
     for (int k = 0; k < 2; ++k) {
-      AcPlanOptions so = {k ? AC_STRATEGY_ILP : AC_STRATEGY_BEAM, 0, staticB, 0};
+      AcPlanOptions so = {k ? AC_STRATEGY_ILP : AC_STRATEGY_BEAM, 0, staticB, 0, 0};
       CHECK(runSearch(g, &so, p) == AC_OK);
       extra[k] = peakOf(g, p, staticB);
     }
@@ -663,7 +663,7 @@ AC_TEST(floorSearchMeetsWhatAnySearchMeets) {
         }
     for (int i = 0; i < 16; ++i) {
       int64_t budget = budgets[i];
-      AcPlanOptions o = {AC_STRATEGY_GREEDY, budget, staticB, 1};
+      AcPlanOptions o = {AC_STRATEGY_GREEDY, budget, staticB, 1, 0};
       AcSearchStats s;
       CHECK(acPlanRunStats(g, &o, p, &s, NULL) == AC_OK);
       int64_t peak = peakOf(g, p, staticB);
@@ -671,7 +671,7 @@ AC_TEST(floorSearchMeetsWhatAnySearchMeets) {
       prev = peak;
       int meetsAny = 0;
       for (int k = 0; k < 2; ++k) {
-        AcPlanOptions so = {k ? AC_STRATEGY_ILP : AC_STRATEGY_BEAM, budget, staticB, 0};
+        AcPlanOptions so = {k ? AC_STRATEGY_ILP : AC_STRATEGY_BEAM, budget, staticB, 0, 0};
         AcPlan *q = acPlanCreate(g);
         CHECK(runSearch(g, &so, q) == AC_OK);
         int64_t qp = peakOf(g, q, staticB);
@@ -757,7 +757,7 @@ AC_TEST(handedSimulationsAreFresh) {
         if ((s == AC_STRATEGY_BEAM || s == AC_STRATEGY_ILP) && k > 1)
           continue;
         AcPlanOptions o = {(AcStrategy)s, budgets[k], staticB,
-                           s == AC_STRATEGY_GREEDY};
+                           s == AC_STRATEGY_GREEDY, 0};
         AcSearchStats a, b;
         CHECK(acPlanRunStats(g, &o, p, &a, NULL) == AC_OK);
         for (int tl = 0; tl < 2; ++tl) {

@@ -156,6 +156,71 @@ AC_TEST(prefixes) {
   CHECK(n > 100);
 }
 
+/* The limits (docs/planner.md, "Bounded time"): greedy's work limit and a
+ * deadline stop the trajectory early, saying so; what is left is a prefix of
+ * the full trajectory, longer as the limit grows; a planning run under a
+ * time limit that has passed returns a plan no worse than the start's,
+ * marked limited and timed out. */
+AC_TEST(limits) {
+  int cutSeen = 0, n = 0;
+  for (uint64_t seed = 3000; seed < 3040; ++seed) {
+    AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 2), 1 + (int)(seed % 3), 25, 15);
+    if (!g)
+      continue;
+    uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+    AcTrajectory *full = NULL;
+    if (acMincutSaveSet(g, s0, NULL) == AC_OK &&
+        acGreedyTrajectoryFrom(g, s0, 0, &full, NULL) == AC_OK && full->numPlans > 1) {
+      intptr_t lastLen = 0;
+      const intptr_t works[] = {1, 40, 400, 4000, 0};
+      for (int w = 0; w < 5; ++w) {
+        AcTrajectory *t = NULL;
+        int cut = -1;
+        acGreedyWorkOverride = works[w];
+        CHECK(acGreedyIncrementalDeadline(g, s0, 0, -1, 0, &cut, NULL, &t, NULL) == AC_OK);
+        acGreedyWorkOverride = 0;
+        if (!t)
+          continue;
+        for (intptr_t j = 0; j < t->numPlans && j < full->numPlans; ++j)
+          CHECK(t->dropped[j] == full->dropped[j] && t->peakBytes[j] == full->peakBytes[j]);
+        if (works[w] == 1)
+          CHECK(t->numPlans <= 2 && (cut == 1 || t->numPlans == full->numPlans)); /* one drop, then the check */
+        if (works[w] == 0)
+          CHECK(cut == 0 && acTrajectoryEqual(t, full));
+        CHECK(t->numPlans >= lastLen || (cut == 0 && t->numPlans == full->numPlans));
+        lastLen = t->numPlans;
+        cutSeen += cut;
+        acTrajectoryDestroy(t);
+      }
+      /* A deadline in the past: plan 0 only. */
+      AcTrajectory *t = NULL;
+      int cut = 0;
+      CHECK(acGreedyIncrementalDeadline(g, s0, 0, -1, 1e-9, &cut, NULL, &t, NULL) == AC_OK);
+      CHECK(t && cut == 1 && t->numPlans == 1);
+      acTrajectoryDestroy(t);
+      /* The planning run: limited, timed out, never above the start. */
+      AcPlan *p = acPlanCreate(g);
+      AcSearchStats S;
+      AcSimResult sim;
+      memset(&sim, 0, sizeof sim);
+      for (int s = 0; p && s < 2; ++s) {
+        AcPlanOptions o = {s ? AC_STRATEGY_BEAM : AC_STRATEGY_GREEDY, 0, 0, !s, 1e-12};
+        CHECK(acPlanRunStats(g, &o, p, &S, NULL) == AC_OK);
+        CHECK(S.limited && S.timedOut);
+        CHECK(acSimulate(g, p, 0, 0, &sim, NULL) == AC_OK);
+        CHECK(sim.peakBytes <= full->peakBytes[0]);
+        acSimResultClear(&sim);
+        ++n;
+      }
+      acPlanDestroy(p);
+    }
+    acTrajectoryDestroy(full);
+    free(s0);
+    acGraphDestroy(g);
+  }
+  CHECK(cutSeen > 20 && n > 20);
+}
+
 /* acCompareScaled against exact small-integer arithmetic and edge cases. */
 AC_TEST(exactOrder) {
   uint64_t rs = 99;
@@ -478,6 +543,7 @@ int main(void) {
   RUN(randomGraphs);
   RUN(quantizedGraphs);
   RUN(prefixes);
+  RUN(limits);
   RUN(allocFailures);
   RUN(randomGraphsIndexed);
   RUN(inPlaceGraphs);

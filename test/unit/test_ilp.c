@@ -416,8 +416,8 @@ AC_TEST(planRunSweep) {
     CHECK(acGreedyTrajectory(g, staticB, &t, NULL) == AC_OK);
     int64_t lo = t->peakBytes[t->numPlans - 1], hi = t->peakBytes[0];
     AcPlan *p = acPlanCreate(g), *q = acPlanCreate(g);
-    AcPlanOptions o = {AC_STRATEGY_ILP, -1, staticB, 0};
-    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, staticB, 0};
+    AcPlanOptions o = {AC_STRATEGY_ILP, -1, staticB, 0, 0};
+    AcPlanOptions om = {AC_STRATEGY_MINCUT, -1, staticB, 0, 0};
     CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
     CHECK(acPlanRun(g, &om, q, NULL) == AC_OK);
     {

@@ -439,7 +439,7 @@ AC_TEST(dropExtraSeconds) {
 AC_TEST(planRunBaselines) {
   AcGraph *g = diamond(0);
   AcPlan *p = acPlanCreate(g);
-  AcPlanOptions o = {AC_STRATEGY_SAVE_ALL, -1, 0, 0};
+  AcPlanOptions o = {AC_STRATEGY_SAVE_ALL, -1, 0, 0, 0};
   CHECK(acPlanRun(g, &o, p, NULL) == AC_OK);
   CHECK(p->saved[VA] && p->saved[VB] && p->saved[VC] && p->saved[VD]);
   o.strategy = AC_STRATEGY_MINCUT;
