@@ -501,6 +501,7 @@ static inline int tkNaiveSimulate(const AcGraph *g, const AcPlan *p, int64_t sta
     for (long key = 0; key < nkeys; ++key)
       if (alloc[key] >= 0 && alloc[key] <= t && t <= last[key])
         live += g->values[key % nv].bytes;
+    live += g->ops[steps[t].op].workspace; /* the op's scratch, this step */
     out->live[t] = live;
     if (live > best) {
       best = live;
@@ -570,6 +571,20 @@ static inline AcGraph *tkThreeActs(void) {
   return g;
 }
 
+
+/* Gives about `percent` % of g's ops a random workspace (AcOp.workspace)
+ * of 1 to 4 times a typical value size, some of them large enough to make
+ * the peak; returns how many ops got one. */
+static inline int tkWorkspaces(AcGraph *g, uint64_t seed, int percent) {
+  uint64_t rs = seed * 104729 + 11;
+  int n = 0;
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    if ((int)(acTestRand(&rs) % 100) < percent) {
+      g->ops[o].workspace = 16 * (int64_t)(1 + acTestRand(&rs) % 64);
+      ++n;
+    }
+  return n;
+}
 
 /* Quantizes sizes and costs so that levels and ratios tie often. */
 static inline void tkQuantize(AcGraph *g, uint64_t seed) {
