@@ -13,12 +13,12 @@
  *  - mse_loss (reduced) keeps a difference tensor; native_dropout_backward
  *    converts the mask to the gradient's dtype; native_batch_norm_backward
  *    an input-sized temporary; native_batch_norm two per-channel vectors;
- *    native_layer_norm_backward per-thread gamma/beta partial sums;
- *    _adaptive_avg_pool2d_backward a copy of grad_output.
+ *    native_layer_norm_backward per-thread gamma/beta partial sums.
  *  - measured 0: mm, addmm, bmm, softmax, log_softmax and their backward,
  *    nll_loss and its backward, gelu(_backward), threshold_backward,
  *    max_pool2d_with_indices(_backward), embedding(_dense_backward),
- *    select/slice/index_select_backward, sum, layer norm forward.
+ *    select/slice/index_select_backward, sum, layer norm forward,
+ *    _adaptive_avg_pool2d(_backward).
  * GPU profiles: 0 (cuDNN picks a workspace per call and algorithm; a cost
  * table's "workspace" gives one). */
 #include "autoac/cost.h"
@@ -45,7 +45,6 @@ typedef struct AcWsRule {
 
 /* Sorted by strcmp (binary search). */
 static const AcWsRule acWsRules[] = {
-    {"_adaptive_avg_pool2d_backward", WS_OPERAND0},
     {"_convolution", WS_CONV},
     {"_native_batch_norm_legit", WS_TWO_RESULT1},
     {"_native_batch_norm_legit_functional", WS_TWO_RESULT1},
@@ -117,6 +116,7 @@ static double acWsSpatial(const AcTensorType *t, int from) {
 /* oneDNN's channel count in its blocked layouts: padded to a multiple of 8
  * (AVX2's block), except small counts (<= 4), which keep a plain layout. */
 static double acWsPad(double c) { return c <= 4 ? c : 8.0 * ceil(c / 8.0); }
+static double acWsPad8(double c) { return 8.0 * ceil(c / 8.0); }
 
 /* What the convolution of input x, weight w, output y looks like. */
 typedef struct AcConvShape {
@@ -187,7 +187,8 @@ static double acWsConv(const AcTensorType *ops, intptr_t nOps,
 }
 
 /* Backward: data (dy', w', dx' then dx) and weights (dy', x', dw', db' then
- * dw, db), each present only when its gradient is a result. */
+ * dw, db), each present only when its gradient is a result; the peak of
+ * the phases less the gradients. */
 static double acWsConvBwd(const AcTensorType *ops, intptr_t nOps,
                           const AcTensorType *res, intptr_t nRes,
                           int threads) {
@@ -201,9 +202,18 @@ static double acWsConvBwd(const AcTensorType *ops, intptr_t nOps,
   double gi = acWsBytes(acWsAt(res, nRes, 0)), gw = acWsBytes(acWsAt(res, nRes, 1)),
          gb = acWsBytes(acWsAt(res, nRes, 2));
   double xr, wr, dyr = acConvBlocked(&s, &xr, &wr);
-  double gir = s.n * acWsPad(s.c) * s.sIn * s.e, peak = 0.0;
-  if (gi > 0)
-    peak = acMax(dyr + wr + gir, gir + gi);
+  double peak = 0.0;
+  if (gi > 0 && (s.c > 4 || !s.strided)) {
+    /* Blocked: dx' with channels padded to 8 even when few, w' likewise. */
+    double gir = s.n * acWsPad8(s.c) * s.sIn * s.e;
+    double wrd = acWsPad(s.o) * (s.groups == 1 ? acWsPad8(s.cg) : s.cg) *
+                 s.kernel * s.e;
+    peak = acMax(dyr + wrd + gir, gir + gi);
+  } else if (gi > 0) {
+    /* Few channels, strided (a first 7x7/2 layer): oneDNN's gemm kernel,
+       dx plain and a column buffer per thread (+128 bytes, measured). */
+    peak = gi + threads * s.c * s.kernel * s.sOut * s.e + 128.0;
+  }
   if (gw > 0)
     peak = acMax(peak, acMax(gi + dyr + xr + wr + gb, gi + wr + 2 * gb + gw));
   return acMax(peak - (gi + gw + gb), 0.0);
