@@ -231,6 +231,12 @@ static inline void tkGenFunc(AcGraphBuilder *b, uint64_t *rs, const char *name,
     acGraphBuilderAddRet(b, bwd[tkRand(rs, nbwd - 1)], AC_RET_GRAD);
 }
 
+/* Percent of the generator's ops given a random workspace (tkWorkspaces);
+ * 0: none.  A knob like tkDpsPercent. */
+static int tkWsPercent = 0;
+static int tkWsBwdOnly = 0; /* only backward ops get one */
+static inline int tkWorkspaces(AcGraph *g, uint64_t seed, int percent);
+
 /* A random graph with `nFuncs` functions and `nMicro` microbatches in a
  * random valid schedule (default schedule when nMicro == 1 and coin). */
 static inline AcGraph *tkGenGraph(uint64_t seed, int nFuncs, int nMicro, int maxFwd,
@@ -262,6 +268,8 @@ static inline AcGraph *tkGenGraph(uint64_t seed, int nFuncs, int nMicro, int max
     g = NULL;
   }
   acGraphBuilderDestroy(b);
+  if (g && tkWsPercent > 0)
+    tkWorkspaces(g, seed, tkWsPercent);
   return g;
 }
 
@@ -579,7 +587,8 @@ static inline int tkWorkspaces(AcGraph *g, uint64_t seed, int percent) {
   uint64_t rs = seed * 104729 + 11;
   int n = 0;
   for (intptr_t o = 0; o < g->numOps; ++o)
-    if ((int)(acTestRand(&rs) % 100) < percent) {
+    if ((int)(acTestRand(&rs) % 100) < percent &&
+        (!tkWsBwdOnly || g->ops[o].phase == AC_PHASE_BWD)) {
       g->ops[o].workspace = 16 * (int64_t)(1 + acTestRand(&rs) % 64);
       ++n;
     }
