@@ -158,3 +158,34 @@ def test_workspace_matches_torch(case):
     # The GPU profiles model none.
     gpu = autoac.plan(case.mlir(), device="h100").report
     assert all("workspace_bytes" not in s for s in gpu["timeline"])
+
+
+def test_vit_backward_ops_are_known():
+    """A ViT-like model (class token: select; patch slice) exports
+    select_backward and slice_backward; the cost model knows every op, and
+    on cpu1 the convolution, its backward and layer norm's backward carry
+    workspaces."""
+    import torch.nn as nn
+    import autoac.pytorch as act
+
+    class TinyViT(nn.Module):
+        def __init__(self, d=32):
+            super().__init__()
+            self.patch = nn.Conv2d(3, d, 4, 4)
+            self.cls = nn.Parameter(torch.zeros(1, 1, d))
+            self.enc = nn.TransformerEncoderLayer(d, 4, 64, dropout=0.1, batch_first=True)
+            self.head = nn.Linear(d, 10)
+
+        def forward(self, x):
+            t = self.patch(x).flatten(2).transpose(1, 2)
+            t = self.enc(torch.cat([self.cls.expand(x.shape[0], -1, -1), t], 1))
+            return self.head(t[:, 0]).logsumexp(-1).sum() + t[:, 1:3].sum()
+
+    torch.manual_seed(0)
+    text = act.export_joint(TinyViT(), (torch.randn(2, 3, 16, 16),))
+    assert '"torch.aten.select_backward"' in text and '"torch.aten.slice_backward"' in text
+    report = autoac.plan(text, device="cpu1").report
+    assert report["unknown_ops"] == []
+    with_ws = {s["op"] for s in report["timeline"] if s.get("workspace_bytes")}
+    assert {"torch.aten.convolution", "torch.aten.convolution_backward",
+            "torch.aten.native_layer_norm_backward"} <= with_ws
