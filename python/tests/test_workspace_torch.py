@@ -189,3 +189,16 @@ def test_vit_backward_ops_are_known():
     with_ws = {s["op"] for s in report["timeline"] if s.get("workspace_bytes")}
     assert {"torch.aten.convolution", "torch.aten.convolution_backward",
             "torch.aten.native_layer_norm_backward"} <= with_ws
+
+
+def test_cpu_profile_names():
+    """autoac.cpu_profile(threads): the smallest cpuN with N >= threads, a
+    name the library knows."""
+    assert [autoac.cpu_profile(t) for t in (1, 2, 3, 4, 5, 16, 17, 128, 500)] == [
+        "cpu1", "cpu2", "cpu4", "cpu4", "cpu8", "cpu16", "cpu32", "cpu128", "cpu128"]
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError):
+            autoac.cpu_profile(bad)
+    text = Case("mm", "torch.aten.mm", [((4, 4), "f32")] * 2, [(4, 4)], None).mlir()
+    for t in (1, 3, 200):
+        assert autoac.plan(text, device=autoac.cpu_profile(t)).report["device"] == autoac.cpu_profile(t)
