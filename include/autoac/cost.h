@@ -104,11 +104,21 @@ void acCostEstimateNamed(const AcOpNameCost *nc, const char *opName,
                          const AcTensorType *results, intptr_t numResults,
                          const AcOpExtra *extra, AcOpCost *out);
 
-/// A device profile for roofline time.
+/// Whose kernels run the ops on a device: what their workspaces are
+/// (acCostWorkspace, docs/cost-model.md "Workspaces").
+typedef enum AcBackend {
+  AC_BACKEND_GPU = 0,      ///< cuDNN / cuBLAS through PyTorch: 0 (see docs)
+  AC_BACKEND_TORCH_CPU = 1 ///< PyTorch's CPU kernels (ATen, oneDNN)
+} AcBackend;
+
+/// A device profile for roofline time and op workspaces.
 typedef struct AcDevice {
   const char *name;
   double peakFlops;        ///< FLOP/s (dense, the dtype training uses)
   double bandwidth;        ///< bytes/s of device memory
+  AcBackend backend;       ///< whose kernels: decides the workspaces
+  int32_t threads;         ///< CPU threads the kernels run on
+                           ///< (torch.get_num_threads()); 0 on GPUs
 } AcDevice;
 
 /// Looks up a profile by name ("h100", "a100", "h200", "cpu", ...); NULL if
@@ -119,17 +129,30 @@ const char *acDeviceNames(void);
 /// Roofline seconds: max(flops / peakFlops, bytes / bandwidth).
 double acCostSeconds(const AcDevice *dev, double flops, double bytesMoved);
 
+/// Workspace bytes of one op on `dev`: scratch memory the op's kernel
+/// allocates and frees inside itself, live only while it runs (on top of
+/// its operands and results).  A formula of the operand and result types
+/// per class of op and backend (docs/cost-model.md, "Workspaces"): on the
+/// `cpu*` profiles what PyTorch 1.13's CPU kernels allocate (oneDNN
+/// convolutions, mse_loss, batch/layer norm backward, ...), measured; 0 for
+/// every op elsewhere and on the GPU profiles.  `dev` NULL: 0.  Never
+/// negative, at most AC_MAX_BYTES.
+int64_t acCostWorkspace(const AcDevice *dev, const char *opName,
+                        const AcTensorType *operands, intptr_t numOperands,
+                        const AcTensorType *results, intptr_t numResults);
+
 /*===--------------------- user cost table (--ac-cost-table) ---------------===*/
 
 /// One entry of a cost table: what a user says about ops of one name.  A
 /// field the entry does not give (has* == 0) keeps the model's value.
 typedef struct AcCostOverride {
   const char *name;        ///< op name the entry is for (owned by the table)
-  uint8_t hasFlops, hasBytes, hasSeconds, hasRecomputable;
+  uint8_t hasFlops, hasBytes, hasSeconds, hasRecomputable, hasWorkspace;
   double flops;            ///< FLOPs per execution
   double bytes;            ///< bytes moved per execution
   double seconds;          ///< time per execution (replaces the roofline)
   uint8_t recomputable;    ///< may be rerun in the backward
+  int64_t workspace;       ///< scratch bytes while it runs (acCostWorkspace)
 } AcCostOverride;
 
 /// Op costs given by a user, by op name (docs/cost-model.md, "Cost tables").
@@ -138,7 +161,8 @@ typedef struct AcCostTable AcCostTable;
 /// Parses a cost table from JSON `text` of `len` bytes; `sourceName` names
 /// it in messages (the file).  The text is an object mapping op names
 /// (dialect.op) to objects with any of "flops", "bytes", "seconds" (finite
-/// numbers >= 0) and "recomputable" (a boolean), e.g.
+/// numbers >= 0), "workspace" (whole bytes, 0 to 2^62 - 1) and
+/// "recomputable" (a boolean), e.g.
 /// {"my.op": {"flops": 1e9, "bytes": 4096, "recomputable": true}}.
 /// AC_ERR_INVALID with a message naming the source and the entry for bad
 /// JSON, a duplicate or malformed name, an unknown key, a wrong type, a
@@ -165,6 +189,8 @@ const AcCostOverride *acCostTableLookup(const AcCostTable *table,
 /// Applies `entry` to `cost`: the FLOPs, bytes moved and recomputability it
 /// gives replace the model's, and the op is no longer unknown.  Returns the
 /// op's seconds on `dev`: the entry's, else the roofline of the result.
+/// (The entry's workspace, when it has one, replaces acCostWorkspace's:
+/// the importer reads it from the entry.)
 double acCostApplyOverride(const AcCostOverride *entry, const AcDevice *dev,
                            AcOpCost *cost);
 

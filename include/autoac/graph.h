@@ -102,6 +102,9 @@ typedef struct AcOp {
   double flops;           ///< floating-point operations
   double bytesMoved;      ///< bytes read + written
   double seconds;         ///< roofline time on the graph's device profile
+  int64_t workspace;      ///< scratch bytes live only while the op runs, at
+                          ///< each of its steps (acCostWorkspace), in
+                          ///< [0, AC_MAX_BYTES]
   AcId dpsInit;           ///< destination-style init result 0 is written into
                           ///< (linalg `outs`), or AC_NONE
   AcId mutates;           ///< value this op writes in place (torch `relu_`,

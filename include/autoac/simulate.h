@@ -20,6 +20,9 @@
  *    backward op, a backward init is the gradient's storage and counts
  *    nothing, and so on down its chain (tensor.empty, linalg.fill).  Each
  *    decision looks at the liveness before any of them;
+ *  - an op's workspace (AcOp.workspace: scratch its kernel allocates and
+ *    frees inside itself) is live at each of its steps only (forward,
+ *    backward or recompute), on top of everything live then;
  *  - parameters, gradients (storage roots of AC_RET_GRAD values), optimizer
  *    state and reserve are the static part, added to every step.
  *  A step's live bytes count the values live while the op runs (its operands

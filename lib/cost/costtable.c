@@ -3,7 +3,7 @@
  * A JSON object mapping op names to what the user knows of them:
  *
  *     {"my.op":          {"flops": 1e9, "bytes": 4096, "recomputable": true},
- *      "torch.aten.foo": {"seconds": 2.5e-3}}
+ *      "torch.aten.foo": {"seconds": 2.5e-3, "workspace": 1048576}}
  *
  * Entries are kept sorted by name and looked up by binary search; torch op
  * names also match without their overload.  Every error names the source
@@ -24,7 +24,8 @@ struct AcCostTable {
   char *source;
 };
 
-static const char *const acCostKeys = "flops, bytes, seconds, recomputable";
+static const char *const acCostKeys =
+    "flops, bytes, seconds, recomputable, workspace";
 
 static int acOverrideCmp(const void *a, const void *b) {
   return strcmp(((const AcCostOverride *)a)->name,
@@ -76,6 +77,30 @@ static int acReadNumber(json_t *entry, const char *key, const char *src,
   return 1;
 }
 
+/* Reads "workspace" of `entry`: whole bytes in [0, AC_MAX_BYTES]; 1 if
+ * present, 0 if absent, -1 (err set) if malformed. */
+static int acReadWorkspace(json_t *entry, const char *src, const char *name,
+                           int64_t *out, AcError *err) {
+  json_t *v = json_object_get(entry, "workspace");
+  if (!v)
+    return 0;
+  double x = json_is_number(v) ? json_number_value(v) : NAN;
+  if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+      json_integer_value(v) <= AC_MAX_BYTES) {
+    *out = (int64_t)json_integer_value(v);
+    return 1;
+  }
+  if (json_is_real(v) && isfinite(x) && x >= 0 && x < (double)AC_MAX_BYTES &&
+      x == floor(x)) {
+    *out = (int64_t)x;
+    return 1;
+  }
+  acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+             "cost table '%s': entry '%s': \"workspace\" must be a whole "
+             "number of bytes from 0 to 2^62 - 1", src, name);
+  return -1;
+}
+
 /* Validates one entry into `e` (name not set). */
 static AcStatus acReadEntry(const char *src, const char *name, json_t *val,
                             AcCostOverride *e, AcError *err) {
@@ -93,7 +118,7 @@ static AcStatus acReadEntry(const char *src, const char *name, json_t *val,
   json_t *v;
   json_object_foreach(val, key, v) {
     if (strcmp(key, "flops") && strcmp(key, "bytes") && strcmp(key, "seconds") &&
-        strcmp(key, "recomputable"))
+        strcmp(key, "recomputable") && strcmp(key, "workspace"))
       return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                         "cost table '%s': entry '%s': unknown key \"%s\" "
                         "(accepted: %s)", src, name, key, acCostKeys);
@@ -108,6 +133,9 @@ static AcStatus acReadEntry(const char *src, const char *name, json_t *val,
   if ((r = acReadNumber(val, "seconds", src, name, &e->seconds, err)) < 0)
     return AC_ERR_INVALID;
   e->hasSeconds = (uint8_t)r;
+  if ((r = acReadWorkspace(val, src, name, &e->workspace, err)) < 0)
+    return AC_ERR_INVALID;
+  e->hasWorkspace = (uint8_t)r;
   json_t *rec = json_object_get(val, "recomputable");
   if (rec) {
     if (!json_is_boolean(rec))
@@ -117,7 +145,8 @@ static AcStatus acReadEntry(const char *src, const char *name, json_t *val,
     e->hasRecomputable = 1;
     e->recomputable = json_is_true(rec);
   }
-  if (!e->hasFlops && !e->hasBytes && !e->hasSeconds && !e->hasRecomputable)
+  if (!e->hasFlops && !e->hasBytes && !e->hasSeconds && !e->hasRecomputable &&
+      !e->hasWorkspace)
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "cost table '%s': entry '%s' sets nothing (accepted: "
                       "%s)", src, name, acCostKeys);

@@ -438,17 +438,19 @@ static AcStatus acCheckSchedule(AcGraph *g, AcError *err) {
   return AC_OK;
 }
 
-/* Every byte count the simulator adds stays below 2^63: each value is in
- * [0, AC_MAX_BYTES], and the values of every scheduled phase together (a
- * bound on what can be live at once, recompute copies included: each phase
- * entry counts its function's values once more) are at most AC_MAX_BYTES. */
+/* Every byte count the simulator adds stays below 2^63: each value and
+ * each op's workspace is in [0, AC_MAX_BYTES], and the values of every
+ * scheduled phase together with its function's largest workspace (a bound
+ * on what can be live at once, recompute copies included: each phase entry
+ * counts its function's values once more) are at most AC_MAX_BYTES. */
 static AcStatus acCheckBytes(const AcGraph *g, AcError *err) {
   AcStatus st = AC_OK;
   int64_t total = 0;
-  int64_t *fnBytes = acCalloc((size_t)g->numFuncs + 1, sizeof *fnBytes);
+  int64_t *fnBytes = acCalloc(2 * ((size_t)g->numFuncs + 1), sizeof *fnBytes);
   if (!fnBytes)
     return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                       "out of memory while building the graph");
+  int64_t *wsMax = fnBytes + g->numFuncs + 1;
   for (intptr_t v = 0; v < g->numValues && st == AC_OK; ++v) {
     const AcValue *val = &g->values[v];
     int64_t bad = val->bytes < 0 || val->bytes > AC_MAX_BYTES ? val->bytes
@@ -463,6 +465,21 @@ static AcStatus acCheckBytes(const AcGraph *g, AcError *err) {
     else if (fnBytes[val->func] <= AC_MAX_BYTES)
       fnBytes[val->func] += val->bytes;   /* both terms <= 2^62 - 1 */
   }
+  /* An op's workspace is live only while it runs: each function's largest
+     is added to its values. */
+  for (intptr_t o = 0; o < g->numOps && st == AC_OK; ++o) {
+    const AcOp *op = &g->ops[o];
+    if (op->workspace < 0 || op->workspace > AC_MAX_BYTES)
+      st = acErrorSet(err, AC_ERR_INVALID, (AcId)o, AC_NONE,
+                      "the workspace of '%s' in '@%s' (%" PRId64 " bytes) is "
+                      "outside what autoac can count (0 to 2^62 - 1)",
+                      op->name, g->funcs[op->func].name, op->workspace);
+    else if (op->workspace > wsMax[op->func])
+      wsMax[op->func] = op->workspace;
+  }
+  for (intptr_t f = 0; f < g->numFuncs && st == AC_OK; ++f)
+    if (fnBytes[f] <= AC_MAX_BYTES)
+      fnBytes[f] += wsMax[f];
   for (intptr_t s = 0; s < g->numSched && st == AC_OK; ++s) {
     AcId f = g->sched[s].func;
     if (fnBytes[f] > AC_MAX_BYTES || (total += fnBytes[f]) > AC_MAX_BYTES)

@@ -547,6 +547,10 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                       ": autoac never reruns it");
     }
     double userSeconds = user ? acCostApplyOverride(user, c->device, &cost) : 0;
+    int64_t workspace = user && user->hasWorkspace
+                            ? user->workspace
+                            : acCostWorkspace(c->device, opName, c->types, numDirect,
+                                              c->types + numDirect, nres);
     opId = acGraphBuilderAddOp(b, opName, c->operands, (int32_t)c->numOperands,
                                (int32_t)nres, rb);
     if (rb != resBytes)
@@ -567,6 +571,7 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                         : acCostSeconds(c->device, cost.flops, cost.bytesMoved);
     gop->recomputable = cost.recomputable;
     gop->computeIntensive = cost.computeIntensive;
+    gop->workspace = workspace;
     int flag = acRequestFlag(op, "ac.save");
     if (flag < 0)
       return acFailAt(c, loc, AC_ERR_INVALID, opId,

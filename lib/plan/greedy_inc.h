@@ -269,7 +269,8 @@ typedef struct AcCover {
 
 /* A big backward leaf as it is now: partial live bytes per step (pl), the
  * bytes of entries starting exactly at each step (st: the cut just before
- * step k is pl[k] - st[k]), and a segment tree of per-step summaries.  A
+ * step k is pl[k] - st[k]), and a segment tree of per-step summaries
+ * (pl[k] plus the workspace of step k's op: a joining op adds its own).  A
  * candidate's changes to the leaf then cost O(changes log steps) instead of
  * a pass over the leaf.  Built on demand, dropped when the leaf changes. */
 typedef struct AcLeafIdx {

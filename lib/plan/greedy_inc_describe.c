@@ -275,7 +275,7 @@ static int acLeafNewSummaryIdx(AcInc *s, int32_t leaf, const AcCand *d,
       for (; sz < nrec && rec[ordZ[sz]].z < q; ++sz)
         cover -= rec[ordZ[sz]].amount;
       int32_t k = acIncLowerBound(grp, ng, q);
-      int64_t v = x->pl[k] - x->st[k] + x->en[k] + cover;
+      int64_t v = x->pl[k] - x->st[k] + x->en[k] + cover + s->g->ops[q].workspace;
       r = acSumCombine(r, (AcSum){v, 1, AC_NOLEVEL});
     }
   }

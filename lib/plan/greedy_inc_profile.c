@@ -361,8 +361,9 @@ static inline int32_t acEndIndex(const AcId *grp, const int32_t *stepOf,
   return acIncLowerBound(grp, ng, z + 1) - 1;
 }
 
-/* Summary of a leaf's partial entries over its steps (group then anchor). */
-static AcSum acPartialSum(AcInc *s, const AcId *grp, int32_t ng,
+/* Summary of a leaf's partial entries over its steps (group then anchor
+ * `anchor`), each step with its op's workspace. */
+static AcSum acPartialSum(AcInc *s, const AcId *grp, int32_t ng, AcId anchor,
                           const int32_t *ea, const int32_t *ez,
                           const int64_t *eb, intptr_t n) {
   int64_t *diff = s->diff;
@@ -379,9 +380,10 @@ static AcSum acPartialSum(AcInc *s, const AcId *grp, int32_t ng,
   }
   AcSum r = acSumNone;
   int64_t live = 0;
+  const AcOp *ops = s->g->ops;
   for (int32_t k = 0; k <= ng; ++k) {
     live += diff[k];
-    AcSum one = {live, 1, AC_NOLEVEL};
+    AcSum one = {live + ops[k < ng ? grp[k] : anchor].workspace, 1, AC_NOLEVEL};
     r = acSumCombine(r, one);
   }
   return r;
@@ -427,7 +429,7 @@ int acLeafPartialNow(AcInc *s, int32_t leaf, const AcId *grp, int32_t ng,
     acIncClip(sn->a, sn->z, leaf, &ka[m], &kz[m]);
     s->entB[m++] = s->g->values[s->slotRoot[sn->slot]].bytes;
   }
-  *out = acPartialSum(s, grp, ng, ka, kz, s->entB, m);
+  *out = acPartialSum(s, grp, ng, s->leafOp[leaf], ka, kz, s->entB, m);
   return 1;
 }
 
@@ -491,7 +493,8 @@ AcLeafIdx *acLeafIdxGet(AcInc *s, int32_t leaf) {
   for (int32_t k = 0; k < n; ++k) {
     live += x->pl[k];
     x->pl[k] = live;
-    x->tree[x->size + k] = (AcSum){live, 1, AC_NOLEVEL};
+    int64_t ws = s->g->ops[k < ng ? grp[k] : b].workspace;
+    x->tree[x->size + k] = (AcSum){live + ws, 1, AC_NOLEVEL};
   }
   for (int32_t k = n; k < x->size; ++k)
     x->tree[x->size + k] = acSumNone;

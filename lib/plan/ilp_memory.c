@@ -699,8 +699,9 @@ static int acIlpMemInit(AcIlpMem *b) {
 }
 
 /* Step 2 (per forward entry): forward and backward op steps, what they
- * allocate and read (recompute steps are not positions), and returned
- * values. */
+ * allocate and read (recompute steps are not positions), their ops'
+ * workspaces (constants at their steps, as simulate.c counts them), and
+ * returned values. */
 static void acIlpMemReads(AcIlpMem *b, const AcIlpEntry *E) {
   AcIlpModel *m = b->m;
   const AcGraph *g = m->g;
@@ -724,6 +725,7 @@ static void acIlpMemReads(AcIlpMem *b, const AcIlpEntry *E) {
           s->allocF[root] >= 0)
         s->lastF[root] = acIlpMax(s->lastF[root], t);
     }
+    acIlpAdd(m, t, t, -1, op->workspace); /* its scratch, this step only */
     ++t;
   }
   /* Backward op steps (recompute steps are not positions). */
@@ -743,6 +745,7 @@ static void acIlpMemReads(AcIlpMem *b, const AcIlpEntry *E) {
         s->firstRead[u] = t;
       acIlpRead(m, s, u, t);
     }
+    acIlpAdd(m, t, t, -1, op->workspace);
     ++t;
   }
   /* Returned values: forward ones outlive the backward, backward ones

@@ -118,6 +118,10 @@ char *acReportToString(const AcReportInput *in) {
     /* No step at all (functions without ops): peakSched is -1. */
     int haveSched = sim->peakSched >= 0 && sim->peakSched < g->numSched;
     acSet(peakAt, "function", json_string(haveSched ? g->funcs[g->sched[sim->peakSched].func].name : ""), &failed);
+    /* The op's scratch, part of peak_bytes (docs/cost-model.md). */
+    acSet(peakAt, "workspace_bytes",
+          json_integer(sim->peakOp != AC_NONE ? g->ops[sim->peakOp].workspace : 0),
+          &failed);
   }
   acSet(r, "peak_at", peakAt, &failed);
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
@@ -189,6 +193,8 @@ char *acReportToString(const AcReportInput *in) {
       acSet(e, "value",
             json_string(in->valueNames[g->ops[st->op].firstResult]), &failed);
     acSet(e, "live_bytes", json_integer(sim->live[i] + sim->staticBytes), &failed);
+    if (g->ops[st->op].workspace > 0) /* included in live_bytes */
+      acSet(e, "workspace_bytes", json_integer(g->ops[st->op].workspace), &failed);
     acPush(timeline, e, &failed);
   }
   acSet(r, "timeline", timeline, &failed);

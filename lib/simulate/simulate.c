@@ -12,7 +12,8 @@
  *
  * Each slot gets an allocation step and a last step; live bytes come from
  * a difference array over steps, so a simulation costs O(steps + operands
- * + slots).  Parameters and gradient storages are static (excluded). */
+ * + slots).  An op's workspace (AcOp.workspace) adds to its own step only.
+ * Parameters and gradient storages are static (excluded). */
 #include "autoac/simulate.h"
 
 #include <assert.h>
@@ -222,6 +223,33 @@ static void acSimInPlace(AcSim *s) {
   for (intptr_t k = 0; k < s->numInPlace; ++k)
     if (s->inPlace[4 * k + 3])
       s->lastAt[s->inPlace[4 * k]] = s->inPlace[4 * k + 2] - 1;
+}
+
+/* Workspaces: an op's scratch is live at its step only, on top of what is
+ * live then (each step of the timeline runs one op). */
+static void acSimWorkspaces(AcSim *s) {
+  const AcGraph *g = s->g;
+  for (intptr_t e = 0; e < g->numSched; ++e) {
+    const AcSchedEntry *se = &g->sched[e];
+    const AcFunc *fn = &g->funcs[se->func];
+    intptr_t t = s->entryBegin[e];
+    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+      if (g->ops[o].phase != se->phase)
+        continue;
+      if (se->phase == AC_PHASE_BWD && s->anchorGroup[o] >= 0) {
+        const AcRecomputeGroup *grp = &s->groups->groups[s->anchorGroup[o]];
+        for (int32_t k = 0; k < grp->numOps; ++k, ++t) {
+          int64_t w = g->ops[s->groups->ops[grp->firstOp + k]].workspace;
+          s->delta[t] += w;
+          s->delta[t + 1] -= w;
+        }
+      }
+      s->delta[t] += g->ops[o].workspace;
+      s->delta[t + 1] -= g->ops[o].workspace;
+      ++t;
+    }
+    assert(t == s->entryBegin[e + 1]);
+  }
 }
 
 static AcStatus acSimPrepare(AcSim *s, const AcPlan *plan, AcError *err) {
@@ -474,6 +502,7 @@ AcStatus acSimulate(const AcGraph *g, const AcPlan *plan, int64_t staticBytes,
     goto cleanup;
   }
   acSimInPlace(&s);
+  acSimWorkspaces(&s);
 
   /* Slots to intervals, intervals to live bytes. */
   for (intptr_t e = 0; e < g->numSched; ++e) {

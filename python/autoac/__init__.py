@@ -20,7 +20,21 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 __all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "write_output", "library_path",
-           "library_candidates"]
+           "library_candidates", "cpu_profile"]
+
+# The cpu device profiles' thread counts (lib/cost/device.c): PyTorch's CPU
+# kernels on that many threads decide some op workspaces.
+_CPU_THREADS = (1, 2, 4, 8, 16, 32, 64, 128)
+
+
+def cpu_profile(threads: int) -> str:
+    """The device profile for PyTorch's CPU kernels on `threads` threads
+    (torch.get_num_threads()): "cpuN" for the smallest N >= threads, whose
+    workspaces are never below those of `threads` threads (docs/cost-model.md,
+    "Workspaces"); "cpu128" above that."""
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError(f"cpu_profile: threads must be an integer >= 1, not {threads!r}")
+    return "cpu%d" % next((n for n in _CPU_THREADS if n >= threads), _CPU_THREADS[-1])
 
 _option_names: Optional[tuple] = None
 

@@ -231,6 +231,12 @@ static inline void tkGenFunc(AcGraphBuilder *b, uint64_t *rs, const char *name,
     acGraphBuilderAddRet(b, bwd[tkRand(rs, nbwd - 1)], AC_RET_GRAD);
 }
 
+/* Percent of the generator's ops given a random workspace (tkWorkspaces);
+ * 0: none.  A knob like tkDpsPercent. */
+static int tkWsPercent = 0;
+static int tkWsBwdOnly = 0; /* only backward ops get one */
+static inline int tkWorkspaces(AcGraph *g, uint64_t seed, int percent);
+
 /* A random graph with `nFuncs` functions and `nMicro` microbatches in a
  * random valid schedule (default schedule when nMicro == 1 and coin). */
 static inline AcGraph *tkGenGraph(uint64_t seed, int nFuncs, int nMicro, int maxFwd,
@@ -262,6 +268,8 @@ static inline AcGraph *tkGenGraph(uint64_t seed, int nFuncs, int nMicro, int max
     g = NULL;
   }
   acGraphBuilderDestroy(b);
+  if (g && tkWsPercent > 0)
+    tkWorkspaces(g, seed, tkWsPercent);
   return g;
 }
 
@@ -501,6 +509,7 @@ static inline int tkNaiveSimulate(const AcGraph *g, const AcPlan *p, int64_t sta
     for (long key = 0; key < nkeys; ++key)
       if (alloc[key] >= 0 && alloc[key] <= t && t <= last[key])
         live += g->values[key % nv].bytes;
+    live += g->ops[steps[t].op].workspace; /* the op's scratch, this step */
     out->live[t] = live;
     if (live > best) {
       best = live;
@@ -570,6 +579,21 @@ static inline AcGraph *tkThreeActs(void) {
   return g;
 }
 
+
+/* Gives about `percent` % of g's ops a random workspace (AcOp.workspace)
+ * of 1 to 4 times a typical value size, some of them large enough to make
+ * the peak; returns how many ops got one. */
+static inline int tkWorkspaces(AcGraph *g, uint64_t seed, int percent) {
+  uint64_t rs = seed * 104729 + 11;
+  int n = 0;
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    if ((int)(acTestRand(&rs) % 100) < percent &&
+        (!tkWsBwdOnly || g->ops[o].phase == AC_PHASE_BWD)) {
+      g->ops[o].workspace = 16 * (int64_t)(1 + acTestRand(&rs) % 64);
+      ++n;
+    }
+  return n;
+}
 
 /* Quantizes sizes and costs so that levels and ratios tie often. */
 static inline void tkQuantize(AcGraph *g, uint64_t seed) {

@@ -705,6 +705,195 @@ AC_TEST(test_corpus_names) {
   CHECK(acCostTableSelfCheck() > 100);
 }
 
+/*===--------------------------- backward ops -----------------------------===*/
+
+/* The backward ops the PyTorch exporter emits are known (not pinned as
+ * unknown), recomputable, and move their operand and result bytes:
+ * select_backward(grad [8,256], [8,128,256], 1, 0): grad 8192 + out 1048576. */
+AC_TEST(test_backward_ops_known) {
+  AcTensorType in[] = {F32(2, D(8), D(256)), nt(), nt(), nt()};
+  AcTensorType out[] = {F32(3, D(8), D(128), D(256))};
+  static const char *const moves[] = {
+      "torch.aten.select_backward", "torch.aten.slice_backward",
+      "torch.aten.index_select_backward", "torch.aten.embedding_dense_backward",
+      "torch.aten.diagonal_backward", "torch.aten.embedding_backward"};
+  for (size_t i = 0; i < sizeof moves / sizeof moves[0]; ++i) {
+    AcOpCost c = est(moves[i], in, N(in), out, 1, NULL);
+    CHECK(!c.unknown && c.recomputable && c.kind == AC_KIND_DATA_MOVEMENT);
+    CHECK_NEAR(c.bytesMoved, 8192.0 + 1048576.0, 1e-12);
+    CHECK(c.flops == 0.0);
+  }
+  /* Elementwise and reducing backward ops: known, recomputable, FLOPs of
+     coef x elements (gelu_backward 12 x 262144). */
+  static const char *const others[] = {
+      "torch.aten.gelu_backward", "torch.aten.native_dropout_backward",
+      "torch.aten.native_layer_norm_backward", "torch.aten.unfold_backward",
+      "torch.aten.reflection_pad2d_backward", "torch.aten.l1_loss_backward",
+      "torch.aten.glu_backward", "torch.aten._prelu_kernel_backward"};
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; ++i) {
+    AcOpCost c = est(others[i], out, 1, out, 1, NULL);
+    CHECK(!c.unknown && c.recomputable && c.flops > 0);
+  }
+  AcOpCost g = est("torch.aten.gelu_backward", out, 1, out, 1, NULL);
+  CHECK_NEAR(g.flops, 12.0 * 262144, 1e-12);
+  /* native_dropout_backward is not a random op (its mask is an operand). */
+  AcOpCost d = est("torch.aten.native_dropout_backward", out, 1, out, 1, NULL);
+  CHECK(d.kind == AC_KIND_ELEMENTWISE && d.recomputable);
+}
+
+/*===--------------------------- workspaces -------------------------------===*/
+
+/* Workspace of `name` on profile `dev`. */
+static int64_t ws(const char *dev, const char *name, const AcTensorType *ops,
+                  intptr_t nOps, const AcTensorType *res, intptr_t nRes) {
+  return acCostWorkspace(acDeviceLookup(dev), name, ops, nOps, res, nRes);
+}
+
+/* Forward convolution of x [n,c,h,h], w [o,c/g,k,k], y [n,o,p,p]. */
+static int64_t convWs(const char *dev, int64_t n, int64_t c, int64_t h,
+                      int64_t o, int64_t cg, int64_t k, int64_t p) {
+  AcTensorType ops[] = {F32(4, n, c, h, h), F32(4, o, cg, k, k), nt(), nt(),
+                        nt(), nt(), nt(), nt(), nt()};
+  AcTensorType res[] = {F32(4, n, o, p, p)};
+  return ws(dev, "torch.aten.convolution", ops, N(ops), res, 1);
+}
+
+/* Backward of the same; `mask` bit i: result i (dx, dw, db) wanted. */
+static int64_t convBwdWs(const char *dev, int64_t n, int64_t c, int64_t h,
+                         int64_t o, int64_t k, int64_t p, int mask) {
+  AcTensorType ops[] = {F32(4, n, o, p, p), F32(4, n, c, h, h), F32(4, o, c, k, k),
+                        nt(), nt(), nt(), nt(), nt(), nt(), nt(), nt()};
+  AcTensorType res[] = {(mask & 1) ? F32(4, n, c, h, h) : nt(),
+                        (mask & 2) ? F32(4, o, c, k, k) : nt(),
+                        (mask & 4) ? F32(1, o) : nt()};
+  return ws(dev, "torch.aten.convolution_backward", ops, N(ops), res, 3);
+}
+
+/* Every number below is torch 1.13's, measured on CPU (one thread, the
+ * profiler's memory events: peak inside the op less what it returns;
+ * docs/cost-model.md "Workspaces" has the table and the formulas). */
+AC_TEST(test_workspace_conv) {
+  /* oneDNN forward: max(x' + w' + y', y' + y) - y, channels padded to 8.
+     8x16x28x28 -> 32: x 401408 + w 18432 < y 802816: y. */
+  CHECK_EQ_I64(convWs("cpu1", 8, 16, 28, 32, 16, 3, 28), 802816);
+  CHECK_EQ_I64(convWs("cpu1", 8, 64, 56, 64, 64, 3, 56), 6569984);   /* x + w */
+  CHECK_EQ_I64(convWs("cpu1", 4, 128, 28, 256, 128, 3, 14), 2785280); /* stride 2 */
+  CHECK_EQ_I64(convWs("cpu1", 2, 256, 14, 512, 256, 3, 14), 5120000);
+  CHECK_EQ_I64(convWs("cpu1", 8, 32, 56, 32, 1, 3, 56), 3212416);    /* depthwise */
+  /* 3 input channels keep a plain layout (no x'): y = 6422528. */
+  CHECK_EQ_I64(convWs("cpu1", 8, 3, 112, 64, 3, 7, 56), 6422528);
+  /* 12 channels pad to 16: x' 262144 + w' 18432 + y' 524288 < 2 y: y. */
+  CHECK_EQ_I64(convWs("cpu1", 4, 12, 32, 32, 12, 3, 32), 524288);
+  /* ATen's slow path: 1x1 unstrided, batch 8, one thread: nothing; two
+     threads take oneDNN: max(802816 + 8192 + y, 2 y) - y = y 1605632. */
+  CHECK_EQ_I64(convWs("cpu1", 8, 32, 28, 64, 32, 1, 28), 0);
+  CHECK_EQ_I64(convWs("cpu2", 8, 32, 28, 64, 32, 1, 28), 1605632);
+  CHECK_EQ_I64(convWs("cpu1", 16, 32, 28, 64, 32, 1, 28), 3211264); /* batch 16 */
+  /* A tiny input (1x4x8x8, 3x3) unfolds: 4 x 9 x 64 x 4 B = 9216. */
+  CHECK_EQ_I64(convWs("cpu1", 1, 4, 8, 8, 4, 3, 8), 9216);
+  /* Backward, all three gradients: max(x' + dy', w + b) over the phases. */
+  CHECK_EQ_I64(convBwdWs("cpu1", 8, 16, 28, 32, 3, 28, 7), 1204224);
+  CHECK_EQ_I64(convBwdWs("cpu1", 8, 64, 56, 64, 3, 56, 7), 12845056);
+  CHECK_EQ_I64(convBwdWs("cpu1", 4, 128, 28, 256, 3, 14, 7), 2408448);
+  CHECK_EQ_I64(convBwdWs("cpu1", 2, 256, 14, 512, 3, 14, 7), 4720640); /* w + b */
+  CHECK_EQ_I64(convBwdWs("cpu1", 8, 3, 112, 64, 7, 56, 7), 6422528);
+  /* Few channels: dx' and w' padded to 8 all the same (2x3x64x64, 3x3 ->
+     16: dy' 524288 + w' 4608 + dx' 262144 - 100096 returned); strided, a
+     gemm kernel: dx + a column buffer 3 x 49 x 256 x 4 + 128 (2x3x32x32,
+     7x7/2 -> 16: 24576 + 150656 - 34048). */
+  CHECK_EQ_I64(convBwdWs("cpu1", 2, 3, 64, 16, 3, 64, 7), 690944);
+  CHECK_EQ_I64(convBwdWs("cpu1", 2, 3, 32, 16, 7, 16, 7), 141184);
+  CHECK_EQ_I64(convBwdWs("cpu1", 2, 3, 32, 16, 7, 16, 6), 32768); /* no dx */
+  CHECK_EQ_I64(convBwdWs("cpu1", 8, 64, 56, 64, 3, 56, 6), 12845056); /* no dx */
+  CHECK_EQ_I64(convBwdWs("cpu1", 8, 64, 56, 64, 3, 56, 1), 6569984);  /* dx only */
+  CHECK_EQ_I64(convBwdWs("cpu1", 8, 64, 56, 64, 3, 56, 3), 12845056); /* no db */
+  /* GPU profiles model none; no device: none. */
+  CHECK_EQ_I64(convWs("h100", 8, 64, 56, 64, 64, 3, 56), 0);
+  CHECK_EQ_I64(convBwdWs("a100", 8, 64, 56, 64, 3, 56, 7), 0);
+  AcTensorType x[] = {F32(4, D(8), D(64), D(56), D(56))};
+  CHECK_EQ_I64(acCostWorkspace(NULL, "torch.aten.convolution", x, 1, x, 1), 0);
+  /* Malformed shapes (rank mismatch, missing operands): none, no crash. */
+  AcTensorType w2[] = {F32(4, D(8), D(64), D(56), D(56)), F32(2, D(3), D(3))};
+  CHECK_EQ_I64(ws("cpu1", "torch.aten.convolution", w2, 2, x, 1), 0);
+  CHECK_EQ_I64(ws("cpu1", "torch.aten.convolution", NULL, 0, NULL, 0), 0);
+  CHECK_EQ_I64(ws("cpu1", "torch.aten.convolution_backward", x, 1, NULL, 0), 0);
+}
+
+AC_TEST(test_workspace_other_ops) {
+  /* mse_loss reduced to a scalar keeps a difference tensor: [64,1000] f32
+     = 256000 B; unreduced: none. */
+  AcTensorType xt[] = {F32(2, D(64), D(1000)), F32(2, D(64), D(1000)), nt()};
+  AcTensorType scalar[] = {F32(0)};
+  CHECK_EQ_I64(ws("cpu1", "torch.aten.mse_loss", xt, 3, scalar, 1), 256000);
+  CHECK_EQ_I64(ws("cpu1", "torch.aten.mse_loss", xt, 3, xt, 1), 0);
+  /* native_dropout_backward(grad [8,128,256], mask, scale): the mask as
+     f32, 1048576 B. */
+  AcTensorType g[] = {F32(3, D(8), D(128), D(256)), ten(8, 3, D(8), D(128), D(256)), nt()};
+  CHECK_EQ_I64(ws("cpu1", "torch.aten.native_dropout_backward", g, 3, g, 1), 1048576);
+  /* native_batch_norm_backward(dy, x [8,64,56,56], ...): x-sized, 6422528;
+     native_batch_norm: two per-channel vectors, 2 x 64 x 4 = 512. */
+  AcTensorType bn[] = {F32(4, D(8), D(64), D(56), D(56)), F32(4, D(8), D(64), D(56), D(56)),
+                       F32(1, D(64))};
+  AcTensorType bnr[] = {F32(4, D(8), D(64), D(56), D(56)), F32(1, D(64)), F32(1, D(64))};
+  CHECK_EQ_I64(ws("cpu1", "torch.aten.native_batch_norm_backward", bn, 3, bnr, 3), 6422528);
+  CHECK_EQ_I64(ws("cpu1", "torch.aten.native_batch_norm", bn + 1, 2, bnr, 3), 512);
+  /* native_layer_norm_backward: 2 x threads x gamma's gradient (256 f32):
+     one thread 2048, two 4096; without gamma's gradient none. */
+  AcTensorType lnr[] = {F32(3, D(8), D(128), D(256)), F32(1, D(256)), F32(1, D(256))};
+  AcTensorType lnr0[] = {F32(3, D(8), D(128), D(256)), nt(), nt()};
+  CHECK_EQ_I64(ws("cpu1", "torch.aten.native_layer_norm_backward", g, 1, lnr, 3), 2048);
+  CHECK_EQ_I64(ws("cpu2", "torch.aten.native_layer_norm_backward", g, 1, lnr, 3), 4096);
+  CHECK_EQ_I64(ws("cpu1", "torch.aten.native_layer_norm_backward", g, 1, lnr0, 3), 0);
+  /* _adaptive_avg_pool2d_backward(dy [8,64,1,1], x): none. */
+  AcTensorType ap[] = {F32(4, D(8), D(64), D(1), D(1)), F32(4, D(8), D(64), D(56), D(56))};
+  CHECK_EQ_I64(ws("cpu1", "torch.aten._adaptive_avg_pool2d_backward.default", ap, 2, ap + 1, 1),
+               0);
+  /* Measured 0: matmuls, softmax, gelu, pooling, embedding, slicing. */
+  static const char *const zero[] = {
+      "torch.aten.mm", "torch.aten.addmm", "torch.aten.bmm", "torch.aten._softmax",
+      "torch.aten._log_softmax_backward_data", "torch.aten.gelu_backward",
+      "torch.aten.max_pool2d_with_indices_backward", "torch.aten.select_backward",
+      "torch.aten.embedding_dense_backward", "torch.aten.native_layer_norm",
+      "linalg.matmul", "my.op"};
+  for (size_t i = 0; i < sizeof zero / sizeof zero[0]; ++i)
+    CHECK_EQ_I64(ws("cpu1", zero[i], xt, 2, xt, 1), 0);
+  /* The GPU profiles: none for these either. */
+  CHECK_EQ_I64(ws("h100", "torch.aten.mse_loss", xt, 3, scalar, 1), 0);
+}
+
+/* A cost table's "workspace": whole bytes 0 to 2^62 - 1, else an error
+ * naming the source and the entry. */
+AC_TEST(test_workspace_table) {
+  AcCostTable *t = NULL;
+  AcError err;
+  CHECK(tableFrom("{\"my.op\": {\"workspace\": 4096},"
+                  " \"torch.aten.mse_loss\": {\"workspace\": 0},"
+                  " \"a.b\": {\"workspace\": 1e6, \"flops\": 1}}", &t, &err) == AC_OK);
+  const AcCostOverride *e = acCostTableLookup(t, "my.op");
+  CHECK(e && e->hasWorkspace && e->workspace == 4096 && !e->hasFlops);
+  e = acCostTableLookup(t, "torch.aten.mse_loss.default");
+  CHECK(e && e->hasWorkspace && e->workspace == 0);
+  e = acCostTableLookup(t, "a.b");
+  CHECK(e && e->hasWorkspace && e->workspace == 1000000 && e->hasFlops);
+  acCostTableDestroy(t);
+  static const char *const bad[] = {
+      "{\"my.op\": {\"workspace\": -1}}", "{\"my.op\": {\"workspace\": 1.5}}",
+      "{\"my.op\": {\"workspace\": \"1MB\"}}", "{\"my.op\": {\"workspace\": 1e30}}",
+      "{\"my.op\": {\"workspace\": 4611686018427387904}}", /* 2^62 */
+      "{\"my.op\": {\"workspace\": null}}"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    t = NULL;
+    CHECK(tableFrom(bad[i], &t, &err) == AC_ERR_INVALID && t == NULL);
+    CHECK(strstr(err.message, "cost table 't.json': entry 'my.op': \"workspace\" "
+                              "must be a whole number of bytes from 0 to 2^62 - 1") != NULL);
+  }
+  /* The largest accepted. */
+  CHECK(tableFrom("{\"my.op\": {\"workspace\": 4611686018427387903}}", &t, &err) == AC_OK);
+  e = acCostTableLookup(t, "my.op");
+  CHECK(e && e->workspace == INT64_C(4611686018427387903));
+  acCostTableDestroy(t);
+}
+
 /*===--------------------------- devices ----------------------------------===*/
 
 AC_TEST(test_devices) {
@@ -725,6 +914,15 @@ AC_TEST(test_devices) {
   CHECK(acDeviceLookup("h1000") == NULL);
   CHECK(acDeviceLookup(NULL) == NULL);
   CHECK(strstr(acDeviceNames(), "h100") && strstr(acDeviceNames(), "cpu"));
+  /* CPU profiles: PyTorch's CPU kernels, "cpu" with 16 threads, "cpuN" N. */
+  CHECK(acDeviceLookup("cpu")->backend == AC_BACKEND_TORCH_CPU &&
+        acDeviceLookup("cpu")->threads == 16);
+  CHECK(acDeviceLookup("cpu1") && acDeviceLookup("cpu1")->threads == 1 &&
+        acDeviceLookup("cpu1")->peakFlops == 1e12);
+  CHECK(acDeviceLookup("cpu64") && acDeviceLookup("cpu64")->threads == 64);
+  CHECK(acDeviceLookup("cpu3") == NULL);
+  CHECK(h->backend == AC_BACKEND_GPU && h->threads == 0);
+  CHECK(strstr(acDeviceNames(), "cpu1, cpu2"));
 
   /* Memory bound: relu on 268435456 f32 elements: 2.68e8 flops,
    * 2 * 1 GiB = 2147483648 bytes.  flops time 2.71e-7 s < bytes time
@@ -1147,6 +1345,10 @@ int main(void) {
   RUN(test_constants_and_fills);
   RUN(test_corpus_names);
   RUN(test_devices);
+  RUN(test_backward_ops_known);
+  RUN(test_workspace_conv);
+  RUN(test_workspace_other_ops);
+  RUN(test_workspace_table);
   RUN(test_type_good);
   RUN(test_type_non_tensors);
   RUN(test_type_errors);

@@ -7,7 +7,7 @@
  * so that the secondary rule and the tie-breaks are exercised; the
  * incremental state re-checked against a fresh simulation after every
  * drop; early stops giving prefixes; the exact ratio order; allocation
- * failures. */
+ * failures; op workspaces. */
 #include "plan_testkit.h"
 #include "partition/partition.h"
 
@@ -447,6 +447,68 @@ AC_TEST(inPlaceDestGraphs) {
   tkDpsPercent = 0;
 }
 
+/* 1 when g's save-all peak is higher with its ops' workspaces than without. */
+static int workspaceChangesPeak(AcGraph *g) {
+  AcPlan *p = acPlanCreate(g);
+  AcSimResult a, b;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  int64_t *keep = calloc((size_t)g->numOps + 1, sizeof *keep);
+  int higher = 0;
+  acPlanSaveAll(g, p);
+  if (acPlanDerive(g, p, NULL) == AC_OK &&
+      acSimulate(g, p, 0, 0, &a, NULL) == AC_OK) {
+    for (intptr_t o = 0; o < g->numOps; ++o) {
+      keep[o] = g->ops[o].workspace;
+      g->ops[o].workspace = 0;
+    }
+    if (acSimulate(g, p, 0, 0, &b, NULL) == AC_OK)
+      higher = a.peakBytes > b.peakBytes;
+    for (intptr_t o = 0; o < g->numOps; ++o)
+      g->ops[o].workspace = keep[o];
+  }
+  free(keep);
+  acSimResultClear(&a);
+  acSimResultClear(&b);
+  acPlanDestroy(p);
+  return higher;
+}
+
+/* Op workspaces (AcOp.workspace, live at the op's step only: forward,
+ * backward and recompute steps): the incremental profile carries each
+ * step's workspace in both leaf representations (a joining recompute op
+ * brings its own), so trajectories stay the reference's and the state the
+ * simulation's after every drop.  Not vacuous: the workspaces raise the
+ * save-all peak of many graphs. */
+AC_TEST(workspaceGraphs) {
+  int saved = acGreedyLeafIndexMin;
+  for (int indexed = 0; indexed < 2; ++indexed) {
+    acGreedyLeafIndexMin = indexed ? 1 : saved;
+    Stats st = {0, 0, 0, 0};
+    int wsOps = 0, changed = 0;
+    for (uint64_t seed = 9000; seed <= 9150 && st.failures < 3; ++seed) {
+      AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 3 == 0), 1 + (int)(seed % 3),
+                              12 + (int)(seed % 30), 8 + (int)(seed % 20));
+      if (!g)
+        continue;
+      if (seed % 2)
+        tkQuantize(g, seed);
+      wsOps += tkWorkspaces(g, seed, 40);
+      changed += workspaceChangesPeak(g);
+      compareGraph(g, seed, &st);
+      acGraphDestroy(g);
+    }
+    printf("  %s: %d trajectories, %d drops, %d ops with a workspace, %d "
+           "graphs whose save-all peak they raise\n",
+           indexed ? "indexed" : "plain", st.trajectories, st.drops, wsOps,
+           changed);
+    CHECK(st.failures == 0);
+    CHECK(changed >= 40 && st.trajectories >= 400 && st.drops >= 500 &&
+          wsOps >= 1000);
+  }
+  acGreedyLeafIndexMin = saved;
+}
+
 /* The budget's last drop (acGreedyPlanForBudget): the reference and the
  * incremental choose the same one at budgets between consecutive peaks of
  * the trajectory (bit-equal seconds), its peak is the simulated one and
@@ -548,6 +610,7 @@ int main(void) {
   RUN(randomGraphsIndexed);
   RUN(inPlaceGraphs);
   RUN(inPlaceDestGraphs);
+  RUN(workspaceGraphs);
   RUN(budgetLastDrop);
   return acTestSummary("greedy_inc");
 }

@@ -171,6 +171,14 @@ AC_TEST(modelBoundsSimulation) { modelBounds(0); }
 
 AC_TEST(modelBoundsInPlace) { modelBounds(40); }
 
+/* With op workspaces (constants at their forward and backward steps; the
+ * model leaves out those of recompute steps, which are not positions). */
+AC_TEST(modelBoundsWorkspace) {
+  tkWsPercent = 35;
+  modelBounds(0);
+  tkWsPercent = 0;
+}
+
 typedef struct Brute {
   int n;
   AcId vars[20];
@@ -355,6 +363,19 @@ AC_TEST(ilpMatchesBruteForceInPlaceDest) {
   tkDestPercent = 35;
   matchesBruteForce(40, 9001, 24);
   tkDestPercent = 0;
+}
+
+/* The same with workspaces on backward ops (constants at positions, exact
+ * in the model).  Those of recomputed ops are not modelled (recompute
+ * steps are not positions): only the no-good cuts of plans the simulation
+ * finds over the budget exclude them, which can take many rounds
+ * (docs/planner.md). */
+AC_TEST(ilpMatchesBruteForceWorkspace) {
+  tkWsPercent = 50;
+  tkWsBwdOnly = 1;
+  matchesBruteForce(0, 11001, 20);
+  tkWsBwdOnly = 0;
+  tkWsPercent = 0;
 }
 
 /* Greedy's hand graph (tkThreeActs, its space of 8 plans by hand): at 1000
@@ -657,9 +678,11 @@ AC_TEST(allocFailures) {
 int main(void) {
   RUN(modelBoundsSimulation);
   RUN(modelBoundsInPlace);
+  RUN(modelBoundsWorkspace);
   RUN(ilpMatchesBruteForce);
   RUN(ilpMatchesBruteForceInPlace);
   RUN(ilpMatchesBruteForceInPlaceDest);
+  RUN(ilpMatchesBruteForceWorkspace);
   RUN(handGraph);
   RUN(planRunSweep);
   RUN(limits);

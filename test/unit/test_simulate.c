@@ -159,6 +159,73 @@ AC_TEST(chainRecomputeAll) {
   acGraphDestroy(g);
 }
 
+/* Workspaces: an op's scratch counts at its own step only, forward,
+ * backward and recompute, on top of what is live then (the chain's levels
+ * as in chainSaveAll and chainRecomputeAll).  Workspaces: mm 30, tanh 500,
+ * bcast 2, mm_bwd 10000. */
+AC_TEST(workspaceAtItsStep) {
+  AcGraph *g = chainGraph();
+  AcPlan *p = acPlanCreate(g);
+  AcSimResult r;
+  g->ops[0].workspace = 30;
+  g->ops[1].workspace = 500;
+  g->ops[3].workspace = 2;
+  acPlanSaveAll(g, p);
+  CHECK(acPlanDerive(g, p, NULL) == AC_OK);
+  CHECK(acSimulate(g, p, 2000, 1, &r, NULL) == AC_OK);
+  /* save-all: 800+30, 1200+500, 804, 1208+2, 1608, 808 */
+  int64_t saveAll[6] = {830, 1700, 804, 1210, 1608, 808};
+  for (int t = 0; t < 6; ++t)
+    CHECK_EQ_I64(r.live[t], saveAll[t]);
+  CHECK_EQ_I64(r.peakBytes, 1700 + 2000);
+  CHECK(r.peakStep == 1 && r.peakOp == 1 && r.peakKind == AC_STEP_FWD);
+  acSimResultClear(&r);
+  /* The backward's last op: 808 + 10000 at step 5, its neighbours as before. */
+  g->ops[5].workspace = 10000;
+  CHECK(acSimulate(g, p, 0, 1, &r, NULL) == AC_OK);
+  CHECK_EQ_I64(r.live[4], 1608);
+  CHECK_EQ_I64(r.live[5], 10808);
+  CHECK(r.peakBytes == 10808 && r.peakStep == 5 && r.peakOp == 5);
+  acSimResultClear(&r);
+  g->ops[5].workspace = 0;
+  /* Recompute all: mm' and tanh' carry their workspaces at their recompute
+     steps (4 and 5): 800+30, 1200+500, 804, 808+2, 1208+30, 1608+500, 1608,
+     808. */
+  acPlanDestroy(p);
+  p = acPlanCreate(g);
+  CHECK(acPlanDerive(g, p, NULL) == AC_OK);
+  CHECK(acSimulate(g, p, 0, 1, &r, NULL) == AC_OK);
+  int64_t none[8] = {830, 1700, 804, 810, 1238, 2108, 1608, 808};
+  CHECK_EQ_I64(r.numSteps, 8);
+  for (int t = 0; t < 8 && r.numSteps == 8; ++t)
+    CHECK_EQ_I64(r.live[t], none[t]);
+  CHECK(r.peakBytes == 2108 && r.peakStep == 5 && r.peakOp == 1 &&
+        r.peakKind == AC_STEP_RECOMPUTE);
+  acSimResultClear(&r);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
+/* A workspace outside [0, 2^62 - 1], or one that with the values would
+ * pass what autoac can count, is refused naming the op. */
+AC_TEST(workspaceBounds) {
+  for (int k = 0; k < 3; ++k) {
+    AcGraphBuilder *b = acGraphBuilderCreate();
+    addChain(b, "A");
+    int64_t ws = k == 0 ? -1 : k == 1 ? AC_MAX_BYTES + 1 : AC_MAX_BYTES - 100;
+    acGraphBuilderOp(b, 1)->workspace = ws;
+    AcGraph *g = NULL;
+    AcError err;
+    AcStatus st = acGraphBuilderFinish(b, &g, &err);
+    CHECK(st == AC_ERR_INVALID && g == NULL);
+    if (st == AC_ERR_INVALID)
+      CHECK(strstr(err.message, k < 2 ? "the workspace of 'tanh' in '@A'"
+                                       : "add up to more than 2^62 - 1") != NULL);
+    acGraphBuilderDestroy(b);
+    acGraphDestroy(g);
+  }
+}
+
 /* Save h1 instead of h2: only tanh is rerun.
    step 3: x 400 + h1 400 (saved) + loss 4 + dy 4 + g2 400 = 1208
    step 4 (tanh'): 1208 + h2' 400                        = 1608
@@ -476,7 +543,7 @@ AC_TEST(inPlace) {
 }
 
 AC_TEST(randomCrossCheck) {
-  int graphs = 0, plans = 0;
+  int graphs = 0, plans = 0, wsOps = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
     int nFuncs = 1 + (int)(seed % 3 == 0);
     int nMicro = 1 + (int)(seed % 4 == 1);
@@ -485,6 +552,8 @@ AC_TEST(randomCrossCheck) {
     if (!g)
       continue;
     ++graphs;
+    if (seed % 2 == 0)
+      wsOps += tkWorkspaces(g, seed, 35);
     uint64_t rs = seed;
     AcPlan *p = acPlanCreate(g);
     int64_t staticB = acSimStaticBytes(g, 1.0, 16);
@@ -520,8 +589,9 @@ AC_TEST(randomCrossCheck) {
     acPlanDestroy(p);
     acGraphDestroy(g);
   }
-  printf("  cross-checked %d plans on %d graphs\n", plans, graphs);
-  CHECK(graphs >= 200);
+  printf("  cross-checked %d plans on %d graphs (%d ops with a workspace)\n",
+         plans, graphs, wsOps);
+  CHECK(graphs >= 200 && wsOps >= 500);
 }
 
 /* Scale: a 100k-op chain (50k forward, 50k backward) derives, groups and
@@ -617,6 +687,8 @@ int main(void) {
   RUN(chainSaveAll);
   RUN(chainRecomputeAll);
   RUN(chainSaveInput);
+  RUN(workspaceAtItsStep);
+  RUN(workspaceBounds);
   RUN(microbatches);
   RUN(twoFunctions);
   RUN(views);

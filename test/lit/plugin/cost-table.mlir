@@ -19,7 +19,7 @@
 // A bad table is an error naming the file and the entry.
 // RUN: echo '{"my.fancy": {"flop": 1}}' > %t/bad.json
 // RUN: not mlir-opt %s --allow-unregistered-dialect --load-pass-plugin=%plugin --pass-pipeline='builtin.module(auto-ac{cost-table=%t/bad.json})' -o %t/out3.mlir 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: cost table '{{.*}}bad.json': entry 'my.fancy': unknown key "flop" (accepted: flops, bytes, seconds, recomputable)
+// BAD: error: cost table '{{.*}}bad.json': entry 'my.fancy': unknown key "flop" (accepted: flops, bytes, seconds, recomputable, workspace)
 func.func @step(%x: tensor<1024xf32>, %dy: tensor<f32> {ac.tangent}) -> (tensor<f32> {ac.output}, tensor<1024xf32> {ac.grad}) attributes {ac.joint} {
   %a = "my.fancy"(%x) : (tensor<1024xf32>) -> tensor<1024xf32>
   %b = "my.fancy"(%a) : (tensor<1024xf32>) -> tensor<1024xf32>

@@ -8,7 +8,7 @@
 // RUN: ac-opt %s --ac-report=%t/r.json --ac-plan-out=%t/p.json -o %t.discard.mlir
 // RUN: %python %inputs/jq.py %t/r.json peak_bytes peak_at | FileCheck %s
 // CHECK: peak_bytes = 16{{$}}
-// CHECK: peak_at = {"function":"","op":"","phase":{{.*}},"step":-1}
+// CHECK: peak_at = {"function":"","op":"","phase":{{.*}},"step":-1,"workspace_bytes":0}
 // RUN: ac-opt %s --ac-budget=1 --ac-strategy=knapsack --ac-mode=annotate --ac-report=%t/r.json -o %t.discard.mlir 2>&1 | FileCheck %s --check-prefix=BUDGET
 // BUDGET: warning: autoac: budget 1 bytes (1 B) is below the peak of the knapsack baseline's plan for it, 16 bytes (16 B), which occurs at '?' in the {{.*}} of '@?'
 // RUN: not ac-opt %s --ac-budget=1 --ac-strict -o %t.discard.mlir 2>&1 | FileCheck %s --check-prefix=STRICT

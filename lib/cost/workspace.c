@@ -1,0 +1,260 @@
+/* workspace.c - op workspaces: scratch memory an op's kernel allocates and
+ * frees inside itself, per backend, as a formula of the operand and result
+ * types (docs/cost-model.md, "Workspaces", has the measurements).
+ *
+ * PyTorch's CPU kernels (torch 1.13, oneDNN), measured with the profiler's
+ * memory events (peak inside the op less what it returns):
+ *  - oneDNN convolutions reorder their input, weight and output into
+ *    blocked layouts (channels padded to 8) and reorder the output back;
+ *    the backward reorders grad_output and the input and computes the
+ *    gradients in blocked form.  ATen's slow path (1x1 unstrided kernels
+ *    single-threaded below batch 16, tiny inputs; other dtypes than f32)
+ *    unfolds the input (im2col) for other kernels.
+ *  - mse_loss (reduced) keeps a difference tensor; native_dropout_backward
+ *    converts the mask to the gradient's dtype; native_batch_norm_backward
+ *    an input-sized temporary; native_batch_norm two per-channel vectors;
+ *    native_layer_norm_backward per-thread gamma/beta partial sums.
+ *  - measured 0: mm, addmm, bmm, softmax, log_softmax and their backward,
+ *    nll_loss and its backward, gelu(_backward), threshold_backward,
+ *    max_pool2d_with_indices(_backward), embedding(_dense_backward),
+ *    select/slice/index_select_backward, sum, layer norm forward,
+ *    _adaptive_avg_pool2d(_backward).
+ * GPU profiles: 0 (cuDNN picks a workspace per call and algorithm; a cost
+ * table's "workspace" gives one). */
+#include "autoac/cost.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Workspace classes. */
+enum {
+  WS_NONE = 0,
+  WS_CONV,          /* convolution forward: x operand 0, w 1, y result 0 */
+  WS_CONV_BWD,      /* convolution_backward: dy 0, x 1, w 2 -> dx, dw, db */
+  WS_REDUCED_LOSS,  /* a loss reduced to a scalar keeps operand 0's size */
+  WS_OPERAND0,      /* a temporary the size of operand 0 */
+  WS_OPERAND1,      /* a temporary the size of operand 1 */
+  WS_TWO_RESULT1,   /* two temporaries the size of result 1 */
+  WS_LN_BWD         /* 2 x threads x result 1 (gamma's gradient) */
+};
+
+typedef struct AcWsRule {
+  const char *base; /* torch.aten base name */
+  int cls;
+} AcWsRule;
+
+/* Sorted by strcmp (binary search). */
+static const AcWsRule acWsRules[] = {
+    {"_convolution", WS_CONV},
+    {"_native_batch_norm_legit", WS_TWO_RESULT1},
+    {"_native_batch_norm_legit_functional", WS_TWO_RESULT1},
+    {"conv1d", WS_CONV},
+    {"conv2d", WS_CONV},
+    {"conv3d", WS_CONV},
+    {"convolution", WS_CONV},
+    {"convolution_backward", WS_CONV_BWD},
+    {"mkldnn_convolution", WS_CONV},
+    {"mse_loss", WS_REDUCED_LOSS},
+    {"native_batch_norm", WS_TWO_RESULT1},
+    {"native_batch_norm_backward", WS_OPERAND1},
+    {"native_dropout_backward", WS_OPERAND0},
+    {"native_layer_norm_backward", WS_LN_BWD},
+};
+
+static int acWsClass(const char *opName) {
+  static const char prefix[] = "torch.aten.";
+  if (!opName || strncmp(opName, prefix, sizeof prefix - 1) != 0)
+    return WS_NONE;
+  const char *base = opName + sizeof prefix - 1;
+  const char *dot = strchr(base, '.');
+  size_t len = dot ? (size_t)(dot - base) : strlen(base);
+  int lo = 0, hi = (int)(sizeof acWsRules / sizeof acWsRules[0]);
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    int c = strncmp(acWsRules[mid].base, base, len);
+    if (c == 0)
+      c = acWsRules[mid].base[len] != '\0';
+    if (c == 0)
+      return acWsRules[mid].cls;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return WS_NONE;
+}
+
+static const AcTensorType *acWsAt(const AcTensorType *ts, intptr_t n,
+                                  intptr_t i) {
+  return ts && i >= 0 && i < n && ts[i].isTensor && ts[i].rank >= 0 &&
+                 ts[i].rank <= AC_MAX_RANK
+             ? &ts[i]
+             : NULL;
+}
+
+static double acWsElems(const AcTensorType *t) {
+  if (!t)
+    return 0.0;
+  double n = 1.0;
+  for (int i = 0; i < t->rank; ++i)
+    n *= t->dims[i] > 0 ? (double)t->dims[i] : 0.0;
+  return n;
+}
+
+static double acWsBytes(const AcTensorType *t) {
+  return t && t->elemBits > 0 ? acWsElems(t) * (double)t->elemBits / 8.0 : 0.0;
+}
+
+/* Elements of dims [from, rank) (the spatial part of an N, C, ... tensor). */
+static double acWsSpatial(const AcTensorType *t, int from) {
+  double n = 1.0;
+  for (int i = from; i < t->rank; ++i)
+    n *= t->dims[i] > 0 ? (double)t->dims[i] : 0.0;
+  return n;
+}
+
+/* oneDNN's channel count in its blocked layouts: padded to a multiple of 8
+ * (AVX2's block), except small counts (<= 4), which keep a plain layout. */
+static double acWsPad(double c) { return c <= 4 ? c : 8.0 * ceil(c / 8.0); }
+static double acWsPad8(double c) { return 8.0 * ceil(c / 8.0); }
+
+/* What the convolution of input x, weight w, output y looks like. */
+typedef struct AcConvShape {
+  double n, c, o, cg, groups, kernel, sIn, sOut, e;
+  int k1, strided;
+} AcConvShape;
+
+static int acConvShape(const AcTensorType *x, const AcTensorType *w,
+                       const AcTensorType *y, AcConvShape *s) {
+  if (!x || !w || !y || x->rank < 3 || w->rank != x->rank ||
+      y->rank != x->rank || x->elemBits <= 0)
+    return 0;
+  memset(s, 0, sizeof *s);
+  s->n = (double)x->dims[0];
+  s->c = (double)x->dims[1];
+  s->o = (double)w->dims[0];
+  s->cg = (double)w->dims[1];
+  s->groups = s->cg > 0 && fmod(s->c, s->cg) == 0 ? s->c / s->cg : 1.0;
+  s->kernel = acWsSpatial(w, 2);
+  s->sIn = acWsSpatial(x, 2);
+  s->sOut = acWsSpatial(y, 2);
+  s->e = (double)x->elemBits / 8.0;
+  s->k1 = s->kernel == 1.0;
+  for (int i = 2; i < x->rank; ++i)
+    if (y->dims[i] != x->dims[i])
+      s->strided = 1;
+  return s->n > 0 && s->c > 0 && s->o > 0;
+}
+
+/* ATen's choice of oneDNN (ConvParams::use_mkldnn, torch 1.13, f32). */
+static int acConvOneDnn(const AcConvShape *s, const AcTensorType *x,
+                        const AcTensorType *w, int threads) {
+  if (x->elemBits != 32)
+    return 0;
+  int kLast2Big = w->rank >= 4 && w->dims[w->rank - 1] > 3 &&
+                  w->dims[w->rank - 2] > 3;
+  return (s->strided || s->n >= 16 || !s->k1 || threads > 1) &&
+         (s->groups > 1 || kLast2Big || s->n > 1 ||
+          acWsElems(x) > 20480);
+}
+
+/* The slow path's unfolded input: [N, C x kernel, output positions]. */
+static double acConvColumns(const AcConvShape *s) {
+  return s->k1 && !s->strided ? 0.0 : s->n * s->c * s->kernel * s->sOut * s->e;
+}
+
+static double acConvBlocked(const AcConvShape *s, double *xr, double *wr) {
+  *xr = s->c > 4 ? s->n * acWsPad(s->c) * s->sIn * s->e : 0.0;
+  *wr = acWsPad(s->o) * (s->groups == 1 ? acWsPad(s->cg) : s->cg) * s->kernel *
+        s->e;
+  return s->n * acWsPad(s->o) * s->sOut * s->e; /* output (or its grad) */
+}
+
+static double acMax(double a, double b) { return a > b ? a : b; }
+
+/* Forward: reorders x' and w', computes y' and reorders it into y. */
+static double acWsConv(const AcTensorType *ops, intptr_t nOps,
+                       const AcTensorType *res, intptr_t nRes, int threads) {
+  const AcTensorType *x = acWsAt(ops, nOps, 0), *w = acWsAt(ops, nOps, 1),
+                     *y = acWsAt(res, nRes, 0);
+  AcConvShape s;
+  if (!acConvShape(x, w, y, &s))
+    return 0.0;
+  if (!acConvOneDnn(&s, x, w, threads))
+    return acConvColumns(&s);
+  double xr, wr, yr = acConvBlocked(&s, &xr, &wr), yb = acWsBytes(y);
+  return acMax(xr + wr + yr, yr + yb) - yb;
+}
+
+/* Backward: data (dy', w', dx' then dx) and weights (dy', x', dw', db' then
+ * dw, db), each present only when its gradient is a result; the peak of
+ * the phases less the gradients. */
+static double acWsConvBwd(const AcTensorType *ops, intptr_t nOps,
+                          const AcTensorType *res, intptr_t nRes,
+                          int threads) {
+  const AcTensorType *dy = acWsAt(ops, nOps, 0), *x = acWsAt(ops, nOps, 1),
+                     *w = acWsAt(ops, nOps, 2);
+  AcConvShape s;
+  if (!acConvShape(x, w, dy, &s))
+    return 0.0;
+  if (!acConvOneDnn(&s, x, w, threads))
+    return acConvColumns(&s);
+  double gi = acWsBytes(acWsAt(res, nRes, 0)), gw = acWsBytes(acWsAt(res, nRes, 1)),
+         gb = acWsBytes(acWsAt(res, nRes, 2));
+  double xr, wr, dyr = acConvBlocked(&s, &xr, &wr);
+  double peak = 0.0;
+  if (gi > 0 && (s.c > 4 || !s.strided)) {
+    /* Blocked: dx' with channels padded to 8 even when few, w' likewise. */
+    double gir = s.n * acWsPad8(s.c) * s.sIn * s.e;
+    double wrd = acWsPad(s.o) * (s.groups == 1 ? acWsPad8(s.cg) : s.cg) *
+                 s.kernel * s.e;
+    peak = acMax(dyr + wrd + gir, gir + gi);
+  } else if (gi > 0) {
+    /* Few channels, strided (a first 7x7/2 layer): oneDNN's gemm kernel,
+       dx plain and a column buffer per thread (+128 bytes, measured). */
+    peak = gi + threads * s.c * s.kernel * s.sOut * s.e + 128.0;
+  }
+  if (gw > 0)
+    peak = acMax(peak, acMax(gi + dyr + xr + wr + gb, gi + wr + 2 * gb + gw));
+  return acMax(peak - (gi + gw + gb), 0.0);
+}
+
+static double acWsTorchCpu(int cls, const AcDevice *dev,
+                           const AcTensorType *ops, intptr_t nOps,
+                           const AcTensorType *res, intptr_t nRes) {
+  switch (cls) {
+  case WS_CONV:
+    return acWsConv(ops, nOps, res, nRes, dev->threads);
+  case WS_CONV_BWD:
+    return acWsConvBwd(ops, nOps, res, nRes, dev->threads);
+  case WS_REDUCED_LOSS: {
+    const AcTensorType *y = acWsAt(res, nRes, 0);
+    return y && y->rank == 0 ? acWsBytes(acWsAt(ops, nOps, 0)) : 0.0;
+  }
+  case WS_OPERAND0:
+    return acWsBytes(acWsAt(ops, nOps, 0));
+  case WS_OPERAND1:
+    return acWsBytes(acWsAt(ops, nOps, 1));
+  case WS_TWO_RESULT1:
+    return 2.0 * acWsBytes(acWsAt(res, nRes, 1));
+  case WS_LN_BWD:
+    return 2.0 * (dev->threads > 0 ? dev->threads : 1) *
+           acWsBytes(acWsAt(res, nRes, 1));
+  }
+  return 0.0;
+}
+
+int64_t acCostWorkspace(const AcDevice *dev, const char *opName,
+                        const AcTensorType *operands, intptr_t numOperands,
+                        const AcTensorType *results, intptr_t numResults) {
+  if (!dev || dev->backend != AC_BACKEND_TORCH_CPU)
+    return 0;
+  int cls = acWsClass(opName);
+  if (cls == WS_NONE)
+    return 0;
+  double b = acWsTorchCpu(cls, dev, operands, operands ? numOperands : 0,
+                          results, results ? numResults : 0);
+  if (!(b > 0))
+    return 0;
+  return b >= (double)AC_MAX_BYTES ? AC_MAX_BYTES : (int64_t)llround(b);
+}

@@ -1,0 +1,204 @@
+"""Op workspaces on the cpu profiles (docs/cost-model.md, "Workspaces") against
+what torch 1.13's CPU kernels really allocate: each op runs standalone under
+torch.profiler with profile_memory=True, its scratch is the peak of the memory
+events inside it less what it returns, and autoac's report (device cpu1 or
+cpu2, the threads torch runs with) must give that op the same workspace.
+Small shapes: the whole file takes a few seconds."""
+import pytest
+
+torch = pytest.importorskip("torch")
+from torch.profiler import ProfilerActivity, profile  # noqa: E402
+
+import autoac  # noqa: E402
+
+aten = torch.ops.aten
+
+# The profiler also sees the 0-dim scalars some kernels make (mse_loss's
+# mean divides by a 0-dim count: 8 + 4 bytes); the model leaves them out.
+SCALARS = 16
+
+
+def measured_scratch(fn):
+    fn()  # warm-up: first-call caches are not the op's
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        out = fn()
+    live = peak = 0
+    for e in prof.profiler.kineto_results.events():
+        if e.name() == "[memory]":
+            live += e.nbytes()
+            peak = max(peak, live)
+    del out
+    return peak - live
+
+
+def ttype(shape, dtype="f32"):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + dtype + ">"
+
+
+class Case:
+    """One op: its MLIR (operand and result shapes) and its torch call."""
+
+    def __init__(self, name, op, operands, results, call, threads=1):
+        self.name, self.op, self.operands, self.results = name, op, operands, results
+        self.call, self.threads = call, threads
+
+    def mlir(self):
+        args = ", ".join(f"%a{i}: {ttype(s, d)}" for i, (s, d) in enumerate(self.operands))
+        rets = ", ".join(f"{ttype(s)} {{ac.output}}" for s in self.results)
+        res = ", ".join(f"%r{i}" for i in range(len(self.results)))
+        ins = ", ".join(f"%a{i}" for i in range(len(self.operands)))
+        in_t = ", ".join(ttype(s, d) for s, d in self.operands)
+        out_t = ", ".join(ttype(s) for s in self.results)
+        lhs = f"%r:{len(self.results)}" if len(self.results) > 1 else "%r0"
+        use = ", ".join(f"%r#{i}" for i in range(len(self.results))) if len(self.results) > 1 else "%r0"
+        return (f"func.func @step({args}) -> ({rets}) attributes {{ac.joint}} {{\n"
+                f"  {lhs} = \"{self.op}\"({ins}) : ({in_t}) -> ({out_t})\n"
+                f"  return {use} : {out_t}\n}}\n")
+
+
+def conv(n, c, h, o, k, s, p):
+    x, w = torch.randn(n, c, h, h), torch.randn(o, c, k, k)
+    y = aten.convolution(x, w, None, [s, s], [p, p], [1, 1], False, [0, 0], 1)
+    return x, w, y, torch.randn_like(y)
+
+
+def conv_cases():
+    out = []
+    for (n, c, h, o, k, s, p) in [(2, 16, 14, 32, 3, 1, 1), (2, 16, 14, 32, 3, 2, 1),
+                                   (2, 64, 4, 128, 3, 1, 1), (2, 3, 32, 16, 7, 2, 3),
+                                   (1, 64, 4, 128, 3, 1, 1), (4, 12, 9, 24, 3, 1, 1),
+                                   (2, 3, 64, 16, 3, 1, 1)]:
+        x, w, y, dy = conv(n, c, h, o, k, s, p)
+        shapes = [(tuple(x.shape), "f32"), (tuple(w.shape), "f32")]
+        tag = f"{n}x{c}x{h}x{h}->{o} k{k} s{s}"
+        out.append(Case("convolution " + tag, "torch.aten.convolution", shapes, [tuple(y.shape)],
+                        lambda x=x, w=w, s=s, p=p: aten.convolution(
+                            x, w, None, [s, s], [p, p], [1, 1], False, [0, 0], 1)))
+        out.append(Case("convolution_backward " + tag, "torch.aten.convolution_backward",
+                        [(tuple(dy.shape), "f32")] + shapes,
+                        [tuple(x.shape), tuple(w.shape), (o,)],
+                        lambda x=x, w=w, dy=dy, s=s, p=p, o=o: aten.convolution_backward(
+                            dy, x, w, [o], [s, s], [p, p], [1, 1], False, [0, 0], 1,
+                            [True, True, True])))
+    # A 1x1 unstrided kernel: ATen's own kernel on one thread, oneDNN on two.
+    x, w, y, _ = conv(4, 32, 8, 64, 1, 1, 0)
+    for t in (1, 2):
+        out.append(Case(f"convolution 1x1 threads {t}", "torch.aten.convolution",
+                        [(tuple(x.shape), "f32"), (tuple(w.shape), "f32")], [tuple(y.shape)],
+                        lambda x=x, w=w: aten.convolution(x, w, None, [1, 1], [0, 0], [1, 1],
+                                                          False, [0, 0], 1), threads=t))
+    return out
+
+
+def other_cases():
+    out = []
+    x, t = torch.randn(64, 100), torch.randn(64, 100)
+    out.append(Case("mse_loss mean", "torch.aten.mse_loss", [((64, 100), "f32")] * 2, [()],
+                    lambda: aten.mse_loss(x, t, 1)))
+    g = torch.randn(4, 32, 64)
+    mask = torch.rand(4, 32, 64) > 0.1
+    out.append(Case("native_dropout_backward", "torch.aten.native_dropout_backward",
+                    [((4, 32, 64), "f32"), ((4, 32, 64), "i1")], [(4, 32, 64)],
+                    lambda: aten.native_dropout_backward(g, mask, 1.1)))
+    xb = torch.randn(4, 16, 8, 8)
+    wt, bs, rm, rv = torch.randn(16), torch.randn(16), torch.zeros(16), torch.ones(16)
+    _, sm, si = aten.native_batch_norm(xb, wt, bs, rm, rv, True, 0.1, 1e-5)
+    gb = torch.randn_like(xb)
+    out.append(Case("native_batch_norm_backward", "torch.aten.native_batch_norm_backward",
+                    [((4, 16, 8, 8), "f32")] * 2 + [((16,), "f32")],
+                    [(4, 16, 8, 8), (16,), (16,)],
+                    lambda: aten.native_batch_norm_backward(gb, xb, wt, rm, rv, sm, si, True,
+                                                            1e-5, [True, True, True])))
+    out.append(Case("native_batch_norm", "torch.aten.native_batch_norm",
+                    [((4, 16, 8, 8), "f32"), ((16,), "f32")], [(4, 16, 8, 8), (16,), (16,)],
+                    lambda: aten.native_batch_norm(xb, wt, bs, rm, rv, True, 0.1, 1e-5)))
+    d = 64
+    xl, wl, bl = torch.randn(4, 32, d), torch.randn(d), torch.randn(d)
+    _, mean, rstd = aten.native_layer_norm(xl, [d], wl, bl, 1e-5)
+    gl = torch.randn_like(xl)
+    for th in (1, 2):
+        out.append(Case(f"native_layer_norm_backward threads {th}",
+                        "torch.aten.native_layer_norm_backward",
+                        [((4, 32, d), "f32")] * 2, [(4, 32, d), (d,), (d,)],
+                        lambda: aten.native_layer_norm_backward(gl, xl, [d], mean, rstd, wl, bl,
+                                                                [True, True, True]),
+                        threads=th))
+    ap = torch.randn(4, 16, 1, 1)
+    out.append(Case("_adaptive_avg_pool2d_backward", "torch.aten._adaptive_avg_pool2d_backward",
+                    [((4, 16, 1, 1), "f32"), ((4, 16, 8, 8), "f32")], [(4, 16, 8, 8)],
+                    lambda: aten._adaptive_avg_pool2d_backward(ap, xb)))
+    a, b = torch.randn(64, 128), torch.randn(128, 32)
+    out.append(Case("mm", "torch.aten.mm", [((64, 128), "f32"), ((128, 32), "f32")], [(64, 32)],
+                    lambda: aten.mm(a, b)))
+    sx = torch.randn(16, 50)
+    so = sx.softmax(1)
+    sg = torch.randn(16, 50)
+    out.append(Case("_softmax_backward_data", "torch.aten._softmax_backward_data",
+                    [((16, 50), "f32")] * 2, [(16, 50)],
+                    lambda: aten._softmax_backward_data(sg, so, 1, torch.float32)))
+    return out
+
+
+CASES = conv_cases() + other_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_workspace_matches_torch(case):
+    saved = torch.get_num_threads()
+    torch.set_num_threads(case.threads)
+    try:
+        want = measured_scratch(case.call)
+    finally:
+        torch.set_num_threads(saved)
+    report = autoac.plan(case.mlir(), device=f"cpu{case.threads}").report
+    steps = [s for s in report["timeline"] if s["op"] == case.op]
+    assert len(steps) == 1, report["timeline"]
+    have = steps[0].get("workspace_bytes", 0)
+    assert want - SCALARS <= have <= want, (case.name, have, want)
+    # The GPU profiles model none.
+    gpu = autoac.plan(case.mlir(), device="h100").report
+    assert all("workspace_bytes" not in s for s in gpu["timeline"])
+
+
+def test_vit_backward_ops_are_known():
+    """A ViT-like model (class token: select; patch slice) exports
+    select_backward and slice_backward; the cost model knows every op, and
+    on cpu1 the convolution, its backward and layer norm's backward carry
+    workspaces."""
+    import torch.nn as nn
+    import autoac.pytorch as act
+
+    class TinyViT(nn.Module):
+        def __init__(self, d=32):
+            super().__init__()
+            self.patch = nn.Conv2d(3, d, 4, 4)
+            self.cls = nn.Parameter(torch.zeros(1, 1, d))
+            self.enc = nn.TransformerEncoderLayer(d, 4, 64, dropout=0.1, batch_first=True)
+            self.head = nn.Linear(d, 10)
+
+        def forward(self, x):
+            t = self.patch(x).flatten(2).transpose(1, 2)
+            t = self.enc(torch.cat([self.cls.expand(x.shape[0], -1, -1), t], 1))
+            return self.head(t[:, 0]).logsumexp(-1).sum() + t[:, 1:3].sum()
+
+    torch.manual_seed(0)
+    text = act.export_joint(TinyViT(), (torch.randn(2, 3, 16, 16),))
+    assert '"torch.aten.select_backward"' in text and '"torch.aten.slice_backward"' in text
+    report = autoac.plan(text, device="cpu1").report
+    assert report["unknown_ops"] == []
+    with_ws = {s["op"] for s in report["timeline"] if s.get("workspace_bytes")}
+    assert {"torch.aten.convolution", "torch.aten.convolution_backward",
+            "torch.aten.native_layer_norm_backward"} <= with_ws
+
+
+def test_cpu_profile_names():
+    """autoac.cpu_profile(threads): the smallest cpuN with N >= threads, a
+    name the library knows."""
+    assert [autoac.cpu_profile(t) for t in (1, 2, 3, 4, 5, 16, 17, 128, 500)] == [
+        "cpu1", "cpu2", "cpu4", "cpu4", "cpu8", "cpu16", "cpu32", "cpu128", "cpu128"]
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError):
+            autoac.cpu_profile(bad)
+    text = Case("mm", "torch.aten.mm", [((4, 4), "f32")] * 2, [(4, 4)], None).mlir()
+    for t in (1, 3, 200):
+        assert autoac.plan(text, device=autoac.cpu_profile(t)).report["device"] == autoac.cpu_profile(t)
