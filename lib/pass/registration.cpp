@@ -104,7 +104,7 @@ struct AutoACPass
   /// one instance per nested module, each of which would replace the same
   /// report or plan file, the last one winning: refused in every instance,
   /// before anything is written, so the outcome does not depend on the
-  /// order the instances run in (docs/contract.md, section 2).
+  /// order the instances run in (docs/contract.md, section 1).
   static bool oneInstanceWrites(mlir::ModuleOp module, const char *file) {
     mlir::Operation *top = module.getOperation();
     int depth = 0;

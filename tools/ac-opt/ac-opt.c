@@ -165,7 +165,7 @@ static void acPrintSummary(const char *reportText) {
 }
 
 /* Outputs asked for are never silently skipped (docs/contract.md, section
- * 2): --ac-sweep writes only its table (and --ac-sweep-csv), so -o, the
+ * 1, outputs): --ac-sweep writes only its table (and --ac-sweep-csv), so -o, the
  * report, the plan, --ac-plan-in and --ac-summary beside it are refused, as
  * is --ac-sweep-csv without --ac-sweep.  0, or -1 after saying why. */
 static int acCheckOutputs(const AcOptions *opts, const char *output, int summary) {
