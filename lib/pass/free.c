@@ -881,6 +881,12 @@ AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
   AcLowerOptions def = {64, 0};
   if (!opts)
     opts = &def;
+  /* Calls inlined first (no_inline ones kept: the split's forward and
+     backward): the deallocation pipeline cannot tell whether a call's
+     results alias each other or its arguments, and frees them together at
+     the end of the caller, behind a run-time alias check. */
+  static const char inl[] = "inline{default-pipeline=},";
+  acStrBufAppend(out, inl, sizeof inl - 1);
   appendf(out,
           "one-shot-bufferize{bufferize-function-boundaries "
           "buffer-alignment=%lld function-boundary-type-conversion=identity-layout-map},"
