@@ -21,7 +21,9 @@
  *    and param are FWD, tangents are BWD).  Inferred (docs/contract.md): FWD
  *    when it feeds a forward output and no tangent, or when it is dead (a
  *    known kind, no result read or returned, no in-place write) and reads
- *    only FWD values; else BWD.
+ *    only FWD values (none written by a BWD op before it); else BWD.
+ *    "Feeds" and "depends" follow data edges and the program order of
+ *    in-place writes (acGraphBuilderFinish).
  *  - saveCandidate[v]: v is a forward value (op result) read by a backward op
  *    (directly, or through a backward view of it).
  *  - mutation: a storage root is mutated when an op writes a value of it in
