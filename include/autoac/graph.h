@@ -21,7 +21,9 @@
  *    and param are FWD, tangents are BWD).  Inferred (docs/contract.md): FWD
  *    when it feeds a forward output and no tangent, or when it is dead (a
  *    known kind, no result read or returned, no in-place write) and reads
- *    only FWD values; else BWD.
+ *    only FWD values (none written by a BWD op before it); else BWD.
+ *    "Feeds" and "depends" follow data edges and the program order of
+ *    in-place writes (acGraphBuilderFinish).
  *  - saveCandidate[v]: v is a forward value (op result) read by a backward op
  *    (directly, or through a backward view of it).
  *  - mutation: a storage root is mutated when an op writes a value of it in
@@ -107,8 +109,9 @@ typedef struct AcOp {
                           ///< [0, AC_MAX_BYTES]
   AcId dpsInit;           ///< destination-style init result 0 is written into
                           ///< (linalg `outs`), or AC_NONE
-  AcId mutates;           ///< value this op writes in place (torch `relu_`,
-                          ///< `copy_`, overwrite.tensor.contents), or AC_NONE
+  AcId mutates;           ///< (first) value this op writes in place (torch
+                          ///< `relu_`, `copy_`, overwrite.tensor.contents,
+                          ///< any declared write effect), or AC_NONE
 } AcOp;
 
 /// One SSA value: a function argument or an op result.
@@ -220,7 +223,10 @@ AcOp *acGraphBuilderOp(AcGraphBuilder *b, AcId op);
 void acGraphBuilderSetAlias(AcGraphBuilder *b, AcId resultValue, AcId aliasOf);
 /// Sets the logical byte size of a value (defaults to its bytes).
 void acGraphBuilderSetLogicalBytes(AcGraphBuilder *b, AcId value, int64_t bytes);
-/// Records that `op` writes `value` in place (see AcOp.mutates).
+/// Records that `op` writes `value` in place (see AcOp.mutates, which is the
+/// first value recorded for `op`); call once per value an op writes.  Phase
+/// inference orders every write with the accesses of the storage it writes
+/// (see acGraphBuilderFinish).
 void acGraphBuilderSetMutates(AcGraphBuilder *b, AcId op, AcId value);
 /// Marks `value` as mutable storage (see AcValue.mutableStorage).
 void acGraphBuilderSetMutable(AcGraphBuilder *b, AcId value);
@@ -235,8 +241,13 @@ AcStatus acGraphBuilderAddSched(AcGraphBuilder *b, AcId func, AcPhase phase,
 
 /// Completes the graph: builds use lists and alias roots, infers phases
 /// (forward = some forward output depends on it and it does not depend on a
-/// tangent; forced phases honoured and checked), marks save candidates, and
-/// fills the default schedule.  On success transfers the graph to `*out`
+/// tangent; forced phases honoured and checked; dependences are data edges
+/// and, for every storage root written in place, program order: a write
+/// depends on every earlier access of its storage, every later access on it,
+/// and a forward output on every write of its storage; a forward op after a
+/// backward write of its storage, or a forward write after a backward
+/// access, is an error naming the op), marks save candidates, and fills the
+/// default schedule.  On success transfers the graph to `*out`
 /// (the builder is left empty).  Errors (a forced phase that contradicts
 /// dependences, a schedule missing or repeating a phase) name the op; a value
 /// of negative size or above AC_MAX_BYTES, or values that over the schedule

@@ -23,6 +23,8 @@ typedef struct AcFreeStats {
   intptr_t ownedFrees;  ///< frees inserted for `ac.owned` arguments
   intptr_t transferred; ///< caller frees removed because a call took ownership
   intptr_t demoted;     ///< ac.owned arguments set to false (storage shared)
+  intptr_t aliasChecked; ///< functions warned about: they free buffers behind
+                         ///< the pipeline's run-time alias check, at their end
 } AcFreeStats;
 
 /// Runs on a builtin.module after `one-shot-bufferize` and
@@ -40,7 +42,13 @@ typedef struct AcFreeStats {
 ///  3. every free (a `memref.dealloc`, or an `scf.if` holding only
 ///     `memref.dealloc`s) moves up to right after the last op of its block
 ///     that uses the freed buffer or any alias of it, and after the
-///     definitions of its own operands.
+///     definitions of its own operands;
+///  4. a function that frees buffers behind the pipeline's run-time alias
+///     check (a call to `@dealloc_helper`: results of a call that may alias
+///     each other or its arguments) gets a warning naming the call: those
+///     frees stay at its end, and the compiled peak may exceed the planned
+///     one (auto-ac-lower-cpu inlines calls first, so only calls it keeps,
+///     no_inline or without a body, get there).
 /// Aliases: results of any op with memref or tensor results that reads an
 /// alias (views: subview, expand/collapse_shape, reinterpret_cast, cast,
 /// view, extract_strided_metadata, ...; region ops yielding one), followed
@@ -56,6 +64,18 @@ typedef struct AcFreeStats {
 /// (test/reliability/test_free.c).  Returns AC_OK, AC_ERR_INVALID or
 /// AC_ERR_NOMEM.  `stats` (may be NULL) is filled on AC_OK.
 AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats);
+
+/// Whether a call in `func` (a func.func on tensors of `module`, before
+/// planning) may make the peak of the program `auto-ac-lower-cpu` compiles
+/// differ from the simulated one (the plan counts a call as the buffers of
+/// its results).  The pipeline inlines calls first, so a call is exact when
+/// its callee has one block and a body, is not recursive, the call is not
+/// marked `no_inline`, and the callee (with the callees it calls) makes no
+/// tensor besides the ones it returns (inits and views excepted).  Returns
+/// 0 when every call is; else 1, with the first such call in `*at` (may be
+/// NULL) and why in `why` (`n` bytes, NUL-terminated).
+int acCallsCaveat(MlirOperation module, MlirOperation func,
+                  char *why, size_t n, MlirOperation *at);
 
 /// The `auto-ac-gpu-buffers` pass: every `memref.alloc` / `memref.dealloc`
 /// of host code (not inside gpu.module, gpu.func or gpu.launch) becomes

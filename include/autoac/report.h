@@ -30,6 +30,8 @@ typedef struct AcReportInput {
   const AcDevice *device;
   const AcUnknownOp *unknownOps;   ///< [numUnknownOps] (may be NULL when 0)
   intptr_t numUnknownOps;
+  const char *compiledPeak;        ///< "exact" or "not guaranteed: <why>"
+                                   ///< (acCallsCaveat); NULL: "exact"
   const AcSearchStats *search;     ///< ilp/beam: how the search ended; NULL
                                    ///< or searched == 0: no "search" block
 } AcReportInput;

@@ -23,6 +23,9 @@ struct AcGraphBuilder {
   intptr_t capAliasOf;
   int8_t *forced;                /* per op: forced phase or -1 */
   intptr_t capForced;
+  AcId *writeOp, *writeVal;      /* every (op, value) write recorded by
+                                    acGraphBuilderSetMutates */
+  intptr_t numWrites, capWriteOp, capWriteVal;
   int failed;                    /* an allocation failed: Finish reports it */
 };
 
@@ -63,6 +66,8 @@ void acGraphBuilderDestroy(AcGraphBuilder *b) {
   acFree(b->nameSlots);
   acFree(b->aliasOf);
   acFree(b->forced);
+  acFree(b->writeOp);
+  acFree(b->writeVal);
   acFree(b);
 }
 
@@ -308,11 +313,85 @@ static int acOpLive(const AcOp *op, const uint8_t *valueNeeded) {
   return 0;
 }
 
-/* Phase inference for function f (see graph.h).  Scratch arrays are per op. */
-static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
-                              uint8_t *feedsOut, uint8_t *valueNeeded,
-                              AcError *err) {
-  AcGraph *g = b->g;
+/* Program order of writes (docs/contract.md, mutation): a write to a
+ * storage root is ordered after every earlier access of that storage (read,
+ * view, write) and before every later one, as if those were data edges.
+ * `first`/`roots` list, per op, the roots it writes (CSR); `written` marks
+ * roots written by some op; `flags` is per-root scratch (bits below, whose
+ * meaning depends on the pass), cleared after each pass. */
+typedef struct AcWriteOrder {
+  int32_t *first;   /* [numOps + 1] */
+  AcId *roots;      /* [numWrites] */
+  uint8_t *written; /* [numValues] */
+  uint8_t *flags;   /* [numValues] */
+  int any;          /* some op writes */
+} AcWriteOrder;
+
+enum { AC_ORD_ACC = 1, AC_ORD_WR = 2 };
+
+/* OR of the flags of the written roots op `o` reads or makes a value of. */
+static uint8_t acAccessFlags(const AcGraph *g, const AcWriteOrder *w, AcId o) {
+  const AcOp *op = &g->ops[o];
+  uint8_t f = 0;
+  for (int32_t i = 0; i < op->numOperands; ++i) {
+    AcId r = g->values[acOpOperand(g, o, i)].aliasRoot;
+    if (w->written[r])
+      f |= w->flags[r];
+  }
+  for (int32_t i = 0; i < op->numResults; ++i) {
+    AcId r = g->values[op->firstResult + i].aliasRoot;
+    if (w->written[r])
+      f |= w->flags[r];
+  }
+  return f;
+}
+
+/* OR of the flags of the roots op `o` writes. */
+static uint8_t acWriteFlags(const AcWriteOrder *w, AcId o) {
+  uint8_t f = 0;
+  for (int32_t k = w->first[o]; k < w->first[o + 1]; ++k)
+    f |= w->flags[w->roots[k]];
+  return f;
+}
+
+/* Sets `access` on the written roots op `o` accesses, and `write` too on
+ * the roots it writes. */
+static void acMarkOrder(const AcGraph *g, AcWriteOrder *w, AcId o,
+                        uint8_t access, uint8_t write) {
+  const AcOp *op = &g->ops[o];
+  for (int32_t i = 0; i < op->numOperands; ++i) {
+    AcId r = g->values[acOpOperand(g, o, i)].aliasRoot;
+    if (w->written[r])
+      w->flags[r] |= access;
+  }
+  for (int32_t i = 0; i < op->numResults; ++i) {
+    AcId r = g->values[op->firstResult + i].aliasRoot;
+    if (w->written[r])
+      w->flags[r] |= access;
+  }
+  for (int32_t k = w->first[o]; k < w->first[o + 1]; ++k)
+    w->flags[w->roots[k]] |= (uint8_t)(access | write);
+}
+
+/* Clears the flags of the roots function `f`'s ops and returns access. */
+static void acClearOrder(const AcGraph *g, AcWriteOrder *w, AcId f) {
+  const AcFunc *fn = &g->funcs[f];
+  for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+    const AcOp *op = &g->ops[o];
+    for (int32_t i = 0; i < op->numOperands; ++i)
+      w->flags[g->values[acOpOperand(g, o, i)].aliasRoot] = 0;
+    for (int32_t i = 0; i < op->numResults; ++i)
+      w->flags[g->values[op->firstResult + i].aliasRoot] = 0;
+  }
+  for (int32_t r = 0; r < fn->numRets; ++r)
+    w->flags[g->values[g->rets[fn->firstRet + r]].aliasRoot] = 0;
+}
+
+/* tangentDep[o]: o depends on a tangent, through data or through the
+ * program order of a write (an access after a tangent-dependent write, a
+ * write after a tangent-dependent access). */
+static void acTangentDeps(const AcGraph *g, AcWriteOrder *w, AcId f,
+                          uint8_t *tangentDep) {
   const AcFunc *fn = &g->funcs[f];
   AcId end = fn->firstOp + fn->numOps;
   for (AcId o = fn->firstOp; o < end; ++o) {
@@ -323,21 +402,103 @@ static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
       dep = v->role == AC_ROLE_TANGENT ||
             (v->producer != AC_NONE && tangentDep[v->producer]);
     }
+    if (!dep && w->any)
+      dep = (acAccessFlags(g, w, o) & AC_ORD_WR) ||
+            (acWriteFlags(w, o) & AC_ORD_ACC);
     tangentDep[o] = dep;
+    if (dep && w->any)
+      acMarkOrder(g, w, o, AC_ORD_ACC, AC_ORD_WR);
   }
+  if (w->any)
+    acClearOrder(g, w, f);
+}
+
+/* feedsOut[o]: a forward output depends on o, through data or through the
+ * program order of a write (a write before a needed access, an access
+ * before a needed write; a forward output reads its storage at the end).
+ * Leaves valueNeeded set for the values forward outputs depend on. */
+static void acFeedsOut(const AcGraph *g, AcWriteOrder *w, AcId f,
+                       uint8_t *feedsOut, uint8_t *valueNeeded) {
+  const AcFunc *fn = &g->funcs[f];
+  AcId end = fn->firstOp + fn->numOps;
   for (int32_t r = 0; r < fn->numRets; ++r)
-    if (g->retFlags[fn->firstRet + r] & AC_RET_OUTPUT)
-      valueNeeded[g->rets[fn->firstRet + r]] = 1;
+    if (g->retFlags[fn->firstRet + r] & AC_RET_OUTPUT) {
+      AcId v = g->rets[fn->firstRet + r];
+      valueNeeded[v] = 1;
+      if (w->written[g->values[v].aliasRoot])
+        w->flags[g->values[v].aliasRoot] |= AC_ORD_ACC;
+    }
   for (AcId o = end - 1; o >= fn->firstOp; --o) {
     const AcOp *op = &g->ops[o];
     uint8_t need = 0;
     for (int32_t r = 0; r < op->numResults && !need; ++r)
       need = valueNeeded[op->firstResult + r];
+    if (!need && w->any)
+      need = (acWriteFlags(w, o) & AC_ORD_ACC) ||
+             (acAccessFlags(g, w, o) & AC_ORD_WR);
     feedsOut[o] = need;
-    if (need)
-      for (int32_t i = 0; i < op->numOperands; ++i)
-        valueNeeded[acOpOperand(g, o, i)] = 1;
+    if (!need)
+      continue;
+    for (int32_t i = 0; i < op->numOperands; ++i)
+      valueNeeded[acOpOperand(g, o, i)] = 1;
+    if (w->any)
+      acMarkOrder(g, w, o, AC_ORD_ACC, AC_ORD_WR);
   }
+  if (w->any)
+    acClearOrder(g, w, f);
+}
+
+/* The phase of op `o` from the inference (not forced); `w`'s flags hold
+ * the backward accesses (AC_ORD_ACC) and writes (AC_ORD_WR) before o. */
+static uint8_t acInferredPhase(const AcGraph *g, const AcWriteOrder *w, AcId o,
+                               const uint8_t *tangentDep,
+                               const uint8_t *feedsOut,
+                               const uint8_t *valueNeeded) {
+  const AcOp *op = &g->ops[o];
+  if (feedsOut[o] && !tangentDep[o])
+    return AC_PHASE_FWD;
+  if (acOpLive(op, valueNeeded) || tangentDep[o])
+    return AC_PHASE_BWD;
+  /* Dead: forward when it reads only forward values and no backward write
+     of its storage comes before it. */
+  for (int32_t i = 0; i < op->numOperands; ++i)
+    if (g->values[acOpOperand(g, o, i)].phase != AC_PHASE_FWD)
+      return AC_PHASE_BWD;
+  if (w->any && (acAccessFlags(g, w, o) & AC_ORD_WR))
+    return AC_PHASE_BWD;
+  return AC_PHASE_FWD;
+}
+
+/* A forward op must not access storage after a backward op wrote it, nor
+ * write storage a backward op accessed before it (forced phases only can
+ * cause this: the inference orders writes). */
+static AcStatus acCheckWriteOrder(const AcGraph *g, const AcWriteOrder *w,
+                                  AcId o, AcError *err) {
+  const AcOp *op = &g->ops[o];
+  if (acAccessFlags(g, w, o) & AC_ORD_WR)
+    return acErrorSet(err, AC_ERR_INVALID, o, AC_NONE,
+                      "forward op '%s' accesses storage that a backward op "
+                      "writes before it in program order%s", op->name,
+                      op->phaseForced ? " (it is marked ac.phase = \"fwd\")"
+                                      : " (check the ac.phase markers)");
+  if (acWriteFlags(w, o) & AC_ORD_ACC)
+    return acErrorSet(err, AC_ERR_INVALID, o, AC_NONE,
+                      "forward op '%s' writes storage that a backward op "
+                      "accesses before it in program order%s", op->name,
+                      op->phaseForced ? " (it is marked ac.phase = \"fwd\")"
+                                      : " (check the ac.phase markers)");
+  return AC_OK;
+}
+
+/* Phase inference for function f (see graph.h).  Scratch arrays are per op. */
+static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, AcWriteOrder *w,
+                              uint8_t *tangentDep, uint8_t *feedsOut,
+                              uint8_t *valueNeeded, AcError *err) {
+  AcGraph *g = b->g;
+  const AcFunc *fn = &g->funcs[f];
+  AcId end = fn->firstOp + fn->numOps;
+  acTangentDeps(g, w, f, tangentDep);
+  acFeedsOut(g, w, f, feedsOut, valueNeeded);
   /* Liveness, reusing valueNeeded: a value is needed when it is returned
      or read by a live op; an op is live when a result is needed or it has
      effects (writes in place, has no results).  A dead op (torch's unused
@@ -355,28 +516,32 @@ static AcStatus acInferPhases(AcGraphBuilder *b, AcId f, uint8_t *tangentDep,
       for (int32_t i = 0; i < op->numOperands; ++i)
         valueNeeded[acOpOperand(g, o, i)] = 1;
   }
-  for (AcId o = fn->firstOp; o < end; ++o) {
+  AcStatus st = AC_OK;
+  for (AcId o = fn->firstOp; o < end && st == AC_OK; ++o) {
     AcOp *op = &g->ops[o];
     if (b->forced[o] >= 0) {
       op->phase = (uint8_t)b->forced[o];
       op->phaseForced = 1;
-      if (op->phase == AC_PHASE_FWD && tangentDep[o])
-        return acErrorSet(err, AC_ERR_INVALID, o, AC_NONE,
-                          "op '%s' is marked ac.phase = \"fwd\" but depends "
-                          "on a tangent", g->strings ? op->name : "?");
+      if (op->phase == AC_PHASE_FWD && tangentDep[o] &&
+          !(w->any && (acAccessFlags(g, w, o) & AC_ORD_WR ||
+                       acWriteFlags(w, o) & AC_ORD_ACC)))
+        st = acErrorSet(err, AC_ERR_INVALID, o, AC_NONE,
+                        "op '%s' is marked ac.phase = \"fwd\" but depends "
+                        "on a tangent", g->strings ? op->name : "?");
     } else {
-      op->phase = feedsOut[o] && !tangentDep[o] ? AC_PHASE_FWD : AC_PHASE_BWD;
-      if (!acOpLive(op, valueNeeded) && !tangentDep[o]) {
-        uint8_t fwdInputs = 1;
-        for (int32_t i = 0; i < op->numOperands && fwdInputs; ++i)
-          fwdInputs = g->values[acOpOperand(g, o, i)].phase == AC_PHASE_FWD;
-        if (fwdInputs)
-          op->phase = AC_PHASE_FWD;
-      }
+      op->phase = acInferredPhase(g, w, o, tangentDep, feedsOut, valueNeeded);
     }
+    if (st == AC_OK && w->any && op->phase == AC_PHASE_FWD)
+      st = acCheckWriteOrder(g, w, o, err);
+    if (w->any && op->phase == AC_PHASE_BWD)
+      acMarkOrder(g, w, o, AC_ORD_ACC, AC_ORD_WR);
     for (int32_t r = 0; r < op->numResults; ++r)
       g->values[op->firstResult + r].phase = op->phase;
   }
+  if (w->any)
+    acClearOrder(g, w, f);
+  if (st != AC_OK)
+    return st;
   /* A forward op may read only forward values. */
   for (AcId o = fn->firstOp; o < end; ++o) {
     const AcOp *op = &g->ops[o];
@@ -496,7 +661,15 @@ void acGraphBuilderSetMutates(AcGraphBuilder *b, AcId op, AcId value) {
   if (b->failed || op < 0 || op >= b->g->numOps || value < 0 ||
       value >= b->g->numValues)
     return;
-  b->g->ops[op].mutates = value;
+  if (b->g->ops[op].mutates == AC_NONE)
+    b->g->ops[op].mutates = value;
+  if (!AC_GROW(b->writeOp, b->numWrites, b->capWriteOp) ||
+      !AC_GROW(b->writeVal, b->numWrites, b->capWriteVal)) {
+    b->failed = 1;
+    return;
+  }
+  b->writeOp[b->numWrites] = op;
+  b->writeVal[b->numWrites++] = value;
 }
 
 void acGraphBuilderSetMutable(AcGraphBuilder *b, AcId value) {
@@ -506,18 +679,13 @@ void acGraphBuilderSetMutable(AcGraphBuilder *b, AcId value) {
 }
 
 /* Pins (never recomputes) every op that reads or produces a value of a
- * storage that is written in place, or that has reference semantics: a
- * recompute in the backward would read the storage after the write.  Uses
- * `mark` ([numValues], zeroed) as scratch. */
-static void acPinMutated(AcGraph *g, uint8_t *mark) {
+ * storage that is written in place (`written`, per root), or that has
+ * reference semantics: a recompute in the backward would read the storage
+ * after the write.  Uses `mark` ([numValues], zeroed) as scratch. */
+static void acPinMutated(AcGraph *g, const uint8_t *written, uint8_t *mark) {
   int any = 0;
-  for (intptr_t o = 0; o < g->numOps; ++o)
-    if (g->ops[o].mutates != AC_NONE) {
-      mark[g->values[g->ops[o].mutates].aliasRoot] = 1;
-      any = 1;
-    }
   for (intptr_t v = 0; v < g->numValues; ++v)
-    if (g->values[v].mutableStorage) {
+    if (written[v] || g->values[v].mutableStorage) {
       mark[g->values[v].aliasRoot] = 1;
       any = 1;
     }
@@ -535,6 +703,40 @@ static void acPinMutated(AcGraph *g, uint8_t *mark) {
       op->mutationPinned = 1;   /* the rule changed it (see graph.h) */
     }
   }
+}
+
+/* Fills `w` from the builder's writes: per op the roots it writes (CSR).
+ * Alias roots must be set.  AC_ERR_NOMEM leaves the rest to the caller. */
+static AcStatus acWriteOrderInit(const AcGraphBuilder *b, AcWriteOrder *w) {
+  const AcGraph *g = b->g;
+  w->first = acCalloc((size_t)g->numOps + 2, sizeof *w->first);
+  w->roots = acMalloc(((size_t)b->numWrites + 1) * sizeof *w->roots);
+  w->written = acCalloc((size_t)g->numValues + 1, 1);
+  w->flags = acCalloc((size_t)g->numValues + 1, 1);
+  if (!w->first || !w->roots || !w->written || !w->flags)
+    return AC_ERR_NOMEM;
+  for (intptr_t k = 0; k < b->numWrites; ++k)
+    w->first[b->writeOp[k] + 1]++;
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    w->first[o + 1] += w->first[o];
+  int32_t *cursor = acCalloc((size_t)g->numOps + 1, sizeof *cursor);
+  if (!cursor)
+    return AC_ERR_NOMEM;
+  for (intptr_t k = 0; k < b->numWrites; ++k) {
+    AcId o = b->writeOp[k], root = g->values[b->writeVal[k]].aliasRoot;
+    w->roots[w->first[o] + cursor[o]++] = root;
+    w->written[root] = 1;
+  }
+  acFree(cursor);
+  w->any = b->numWrites > 0;
+  return AC_OK;
+}
+
+static void acWriteOrderClear(AcWriteOrder *w) {
+  acFree(w->first);
+  acFree(w->roots);
+  acFree(w->written);
+  acFree(w->flags);
 }
 
 /* Use lists in CSR form (graph.h): the distinct ops reading each value,
@@ -579,6 +781,8 @@ AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
   AcStatus st = AC_OK;
   uint8_t *tangentDep = NULL, *feedsOut = NULL, *valueNeeded = NULL;
   int32_t *count = NULL;
+  AcWriteOrder order;
+  memset(&order, 0, sizeof order);
   *out = NULL;
   if (b->failed)
     return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
@@ -604,13 +808,16 @@ AcStatus acGraphBuilderFinish(AcGraphBuilder *b, AcGraph **out, AcError *err) {
     goto cleanup;
   }
   acBuildUses(g, count);
+  if (acWriteOrderInit(b, &order) != AC_OK)
+    goto nomem;
   for (intptr_t f = 0; f < g->numFuncs; ++f) {
-    st = acInferPhases(b, (AcId)f, tangentDep, feedsOut, valueNeeded, err);
+    st = acInferPhases(b, (AcId)f, &order, tangentDep, feedsOut, valueNeeded,
+                       err);
     if (st != AC_OK)
       goto cleanup;
   }
   memset(valueNeeded, 0, (size_t)g->numValues + 1);
-  acPinMutated(g, valueNeeded);
+  acPinMutated(g, order.written, valueNeeded);
   /* Save candidates: forward results read by backward ops; a candidate
      view makes its storage root a candidate too. */
   for (intptr_t v = 0; v < g->numValues; ++v) {
@@ -648,6 +855,7 @@ nomem:
   st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                   "out of memory while building the graph");
 cleanup:
+  acWriteOrderClear(&order);
   acFree(count);
   acFree(tangentDep);
   acFree(feedsOut);
@@ -657,6 +865,7 @@ cleanup:
     if (b->nameSlots)
       memset(b->nameSlots, 0, (size_t)b->capNameSlots * sizeof *b->nameSlots);
     b->numNames = 0;
+    b->numWrites = 0;
     b->g = acCalloc(1, sizeof *b->g);
     if (!b->g)
       b->failed = 1;

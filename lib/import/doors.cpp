@@ -68,3 +68,28 @@ extern "C" int acOpMemoryEffectFree(MlirOperation op) {
     return -1;
   return mlir::isMemoryEffectFree(o) ? 1 : 0;
 }
+
+extern "C" int acOpWrittenValues(MlirOperation op,
+                                 void (*written)(MlirValue, void *),
+                                 void *user) {
+  mlir::Operation *o = unwrap(op);
+  if (!o->isRegistered())
+    return -1;
+  std::optional<llvm::SmallVector<mlir::MemoryEffects::EffectInstance>> effects =
+      mlir::getEffectsRecursively(o);
+  if (!effects)
+    return 0;
+  int known = 1;
+  for (const mlir::MemoryEffects::EffectInstance &e : *effects) {
+    if (!llvm::isa<mlir::MemoryEffects::Write, mlir::MemoryEffects::Free>(
+            e.getEffect()))
+      continue;
+    mlir::Value v = e.getValue();
+    if (!v) {
+      known = 0; /* a write of memory it does not name */
+      continue;
+    }
+    written(wrap(v), user);
+  }
+  return known;
+}

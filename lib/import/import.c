@@ -69,6 +69,8 @@ typedef struct AcImportCtx {
   } *opNames;
   intptr_t numOpNames, capOpNames;
   AcStatus walkStatus;           /* status of the capture walk */
+  MlirOperation badNested;       /* the nested op making a buffer (walk) */
+  int badNestedResult;           /* and which of its results */
   AcError *err;
   MlirLocation *errLoc;
   AcStrBuf name;                 /* scratch for printing value names */
@@ -100,6 +102,32 @@ static int acIsTorchNonValueTensor(MlirType t) {
          (d.length == 6 || d.data[6] == '<');
 }
 
+/* A torch aggregate holding tensors (`!torch.list<vtensor<...>>`,
+ * `!torch.optional<vtensor>`, `!torch.tuple<...>`): no size of its own.
+ * Only the ops that gather existing values into one
+ * (acMakesTorchReferenceAggregate) may make one. */
+static int acIsTorchTensorAggregate(MlirType t) {
+  if (!mlirTypeIsAOpaque(t) ||
+      !acStrRefEq(mlirOpaqueTypeGetDialectNamespace(t), "torch"))
+    return 0;
+  MlirStringRef d = mlirOpaqueTypeGetData(t);
+  if ((d.length >= 7 && memcmp(d.data, "vtensor", 7) == 0) ||
+      (d.length >= 6 && memcmp(d.data, "tensor", 6) == 0))
+    return 0;
+  for (size_t i = 0; i + 6 <= d.length; ++i)
+    if (memcmp(d.data + i, "tensor", 6) == 0)
+      return 1;
+  return 0;
+}
+
+/* Ops whose aggregate result refers to values that exist already (and are
+ * counted where they are made). */
+static int acMakesTorchReferenceAggregate(const char *name) {
+  return strcmp(name, "torch.prim.ListConstruct") == 0 ||
+         strcmp(name, "torch.prim.TupleConstruct") == 0 ||
+         strcmp(name, "torch.derefine") == 0;
+}
+
 /* A tensor whose byte size does not fit in what autoac counts. */
 static AcStatus acTooBig(AcImportCtx *c, MlirLocation loc, AcId op,
                          const char *what) {
@@ -112,6 +140,76 @@ static AcStatus acNoMem(AcImportCtx *c, MlirLocation loc) {
   return acFailAt(c, loc, AC_ERR_NOMEM, AC_NONE, "out of memory during import%s%s", "", "");
 }
 
+/* Types that hold no tensor whatever they print: scalars, vectors. */
+static int acIsPlainType(MlirType t) {
+  return mlirTypeIsAInteger(t) || mlirTypeIsAFloat(t) || mlirTypeIsAIndex(t) ||
+         mlirTypeIsAComplex(t) || mlirTypeIsANone(t) || mlirTypeIsAVector(t);
+}
+
+/* Whether the text of type `t` names a tensor or buffer (an aggregate or
+ * dialect type holding tensors: `!torch.list<vtensor<...>>`,
+ * `!foo.box<tensor<4xf32>>`).  Types are read once per import. */
+static int acTypeHoldsTensors(MlirType t) {
+  AcStrBuf text = {0};
+  mlirTypePrint(t, acStrBufMlirCallback, &text);
+  int holds = text.data && !text.failed &&
+              (strstr(text.data, "tensor") || strstr(text.data, "memref"));
+  acFree(text.data);
+  return holds;
+}
+
+/* A type holding tensors that the size model cannot price: an error
+ * naming what it is of (`what`), the type, and where. */
+static AcStatus acUnsizable(AcImportCtx *c, MlirType t, MlirLocation loc,
+                            AcId op, const char *what) {
+  AcStrBuf text = {0};
+  mlirTypePrint(t, acStrBufMlirCallback, &text);
+  char typeText[200];
+  snprintf(typeText, sizeof typeText, "%s",
+           text.data && !text.failed ? text.data : "?");
+  acFree(text.data);
+  char msg[600];
+  snprintf(msg, sizeof msg, "%s has type '%s', which holds tensors", what,
+           typeText);
+  return acFailAt(c, loc, AC_ERR_INVALID, op,
+                  "%s%s: autoac cannot size it (tensors, tuples of tensors "
+                  "and lists built by torch.prim.ListConstruct are sized)",
+                  msg, "");
+}
+
+static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out,
+                                   MlirLocation loc, AcId op, const char *whatFmt,
+                                   int whatIndex, const char *whatName);
+
+/* A builtin tuple: the sum of its parts' bytes (each read as a type of its
+ * own), as one byte tensor; a tuple holding no tensor costs nothing. */
+static AcStatus acReadTuple(AcImportCtx *c, MlirType t, AcTensorType *out,
+                            MlirLocation loc, AcId op, const char *whatFmt,
+                            int whatIndex, const char *whatName) {
+  int64_t sum = 0;
+  int any = 0;
+  for (intptr_t i = 0; i < mlirTupleTypeGetNumTypes(t); ++i) {
+    AcTensorType part;
+    AcStatus st = acReadTypeUncached(c, mlirTupleTypeGetType(t, i), &part, loc,
+                                     op, whatFmt, whatIndex, whatName);
+    if (st != AC_OK)
+      return st;
+    int64_t bytes = acTensorBytes(&part);
+    if (!part.isTensor)
+      continue;
+    any = 1;
+    sum = bytes < 0 || bytes > AC_MAX_BYTES - sum ? AC_MAX_BYTES + 1 : sum + bytes;
+  }
+  memset(out, 0, sizeof *out);
+  if (!any)
+    return AC_OK;
+  out->isTensor = 1;
+  out->rank = 1;
+  out->dims[0] = sum;
+  out->elemBits = 8;
+  return AC_OK;
+}
+
 /* Reads an MLIR type.  Non-tensor types cost nothing.  What the type is of,
  * for messages, is `whatFmt` (a format taking an int and a string) with
  * `whatIndex` and `whatName`: formatted only for a message (WHAT). */
@@ -121,10 +219,19 @@ static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out
   char what[320];
 #define WHAT (snprintf(what, sizeof what, whatFmt, whatIndex, whatName), what)
   memset(out, 0, sizeof *out);
+  if (mlirTypeIsAMemRef(t) || mlirTypeIsAUnrankedMemRef(t))
+    return acFailAt(c, loc, AC_ERR_INVALID, op,
+                    "%s is a buffer (memref)%s: autoac plans joint functions "
+                    "on tensors, where writes are explicit; run it before "
+                    "bufferization", WHAT, "");
+  if (mlirTypeIsATuple(t))
+    return acReadTuple(c, t, out, loc, op, whatFmt, whatIndex, whatName);
   if (mlirTypeIsAOpaque(t)) {
     MlirStringRef ns = mlirOpaqueTypeGetDialectNamespace(t);
     if (!acStrRefEq(ns, "torch"))
-      return AC_OK;
+      return acTypeHoldsTensors(t)
+                 ? acUnsizable(c, t, loc, op, WHAT)
+                 : AC_OK;
     MlirStringRef data = mlirOpaqueTypeGetData(t);
     char stack[256];
     char *text = data.length + 8 <= sizeof stack ? stack : acMalloc(data.length + 8);
@@ -146,7 +253,9 @@ static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out
                     "%s has an unranked tensor type%s: autoac needs static "
                     "shapes to size activations", WHAT, "");
   if (!mlirTypeIsARankedTensor(t))
-    return AC_OK;
+    return acIsPlainType(t) || !acTypeHoldsTensors(t)
+               ? AC_OK
+               : acUnsizable(c, t, loc, op, WHAT);
   intptr_t rank = mlirShapedTypeGetRank(t);
   if (rank > AC_MAX_RANK)
     return acFailAt(c, loc, AC_ERR_INVALID, op, "%s has rank above %s", WHAT, "16");
@@ -288,6 +397,15 @@ static AcStatus acOpName(AcImportCtx *c, MlirIdentifier ident, MlirLocation loc)
 /* Walk callback: operands of nested ops that come from the function body. */
 static MlirWalkResult acCaptureWalk(MlirOperation op, void *user) {
   AcImportCtx *c = user;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, r));
+    if (mlirTypeIsAMemRef(t) || mlirTypeIsAUnrankedMemRef(t)) {
+      c->walkStatus = AC_ERR_INVALID;
+      c->badNested = op;
+      c->badNestedResult = (int)r;
+      return MlirWalkResultInterrupt;
+    }
+  }
   intptr_t n = mlirOperationGetNumOperands(op);
   for (intptr_t i = 0; i < n; ++i) {
     AcId id = acPtrMapGet(&c->valueIds, mlirOperationGetOperand(op, i).ptr);
@@ -391,6 +509,46 @@ static AcStatus acValueName(AcImportCtx *c, MlirValue v, MlirAsmState state,
   return AC_OK;
 }
 
+typedef struct AcWriteNote {
+  AcImportCtx *c;
+  AcId op;
+} AcWriteNote;
+
+/* acOpWrittenValues callback: records a write of a function-body value. */
+static void acNoteWrite(MlirValue v, void *user) {
+  AcWriteNote *w = user;
+  AcId id = acPtrMapGet(&w->c->valueIds, v.ptr);
+  if (id != AC_NONE)
+    acGraphBuilderSetMutates(w->c->b, w->op, id);
+}
+
+/* Records the values op `op` (graph op `opId`) writes, for the program
+ * order of writes (acGraphBuilderFinish) and the mutation pins: the operand
+ * its name says it writes (torch's `relu_`, `copy_`, overwrite.tensor.
+ * contents), every value its declared memory effects write or free, and,
+ * for an op whose effects are not fully known and whose name no rule
+ * knows, every operand with reference semantics (`!torch.tensor`: anything
+ * may write it).  `eff` is acOpMemoryEffectFree of the op. */
+static void acImportWrites(AcImportCtx *c, MlirOperation op, AcId opId,
+                           const AcOpCost *cost, intptr_t numDirect, int eff) {
+  if (cost->mutatesOperand >= 0 && cost->mutatesOperand < numDirect)
+    acGraphBuilderSetMutates(
+        c->b, opId, acPtrMapGet(&c->valueIds,
+                                mlirOperationGetOperand(op, cost->mutatesOperand).ptr));
+  int known = eff;
+  if (eff == 0) {
+    AcWriteNote note = {c, opId};
+    known = acOpWrittenValues(op, acNoteWrite, &note);
+  }
+  if (known == 1 || !cost->unknown)
+    return;
+  for (intptr_t i = 0; i < numDirect; ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (acIsTorchNonValueTensor(mlirValueGetType(v)))
+      acGraphBuilderSetMutates(c->b, opId, acPtrMapGet(&c->valueIds, v.ptr));
+  }
+}
+
 static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                              const char *name) {
   AcImport *imp = c->imp;
@@ -443,6 +601,10 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                              "argument #%d of '@%s'", (int)i, name);
     if (st != AC_OK)
       return st;
+    if (acIsTorchTensorAggregate(mlirValueGetType(arg))) {
+      snprintf(what, sizeof what, "argument #%d of '@%s'", (int)i, name);
+      return acUnsizable(c, mlirValueGetType(arg), floc, AC_NONE, what);
+    }
     int64_t bytes = acTensorBytes(&t);
     if (bytes < 0 || bytes > AC_MAX_BYTES) {
       snprintf(what, sizeof what, "argument #%d of '@%s'", (int)i, name);
@@ -488,6 +650,15 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
         for (MlirOperation no = mlirBlockGetFirstOperation(nb); !mlirOperationIsNull(no);
              no = mlirOperationGetNextInBlock(no))
           mlirOperationWalk(no, acCaptureWalk, c, MlirWalkPreOrder);
+    if (c->walkStatus == AC_ERR_INVALID) {
+      snprintf(what, sizeof what, "result #%d of '%.*s'", c->badNestedResult,
+               (int)mlirIdentifierStr(mlirOperationGetName(c->badNested)).length,
+               mlirIdentifierStr(mlirOperationGetName(c->badNested)).data);
+      return acFailAt(c, mlirOperationGetLocation(c->badNested), AC_ERR_INVALID,
+                      AC_NONE, "%s (in a region of '%s') is a buffer (memref): "
+                      "autoac plans joint functions on tensors, where writes "
+                      "are explicit; run it before bufferization", what, opName);
+    }
     if (c->walkStatus != AC_OK)
       return acNoMem(c, loc);
     /* Types: direct operands, then results. */
@@ -514,6 +685,13 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
         if (rb != resBytes)
           acFree(rb);
         return st;
+      }
+      MlirType rt = mlirValueGetType(mlirOperationGetResult(op, r));
+      if (acIsTorchTensorAggregate(rt) && !acMakesTorchReferenceAggregate(opName)) {
+        if (rb != resBytes)
+          acFree(rb);
+        snprintf(what, sizeof what, "result #%d of '%s'", (int)r, opName);
+        return acUnsizable(c, rt, loc, AC_NONE, what);
       }
       int64_t bytes = acTensorBytes(&c->types[numDirect + r]);
       if (bytes < 0 || bytes > AC_MAX_BYTES) {
@@ -627,10 +805,7 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                         opName, "");
     }
     AcId first = acGraphBuilderOp(b, opId)->firstResult;
-    if (cost.mutatesOperand >= 0 && cost.mutatesOperand < numDirect)
-      acGraphBuilderSetMutates(
-          b, opId, acPtrMapGet(&c->valueIds,
-                               mlirOperationGetOperand(op, cost.mutatesOperand).ptr));
+    acImportWrites(c, op, opId, &cost, numDirect, eff);
     for (intptr_t r = 0; r < nres; ++r) {
       if (acMapValue(c, mlirOperationGetResult(op, r), first + (AcId)r) != AC_OK)
         return acNoMem(c, loc);

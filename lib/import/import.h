@@ -88,6 +88,13 @@ void acEmitDiagnostic(MlirLocation loc, int severity, const char *message);
 /// Side effects of a registered op: 1 if known free of memory effects
 /// (recursively), 0 if it has effects, -1 if the op is unregistered.
 int acOpMemoryEffectFree(MlirOperation op);
+/// The values a registered op (its nested ops included) declares it writes
+/// or frees (MLIR's MemoryEffectOpInterface): `written` is called once per
+/// such effect with the value.  1 when every write names its value, 0 when
+/// some write does not or the op's effects are unknown (no interface), -1
+/// if the op is unregistered (nothing called).
+int acOpWrittenValues(MlirOperation op, void (*written)(MlirValue, void *),
+                      void *user);
 
 #ifdef __cplusplus
 }

@@ -752,6 +752,74 @@ static MlirWalkResult moveFreesCb(MlirOperation op, void *user) {
   return MlirWalkResultAdvance;
 }
 
+/*===------------------- 4. frees behind an alias check -------------------===*/
+
+typedef struct AcAliasCheck {
+  MlirOperation helper; ///< a call to the pipeline's dealloc helper
+  MlirOperation call;   ///< the first other call with buffer results
+} AcAliasCheck;
+
+/// Whether `call` calls the deallocation pipeline's run-time alias check
+/// (`@dealloc_helper`, uniqued `@dealloc_helper_0`, ...).
+static int callsDeallocHelper(MlirOperation call) {
+  MlirAttribute sym = mlirOperationGetAttributeByName(call, SREF("callee"));
+  if (mlirAttributeIsNull(sym) || !mlirAttributeIsAFlatSymbolRef(sym))
+    return 0;
+  MlirStringRef n = mlirFlatSymbolRefAttrGetValue(sym);
+  return n.length >= 14 && memcmp(n.data, "dealloc_helper", 14) == 0;
+}
+
+static MlirWalkResult aliasCheckCb(MlirOperation op, void *user) {
+  AcAliasCheck *a = user;
+  if (!acOpIs(op, "func.call"))
+    return MlirWalkResultAdvance;
+  if (callsDeallocHelper(op)) {
+    if (mlirOperationIsNull(a->helper))
+      a->helper = op;
+  } else if (mlirOperationIsNull(a->call) && hasBufferResult(op)) {
+    a->call = op;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/// Warns when `fn` frees buffers behind the pipeline's run-time alias check
+/// (its frees stay at the end: the compiled peak may exceed the planned
+/// one), naming the call whose results made it necessary.
+static void warnAliasCheck(AcFree *f, MlirOperation fn) {
+  AcAliasCheck a = {{NULL}, {NULL}};
+  mlirOperationWalk(fn, aliasCheckCb, &a, MlirWalkPreOrder);
+  if (mlirOperationIsNull(a.helper))
+    return;
+  /* Only frees gated by the check are late (the split's wrapper keeps a
+     check with nothing behind it once its frees moved to @f_bwd). */
+  int gated = 0;
+  for (MlirOperation op = mlirOperationGetNextInBlock(a.helper);
+       !mlirOperationIsNull(op) && !gated; op = mlirOperationGetNextInBlock(op))
+    gated = acOpIs(op, "scf.if") && isFreeOp(op);
+  if (!gated)
+    return;
+  char name[256], callee[256] = "?", msg[900];
+  funcName(fn, name, sizeof name);
+  if (!mlirOperationIsNull(a.call)) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(a.call, SREF("callee"));
+    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAFlatSymbolRef(sym)) {
+      MlirStringRef n = mlirFlatSymbolRefAttrGetValue(sym);
+      snprintf(callee, sizeof callee, "%.*s", (int)n.length, n.data);
+    }
+  }
+  snprintf(msg, sizeof msg,
+           "auto-ac-free-at-last-use: @%s frees buffers behind a run-time "
+           "alias check at its end%s%s%s: they stay live until then, and the "
+           "compiled peak may exceed the planned one", name,
+           mlirOperationIsNull(a.call) ? "" : " (the results of the call to @",
+           mlirOperationIsNull(a.call) ? "" : callee,
+           mlirOperationIsNull(a.call) ? "" : " may alias)");
+  acEmitDiagnostic(mlirOperationGetLocation(mlirOperationIsNull(a.call) ? a.helper
+                                                                        : a.call),
+                   1, msg);
+  f->stats.aliasChecked++;
+}
+
 /*===------------------------------ driver ---------------------------------===*/
 
 AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
@@ -841,6 +909,8 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
     if ((st = b.st) != AC_OK)
       goto nomem;
   }
+  for (intptr_t i = 0; i < funcs.n; ++i)
+    warnAliasCheck(&f, funcs.v[i]);
   if (stats)
     *stats = f.stats;
   goto done;
@@ -867,6 +937,152 @@ done:
   return st;
 }
 
+/*===------------- calls the compiled peak cannot follow -------------------===*/
+
+/// The func.func named by `call`'s callee in `module`, or null.
+static MlirOperation calleeIn(MlirOperation module, MlirOperation call) {
+  MlirAttribute sym = mlirOperationGetAttributeByName(call, SREF("callee"));
+  if (mlirAttributeIsNull(sym) || !mlirAttributeIsAFlatSymbolRef(sym))
+    return (MlirOperation){NULL};
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(sym);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!acOpIs(op, "func.func"))
+      continue;
+    MlirAttribute a = mlirOperationGetAttributeByName(op, SREF("sym_name"));
+    if (mlirAttributeIsAString(a) &&
+        mlirStringRefEqual(mlirStringAttrGetValue(a), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+/// Tensor ops that make no buffer of their own once bufferized in place:
+/// inits and views.
+static int makesNoBuffer(MlirOperation op) {
+  static const char *const names[] = {
+      "tensor.empty", "linalg.fill", "tensor.extract_slice",
+      "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast",
+      "tensor.reshape", "tensor.bitcast", NULL};
+  for (int i = 0; names[i]; ++i)
+    if (acOpIs(op, names[i]))
+      return 1;
+  return 0;
+}
+
+enum { AC_CALL_DEPTH = 32 };
+
+typedef struct AcCallCheck {
+  MlirOperation module;
+  MlirOperation stack[AC_CALL_DEPTH]; ///< callees being checked
+  int depth;
+  MlirOperation ret;                  ///< the current callee's return
+  char *why;
+  size_t n;
+  int found;
+} AcCallCheck;
+
+static int calleeCaveat(AcCallCheck *c, MlirOperation call);
+
+/// Walk callback over a callee's body: a nested call checked in turn; a
+/// tensor op making a buffer that the callee does not return.
+static MlirWalkResult calleeOpCb(MlirOperation op, void *user) {
+  AcCallCheck *c = user;
+  if (acOpIs(op, "func.call"))
+    return calleeCaveat(c, op) ? MlirWalkResultInterrupt
+                               : MlirWalkResultAdvance;
+  if (makesNoBuffer(op))
+    return MlirWalkResultAdvance;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r) {
+    MlirValue v = mlirOperationGetResult(op, r);
+    if (!isTensorType(mlirValueGetType(v)))
+      continue;
+    int returned = 0;
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(c->ret) && !returned; ++i)
+      returned = mlirValueEqual(mlirOperationGetOperand(c->ret, i), v);
+    if (returned)
+      continue;
+    MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+    char fn[256];
+    funcName(c->stack[c->depth - 1], fn, sizeof fn);
+    snprintf(c->why, c->n, "@%s makes a buffer besides its results ('%.*s'), "
+             "which the plan does not count", fn, (int)n.length, n.data);
+    c->found = 1;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/// Whether `call` keeps the compiled peak from being the simulated one
+/// (acCallsCaveat); fills c->why.
+static int calleeCaveat(AcCallCheck *c, MlirOperation call) {
+  MlirOperation g = calleeIn(c->module, call);
+  char fn[256];
+  if (mlirOperationIsNull(g)) {
+    snprintf(c->why, c->n, "the callee of a call is not a func.func of the module");
+    return c->found = 1;
+  }
+  funcName(g, fn, sizeof fn);
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(call, SREF("no_inline")))) {
+    snprintf(c->why, c->n, "the call to @%s is marked no_inline: its results "
+             "may be freed only at the caller's end", fn);
+    return c->found = 1;
+  }
+  if (!funcHasBody(g)) {
+    snprintf(c->why, c->n, "@%s has no body to inline: its results may be "
+             "freed only at the caller's end", fn);
+    return c->found = 1;
+  }
+  for (int i = 0; i < c->depth; ++i)
+    if (mlirOperationEqual(c->stack[i], g) || c->depth == AC_CALL_DEPTH) {
+      snprintf(c->why, c->n, "@%s is recursive (or calls %d deep): it is not "
+               "inlined", fn, AC_CALL_DEPTH);
+      return c->found = 1;
+    }
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
+  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
+    snprintf(c->why, c->n, "@%s has several blocks", fn);
+    return c->found = 1;
+  }
+  MlirOperation savedRet = c->ret;
+  c->stack[c->depth++] = g;
+  c->ret = mlirBlockGetTerminator(entry);
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry);
+       !mlirOperationIsNull(op) && !c->found; op = mlirOperationGetNextInBlock(op))
+    mlirOperationWalk(op, calleeOpCb, c, MlirWalkPreOrder);
+  c->depth--;
+  c->ret = savedRet;
+  return c->found;
+}
+
+typedef struct AcCallFind {
+  AcCallCheck *check;
+  MlirOperation at;
+} AcCallFind;
+
+static MlirWalkResult findCallCb(MlirOperation op, void *user) {
+  AcCallFind *f = user;
+  if (!acOpIs(op, "func.call") || !calleeCaveat(f->check, op))
+    return MlirWalkResultAdvance;
+  f->at = op;
+  return MlirWalkResultInterrupt;
+}
+
+int acCallsCaveat(MlirOperation module, MlirOperation func, char *why,
+                  size_t n, MlirOperation *at) {
+  AcCallCheck c;
+  memset(&c, 0, sizeof c);
+  c.module = module;
+  c.why = why;
+  c.n = n;
+  AcCallFind f = {&c, {NULL}};
+  mlirOperationWalk(func, findCallCb, &f, MlirWalkPreOrder);
+  if (at)
+    *at = f.at;
+  return c.found;
+}
+
 /*===------------------------ the named pipelines --------------------------===*/
 
 static void appendf(AcStrBuf *b, const char *fmt, long long x) {
@@ -881,6 +1097,12 @@ AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
   AcLowerOptions def = {64, 0};
   if (!opts)
     opts = &def;
+  /* Calls inlined first (no_inline ones kept: the split's forward and
+     backward): the deallocation pipeline cannot tell whether a call's
+     results alias each other or its arguments, and frees them together at
+     the end of the caller, behind a run-time alias check. */
+  static const char inl[] = "inline{default-pipeline=},";
+  acStrBufAppend(out, inl, sizeof inl - 1);
   appendf(out,
           "one-shot-bufferize{bufferize-function-boundaries "
           "buffer-alignment=%lld function-boundary-type-conversion=identity-layout-map},"

@@ -10,6 +10,7 @@
 #include "mlir-c/Diagnostics.h"
 
 #include "stage_times.h"
+#include "autoac/lower.h"
 
 #include <float.h>
 #include <inttypes.h>
@@ -549,6 +550,29 @@ AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
   return st;
 }
 
+/* The report's compiled_peak ("exact" or "not guaranteed: <why>") into
+ * `buf`: whether a call in a joint function keeps the program
+ * auto-ac-lower-cpu compiles from peaking where the simulator says
+ * (acCallsCaveat).  Warns once, at the first such call, naming it. */
+static void acCompiledPeak(MlirOperation module, const AcImport *imp, char *buf,
+                           size_t n) {
+  snprintf(buf, n, "exact");
+  for (intptr_t f = 0; f < imp->graph->numFuncs; ++f) {
+    char why[600];
+    MlirOperation at = {NULL};
+    if (!acCallsCaveat(module, imp->funcOps[f], why, sizeof why, &at))
+      continue;
+    snprintf(buf, n, "not guaranteed: %s", why);
+    char msg[800];
+    snprintf(msg, sizeof msg, "autoac: the compiled program's peak is not "
+             "guaranteed to be the planned one: %s", why);
+    acEmitDiagnostic(mlirOperationGetLocation(mlirOperationIsNull(at)
+                                                  ? imp->funcOps[f] : at),
+                     1, msg);
+    return;
+  }
+}
+
 AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
                              char **reportOut, AcFileSet *files) {
   AcImport *imp = NULL;
@@ -739,6 +763,9 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   rin.device = opts->device;
   rin.unknownOps = imp->unknownOps;
   rin.numUnknownOps = imp->numUnknownOps;
+  char compiledPeak[700];
+  acCompiledPeak(module, imp, compiledPeak, sizeof compiledPeak);
+  rin.compiledPeak = compiledPeak;
   rin.search = opts->planIn ? NULL : &search;
   if ((opts->report || reportOut) && !(report = acReportToString(&rin))) {
     st = AC_ERR_NOMEM;

@@ -172,6 +172,8 @@ char *acReportToString(const AcReportInput *in) {
     acPush(unknown, e, &failed);
   }
   acSet(r, "unknown_ops", unknown, &failed);
+  acSet(r, "compiled_peak",
+        json_string(in->compiledPeak ? in->compiledPeak : "exact"), &failed);
   for (AcId f = 0; f < g->numFuncs; ++f)
     acPush(funcs, acFunctionJson(in, f, &failed), &failed);
   acSet(r, "functions", funcs, &failed);

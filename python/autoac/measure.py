@@ -619,11 +619,14 @@ def lower_and_run(tools, text, work, tag, calls, free_pass, poison,
     elif free_pass:
         pipe = ",".join(pre + [NAMED % alignment])
     else:
-        pipe = ",".join(pre + [BUFFERIZE % alignment, DEALLOC, LOWER])
+        # The named pipeline inlines calls first (acLowerPipeline).
+        inl = [] if pre else ["inline{default-pipeline=}"]
+        pipe = ",".join(pre + inl + [BUFFERIZE % alignment, DEALLOC, LOWER])
     plugin = ["--load-pass-plugin=" + tools.plugin]
     if explain_with:
         # The IR the named pipeline lowers, after the free pass: for reading.
-        epipe = ",".join(pre + [BUFFERIZE % alignment, DEALLOC] +
+        epipe = ",".join(pre + ([] if pre else ["inline{default-pipeline=}"]) +
+                         [BUFFERIZE % alignment, DEALLOC] +
                          (["auto-ac-free-at-last-use"] if free_pass else []))
         buf = os.path.join(work, tag + ".buf.mlir")
         tools.run([tools.opt] + plugin + [src, "--pass-pipeline=builtin.module(%s)" % epipe,

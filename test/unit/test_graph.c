@@ -345,6 +345,178 @@ AC_TEST(randomPhasesMatchDefinition) {
   }
 }
 
+/* The issue-22 shapes, by hand.  An in-place write whose result nobody
+ * reads is still ordered with the reads of its storage:
+ *   c = clone(x); mul_(c) (result unused); t = tanh(c); loss = sum(t);
+ *   grad = mul(dy, t)          -> mul_ is forward (tanh reads after it);
+ *   r = relu(x); e = exp(r); mul_(r); loss = sum(r); grad = mul(dy, e)
+ *                              -> exp is forward (it reads before the write);
+ *   the write returned as an output with no reader -> forward;
+ *   a write after a backward read of its storage  -> backward;
+ *   a forced-forward read after a backward write  -> an error naming it. */
+static AcId writeOp(AcGraphBuilder *b, const char *name, AcId v, int result) {
+  int64_t by = 16;
+  AcId o = acGraphBuilderAddOp(b, name, &v, 1, result, &by);
+  acGraphBuilderSetMutates(b, o, v);
+  acGraphBuilderOp(b, o)->kind = AC_KIND_INPLACE;
+  return o;
+}
+
+AC_TEST(writesOrderedWithAccesses) {
+  for (int shape = 0; shape < 5; ++shape) {
+    AcGraphBuilder *b = acGraphBuilderCreate();
+    acGraphBuilderAddFunc(b, "f");
+    AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 16);
+    AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 16);
+    AcId w = AC_NONE, probe = AC_NONE, out = AC_NONE, grad = AC_NONE;
+    if (shape == 0) {
+      AcId c = op1(b, "clone", 16, 1, x);
+      w = writeOp(b, "mul_", c, 1);
+      AcId t = op1(b, "tanh", 16, 1, c);
+      out = op1(b, "sum", 4, 1, t);
+      grad = op1(b, "mul", 16, 2, dy, t);
+    } else if (shape == 1) {
+      AcId r = op1(b, "relu", 16, 1, x);
+      AcId e = op1(b, "exp", 16, 1, r);
+      probe = acGraphBuilderOp(b, 1)->firstResult == e ? 1 : AC_NONE;
+      w = writeOp(b, "mul_", r, 0);
+      out = op1(b, "sum", 4, 1, r);
+      grad = op1(b, "mul", 16, 2, dy, e);
+    } else if (shape == 2) {
+      out = op1(b, "clone", 16, 1, x);
+      w = writeOp(b, "overwrite", out, 0);
+      grad = op1(b, "mul", 16, 1, dy);
+    } else {
+      AcId r = op1(b, "relu", 16, 1, x);
+      out = op1(b, "sum", 4, 1, r);
+      grad = op1(b, "mul", 16, 2, dy, r);
+      w = writeOp(b, "zero_", r, 0);
+      if (shape == 4) {
+        acGraphBuilderForcePhase(b, w, AC_PHASE_BWD);
+        AcId late = op1(b, "exp", 16, 1, r);
+        acGraphBuilderForcePhase(b, 4, AC_PHASE_FWD); /* exp */
+        (void)late;
+      }
+    }
+    acGraphBuilderAddRet(b, out, AC_RET_OUTPUT);
+    acGraphBuilderAddRet(b, grad, AC_RET_GRAD);
+    AcGraph *g = NULL;
+    AcError err;
+    acErrorClear(&err);
+    AcStatus st = acGraphBuilderFinish(b, &g, &err);
+    acGraphBuilderDestroy(b);
+    if (shape == 4) {
+      CHECK(st == AC_ERR_INVALID && err.op == 4);
+      CHECK(strstr(err.message, "forward op 'exp' accesses storage that a "
+                                "backward op writes before it") != NULL);
+      continue;
+    }
+    CHECK(st == AC_OK);
+    if (!g)
+      continue;
+    CHECK_EQ_I64(g->ops[w].phase, shape == 3 ? AC_PHASE_BWD : AC_PHASE_FWD);
+    if (probe != AC_NONE) {
+      CHECK_EQ_I64(g->ops[probe].phase, AC_PHASE_FWD);
+      CHECK(!g->ops[probe].recomputable);
+    }
+    acGraphDestroy(g);
+  }
+}
+
+/* Random graphs with in-place writes: phases equal the definition computed
+ * by brute force over data edges plus program-order edges (for two ops of
+ * which one writes a storage the other accesses, the earlier precedes the
+ * later; a forward output reads its storage after every op). */
+AC_TEST(randomWritePhasesMatchDefinition) {
+  uint64_t seed = 0x2545f4914f6cdd1dULL;
+  for (int iter = 0; iter < 400; ++iter) {
+    AcGraphBuilder *b = acGraphBuilderCreate();
+    acGraphBuilderAddFunc(b, "w");
+    int nargs = 1 + (int)(acTestRand(&seed) % 3), nops = 2 + (int)(acTestRand(&seed) % 14);
+    int nv = 0, tangArg[4] = {0};
+    for (int a = 0; a < nargs; ++a) {
+      tangArg[a] = a == nargs - 1 && acTestRand(&seed) % 2;
+      acGraphBuilderAddArg(b, tangArg[a] ? AC_ROLE_TANGENT : AC_ROLE_PRIMAL, 8);
+      nv++;
+    }
+    int k[32][3], nk[32], wr[32];
+    for (int o = 0; o < nops; ++o) {
+      AcId ops[3];
+      nk[o] = 1 + (int)(acTestRand(&seed) % 3);
+      for (int i = 0; i < nk[o]; ++i)
+        ops[i] = k[o][i] = (int)(acTestRand(&seed) % (uint64_t)nv);
+      int64_t by = 8;
+      AcId op = acGraphBuilderAddOp(b, "op", ops, nk[o], 1, &by);
+      acGraphBuilderOp(b, op)->kind = AC_KIND_ELEMENTWISE;
+      wr[o] = acTestRand(&seed) % 4 == 0 ? k[o][0] : -1;
+      if (wr[o] >= 0)
+        acGraphBuilderSetMutates(b, op, wr[o]);
+      nv++;
+    }
+    int out = nargs + (int)(acTestRand(&seed) % (uint64_t)nops);
+    acGraphBuilderAddRet(b, out, AC_RET_OUTPUT);
+    acGraphBuilderAddRet(b, nv - 1, AC_RET_GRAD);
+    AcGraph *g = NULL;
+    AcError err;
+    CHECK(acGraphBuilderFinish(b, &g, &err) == AC_OK);
+    acGraphBuilderDestroy(b);
+    if (!g)
+      continue;
+    /* edge[p][q]: op p precedes op q (data or program order). */
+    static uint8_t edge[32][32];
+    memset(edge, 0, sizeof edge);
+    for (int q = 0; q < nops; ++q)
+      for (int p = 0; p < q; ++p) {
+        for (int i = 0; i < nk[q]; ++i)
+          edge[p][q] |= k[q][i] == nargs + p;
+        for (int side = 0; side < 2; ++side) {
+          int wo = side ? q : p, ao = side ? p : q;
+          if (wr[wo] < 0)
+            continue;
+          int acc = wr[wo] == nargs + ao;
+          for (int i = 0; i < nk[ao]; ++i)
+            acc |= k[ao][i] == wr[wo];
+          edge[p][q] |= (uint8_t)acc;
+        }
+      }
+    int tang[32] = {0}, feeds[32] = {0};
+    for (int q = 0; q < nops; ++q) {
+      for (int i = 0; i < nk[q]; ++i)
+        tang[q] |= k[q][i] < nargs && tangArg[k[q][i]];
+      for (int p = 0; p < q; ++p)
+        tang[q] |= edge[p][q] && tang[p];
+    }
+    for (int p = nops - 1; p >= 0; --p) {
+      feeds[p] = out == nargs + p || (wr[p] >= 0 && wr[p] == out);
+      for (int q = p + 1; q < nops; ++q)
+        feeds[p] |= edge[p][q] && feeds[q];
+    }
+    int need[64] = {0}, live[32] = {0}, fwdv[64], bwdWrote[64] = {0};
+    need[out] = need[nv - 1] = 1;
+    for (int o = nops - 1; o >= 0; --o) {
+      live[o] = wr[o] >= 0 || need[nargs + o];
+      for (int i = 0; live[o] && i < nk[o]; ++i)
+        need[k[o][i]] = 1;
+    }
+    for (int a = 0; a < nargs; ++a)
+      fwdv[a] = !tangArg[a];
+    for (int o = 0; o < nops; ++o) {
+      int fwd = feeds[o] && !tang[o];
+      if (!fwd && !live[o] && !tang[o]) {
+        int ok = !bwdWrote[nargs + o];
+        for (int i = 0; i < nk[o]; ++i)
+          ok &= fwdv[k[o][i]] && !bwdWrote[k[o][i]];
+        fwd = ok;
+      }
+      fwdv[nargs + o] = fwd;
+      if (!fwd && wr[o] >= 0)
+        bwdWrote[wr[o]] = 1;
+      CHECK_EQ_I64(g->ops[o].phase, fwd ? AC_PHASE_FWD : AC_PHASE_BWD);
+    }
+    acGraphDestroy(g);
+  }
+}
+
 AC_TEST(allocationFailuresAreClean) {
   int sawOk = 0;
   for (int64_t n = 1; n < 400 && !sawOk; ++n) {
@@ -530,6 +702,35 @@ static void roBuild(AcGraphBuilder *b, int numArgs, const int *roles,
   }
 }
 
+/* Whether op `x` accesses storage root `r` (roots relative to firstArg). */
+static int roAccesses(const RoOp *x, AcId firstRes, AcId r, const AcId *root,
+                      AcId firstArg) {
+  for (int i = 0; i < x->numOperands; ++i)
+    if (root[x->operands[i] - firstArg] == r)
+      return 1;
+  for (int i = 0; i < x->numResults; ++i)
+    if (root[firstRes + i - firstArg] == r)
+      return 1;
+  return 0;
+}
+
+/* Whether ops `a` and `b` must keep their program order: one writes a
+ * storage root the other accesses. */
+static int roConflict(const RoOp *a, const RoOp *b, const AcId *root,
+                      const uint8_t *written, AcId firstArg, AcId firstA,
+                      AcId firstB) {
+  const RoOp *w[2] = {a, b}, *o[2] = {b, a};
+  AcId fo[2] = {firstB, firstA};
+  for (int k = 0; k < 2; ++k) {
+    if (w[k]->mutates == AC_NONE)
+      continue;
+    AcId r = root[w[k]->mutates - firstArg];
+    if (written[r - firstArg] && roAccesses(o[k], fo[k], r, root, firstArg))
+      return 1;
+  }
+  return 0;
+}
+
 AC_TEST(reorderMatchesRebuild) {
   int tried = 0;
   for (unsigned seed = 1; seed <= 300; ++seed) {
@@ -576,7 +777,24 @@ AC_TEST(reorderMatchesRebuild) {
         rets[f][r] = firstArg[f] + (AcId)roRand((unsigned)(nv - firstArg[f]));
         retFlags[f][r] = r == 0 ? AC_RET_OUTPUT : AC_RET_GRAD;
       }
-      /* A random valid order: any op whose operands are all made. */
+      /* A random valid order: any op whose operands are all made and
+         that keeps its place relative to the writes of the storage it
+         accesses (a write and an access of one storage root stay in
+         program order, as a reorder of the import must keep them). */
+      AcId root[4 + 3 * MAXOPS];
+      uint8_t written[4 + 3 * MAXOPS] = {0};
+      for (int a = 0; a < numArgs[f]; ++a)
+        root[a] = firstArg[f] + a;
+      for (int j = 0; j < numOps[f]; ++j)
+        for (int r = 0; r < ops[f][j].numResults; ++r) {
+          AcId v = firstResult[f][j] + r - firstArg[f];
+          root[v] = r == 0 && ops[f][j].alias && ops[f][j].numOperands
+                        ? root[ops[f][j].operands[0] - firstArg[f]]
+                        : firstArg[f] + v;
+        }
+      for (int j = 0; j < numOps[f]; ++j)
+        if (ops[f][j].mutates != AC_NONE)
+          written[root[ops[f][j].mutates - firstArg[f]] - firstArg[f]] = 1;
       uint8_t placed[MAXOPS] = {0};
       for (int k = 0; k < numOps[f]; ++k) {
         int ready[MAXOPS], n = 0;
@@ -590,6 +808,11 @@ AC_TEST(reorderMatchesRebuild) {
               if (v >= firstResult[f][p] && v < firstResult[f][p] + ops[f][p].numResults)
                 ok = placed[p];
           }
+          for (int p = 0; p < j && ok; ++p)
+            if (!placed[p] && roConflict(&ops[f][p], &ops[f][j], root, written,
+                                          firstArg[f], firstResult[f][p],
+                                          firstResult[f][j]))
+              ok = 0;
           if (ok)
             ready[n++] = j;
         }
@@ -673,6 +896,8 @@ int main(void) {
   RUN(schedules);
   RUN(stepSeconds);
   RUN(randomPhasesMatchDefinition);
+  RUN(writesOrderedWithAccesses);
+  RUN(randomWritePhasesMatchDefinition);
   RUN(allocationFailuresAreClean);
   RUN(reorderMatchesRebuild);
   RUN(permuteInPlace);

@@ -1,13 +1,14 @@
 // REQUIRES: plugin
 // Planning and lowering in one stock mlir-opt run: auto-ac, then the named
 // pipeline auto-ac-lower-cpu (docs/rewrite.md, "Lowering the output"), which
-// expands to bufferization, the deallocation pipeline, the free pass and the
-// CPU lowering.  Options reach the passes; a bad option is an error.
+// expands to inlining (calls without no_inline), bufferization, the
+// deallocation pipeline, the free pass and the CPU lowering.  Options reach the passes; a bad option is an error.
 //
 // RUN: mlir-opt %inputs/fidelity/small-mlp.mlir --load-pass-plugin=%plugin \
 // RUN:   --pass-pipeline='builtin.module(auto-ac{strategy=mincut},auto-ac-lower-cpu)' \
 // RUN:   --dump-pass-pipeline -o %t.ll.mlir 2>&1 | FileCheck %s --check-prefix=DUMP
 // DUMP:      auto-ac{
+// DUMP-NEXT: inline{default-pipeline= {{.*}}},
 // DUMP-NEXT: one-shot-bufferize{{.*}}buffer-alignment=64 bufferize-function-boundaries=true {{.*}}function-boundary-type-conversion=identity-layout-map
 // DUMP:      ownership-based-buffer-deallocation
 // DUMP:      bufferization-lower-deallocations
