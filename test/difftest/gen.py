@@ -74,6 +74,7 @@ def random_program(rng, nsteps=None, nfuncs=None):
         "dx": rng.random() < 0.5,  # (unused: every input's gradient is returned)
         "bwd_call": rng.random() < 0.25,
         "bwd_for": rng.random() < 0.2,
+        "grad_copy": rng.random() < 0.5,
         "schedule": "nested" if rng.random() < 0.5 else "default",
     }
     return funcs, opts
@@ -231,6 +232,7 @@ class Func:
         self.values = []    # forward values in order (inputs first)
         self.params = []
         self.tape = []      # (kind, out Value, info) for the backward
+        self.views = set()  # backward values that are views of another
         self.uses = {}
         x = Value("%%f%d_x" % fidx, in_shape, "in")
         self.args.append((x, ""))
@@ -626,12 +628,14 @@ class Func:
             elif kind == "pad":
                 (l0, l1) = info["low"]
                 n = em.fresh()
+                self.views.add(n)
                 em.emit("%s = tensor.extract_slice %s[%d, %d] [%d, %d] [1, 1] : %s to %s" % (
                     n, g, l0, l1, a.shape[0], a.shape[1], T(S), T(a.shape)))
                 addg(a, n)
             elif kind == "insert":
                 (o0, o1) = info["off"]
                 n = em.fresh()
+                self.views.add(n)
                 em.emit("%s = tensor.extract_slice %s[%d, %d] [%d, %d] [1, 1] : %s to %s" % (
                     n, g, o0, o1, a.shape[0], a.shape[1], T(S), T(a.shape)))
                 addg(a, n)
@@ -649,6 +653,7 @@ class Func:
                 em.emit("%s = tensor.collapse_shape %s [[0, 1]] : %s into tensor<%dxf32>" % (c, g, T(S), tot))
                 em.emit("%s = tensor.expand_shape %s [[0, 1]] output_shape [%d, %d] : tensor<%dxf32> into %s" % (
                     n, c, R, C, tot, T(a.shape)))
+                self.views.add(n)
                 addg(a, n)
             elif kind == "transpose":
                 e = em.empty(a.shape)
@@ -701,12 +706,18 @@ def emit(funcs, opts):
         args.append("%s: tensor<f32> {ac.tangent}" % dl)
         res = [(loss, "tensor<f32>", "ac.output")]
         # Every input's gradient is returned: no backward op is dead.
-        for v, _ in f.args:
+        # With grad_copy, a gradient that is a view (a slice of a bigger
+        # tensor) is returned through a copy (bufferization copies a
+        # returned non-identity view at the function boundary, which the
+        # simulator does not count: test/lit/difftest/returned-view-copy.mlir).
+        for v in [v for v, _ in f.args] + used_params:
             if v.name in grads:
-                res.append((grads[v.name], T(v.shape), "ac.grad"))
-        for p in used_params:
-            res.append((grads[p.name], T(p.shape), "ac.grad"))
-        body = "\n".join(f.em.lines)
+                g = grads[v.name]
+                if opts.get("grad_copy") and g in f.views:
+                    g = f.em.generic([(g, v.shape)], v.shape, unary_body(3, f.em))
+                    # (a scale, not a copy: a pure copy could be folded)
+                res.append((g, T(v.shape), "ac.grad"))
+        body = "\n".join(f.em.lines)  # (after the gradient copies above)
         text.append("  func.func @%s(%s)\n      -> (%s)\n      attributes {ac.joint} {\n%s\n    return %s : %s\n  }\n" % (
             name, ", ".join(args), ", ".join("%s {%s}" % (t, a) for _, t, a in res), body,
             ", ".join(n for n, _, _ in res), ", ".join(t for _, t, _ in res)))
