@@ -31,7 +31,7 @@ DIMS = [4, 8, 12, 16, 24, 32]
 
 KINDS = ["unary", "unary", "binary", "named", "matmul", "matmul", "bias",
          "slice", "pad", "insert", "view", "transpose", "rowsum", "dropout",
-         "call", "for", "if"]
+         "call", "for", "if", "rng"]
 
 
 class Step:
@@ -404,17 +404,30 @@ class Func:
                                iters='["parallel", "reduction"]', init=z, attr=at)
                 self.use(a)
                 self.add(n, (R, 1), "rowsum", dict(a=a))
-            elif k == "dropout":
+            elif k in ("dropout", "rng"):
                 seed = r[1] % 1000
                 p = [0.25, 0.5, 0.75][r[2] % 3]
-                lo, hi, sd = em.fresh("lo"), em.fresh("hi"), em.fresh("sd")
-                em.emit("%s = arith.constant 0.0 : f64" % lo)
-                em.emit("%s = arith.constant 1.0 : f64" % hi)
-                em.emit("%s = arith.constant %d : i32" % (sd, seed))
-                e = em.empty(a.shape)
                 u = em.fresh("u")
-                em.emit("%s = linalg.fill_rng_2d ins(%s, %s, %s : f64, f64, i32) outs(%s : %s) -> %s" % (
-                    u, lo, hi, sd, e, T(a.shape), T(a.shape)))
+                if k == "dropout":
+                    # A replayable draw: a pure function of its seed.
+                    lo, hi, sd = em.fresh("lo"), em.fresh("hi"), em.fresh("sd")
+                    em.emit("%s = arith.constant 0.0 : f64" % lo)
+                    em.emit("%s = arith.constant 1.0 : f64" % hi)
+                    em.emit("%s = arith.constant %d : i32" % (sd, seed))
+                    e = em.empty(a.shape)
+                    em.emit("%s = linalg.fill_rng_2d ins(%s, %s, %s : f64, f64, i32) outs(%s : %s) -> %s" % (
+                        u, lo, hi, sd, e, T(a.shape), T(a.shape)))
+                else:
+                    # An implicit draw from the program's generator
+                    # (StableHLO): never recomputed under rng=keep,
+                    # rewritten into a seed and autoac.rng.uniform under
+                    # rng=replay.  The driver lowers both (lower_rng).
+                    lo, hi, sh = em.fresh("lo"), em.fresh("hi"), em.fresh("sh")
+                    em.emit("%s = arith.constant dense<0.0> : tensor<f32>" % lo)
+                    em.emit("%s = arith.constant dense<1.0> : tensor<f32>" % hi)
+                    em.emit("%s = arith.constant dense<[%d, %d]> : tensor<2xi64>" % (sh, R, C))
+                    em.emit('%s = "stablehlo.rng"(%s, %s, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>}'
+                            ' : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> %s' % (u, lo, hi, sh, T(a.shape)))
                 uval = Value(u, a.shape, "fwd")
 
                 def body(x, o, p=p):
