@@ -454,8 +454,14 @@ class Func:
                 em.emit("%s = arith.constant %d : index" % (ub, trip))
                 em.emit("%s = arith.constant 1 : index" % s1)
                 n, iv, t = em.fresh(), em.fresh("iv"), em.fresh("it")
+                init = a.name
+                if a.kind == "in" and self.opts.get("loop_init_copy"):
+                    # Not the argument itself: a loop writing its iter_arg
+                    # in place writes into a function argument (see
+                    # test/lit/difftest/loop-inplace-arg.mlir).
+                    init = em.generic([(a.name, a.shape)], a.shape, unary_body(3, em))
                 em.emit("%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (%s) {" % (
-                    n, iv, lb, ub, s1, t, a.name, T(a.shape)))
+                    n, iv, lb, ub, s1, t, init, T(a.shape)))
                 b = self.pick(r[2], lambda v: v.shape == a.shape)
                 fb = None
                 # The body writes into the iter_arg (outs), so the yield is
