@@ -585,11 +585,12 @@ class Runner:
         adj = m
         if peak <= m <= peak + tangent:
             adj = peak
+        if budget is not None and feas and adj > budget:
+            raise Div("over-budget", "report feasible at budget %d (simulated %d), measured %d" % (
+                budget, peak, m))
         if not cp.startswith("not guaranteed") and adj != peak:
             raise Div("peak-above-sim" if adj > peak else "peak-below-sim", "measured %d, simulated %d (%+.2f%%; harness slack %d B)" % (
                 m, peak, 100.0 * (m - peak) / max(1, peak), tangent))
-        if budget is not None and feas and adj > budget:
-            raise Div("over-budget", "report feasible at budget %d, measured %d" % (budget, m))
         self.log("  ok %-8s budget %-10s rng %-6s peak %d measured %d" % (
             strategy, budget, rngmode, peak, m))
 
