@@ -50,6 +50,9 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 import gen  # noqa: E402
 from autoac.measure import init_tensor, hash_tensor, parse_tensor, joint_signature  # noqa: E402
 
+# The budgets (fractions from the lowest to the save-all peak) a
+# not-monotone case is rechecked at while it is shrunk.
+MONOTONE_SPECS = ["lowest", 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95]
 STRATEGIES = ["greedy", "save-all", "mincut", "knapsack", "beam", "ilp"]
 LLVM = "/usr/lib/llvm-22"
 TIMEOUT = 120
@@ -536,7 +539,7 @@ class Runner:
                 cfg = dict(strategy=strategy, budget_spec=spec, budget=budget, rng=rngmode)
                 try:
                     self.one_config(path, work, sigs, schedule, ref, tangent, cache, greedy_peaks,
-                                    strategy, budget, rngmode, saveall, i)
+                                    strategy, budget, rngmode, saveall, i, spec)
                 except Div as d:
                     d.config = cfg
                     divs.append(d)
@@ -544,11 +547,13 @@ class Runner:
                     if stop_first:
                         return divs
             # Monotone: a lower budget never gives a higher peak.
+            # (Within one rng mode: rng=replay plans another graph.)
             gp = sorted(greedy_peaks)
-            for (b1, p1), (b2, p2) in zip(gp, gp[1:]):
-                if p1 > p2:
+            for (m1, b1, p1, s1), (m2, b2, p2, s2) in zip(gp, gp[1:]):
+                if m1 == m2 and p1 > p2:
                     d = Div("not-monotone", "greedy: budget %d -> peak %d, budget %d -> peak %d" % (b1, p1, b2, p2))
-                    d.config = dict(strategy="greedy", budget_spec="monotone", budget=b1, rng="keep")
+                    d.config = dict(strategy="greedy", budget_spec="monotone", budget=b1, rng=m1,
+                                    specs=[s1, s2])
                     divs.append(d)
             return divs
         finally:
@@ -556,7 +561,7 @@ class Runner:
                 shutil.rmtree(work, ignore_errors=True)
 
     def one_config(self, path, work, sigs, schedule, ref, tangent, cache, greedy_peaks,
-                   strategy, budget, rngmode, saveall, i):
+                   strategy, budget, rngmode, saveall, i, spec=None):
         tag = "c%d" % i
         planned, rep, err = self.plan(path, work, strategy, budget, rngmode, tag)
         peak = rep.get("peak_bytes")
@@ -567,7 +572,7 @@ class Runner:
             if peak > saveall:
                 raise Div("worse-than-save-all", "greedy peak %d > save-all %d" % (peak, saveall))
             if budget is not None:
-                greedy_peaks.append((budget, peak))
+                greedy_peaks.append((rngmode, budget, peak, spec))
         key = hashlib.sha1(planned.encode()).hexdigest()
         if key not in cache:
             try:
@@ -630,7 +635,7 @@ def shrink(runner, prog, div, budget_spec, log=lambda s: None):
 
     def holds(p):
         if spec == "monotone":
-            cfgs = [("greedy", s, "keep") for s in ["lowest", 0.1, 0.25, 0.5, 0.75, 0.9]]
+            cfgs = [("greedy", s, rngmode) for s in cfg.get("specs") or MONOTONE_SPECS]
         elif strategy is None:
             cfgs = []
         else:
@@ -726,7 +731,7 @@ def write_case(outdir, seed, d, prog, runner):
         cfgs = [] if cfg.get("strategy") is None else [
             (cfg["strategy"], cfg.get("budget_spec"), cfg.get("rng") or "keep")]
         if cfg.get("budget_spec") == "monotone":
-            cfgs = [("greedy", s_, "keep") for s_ in ["lowest", 0.1, 0.25, 0.5, 0.75, 0.9]]
+            cfgs = [("greedy", s_, cfg.get("rng") or "keep") for s_ in cfg.get("specs") or MONOTONE_SPECS]
         again = [x for x in runner.check_program(prog, cfgs, stop_first=True) if x.cls == d.cls]
         if again:
             d = Div(d.cls, again[0].msg, cfg)
@@ -799,7 +804,7 @@ def main(argv=None):
         runner = Runner(tools, verbose=True, keep=a.keep)
         prog = Program(None, None, False, text=text)
         if c.get("budget_spec") == "monotone":
-            cfgs = [("greedy", s_, "keep") for s_ in ["lowest", 0.1, 0.25, 0.5, 0.75, 0.9]]
+            cfgs = [("greedy", s_, c.get("rng") or "keep") for s_ in c.get("specs") or MONOTONE_SPECS]
         else:
             cfgs = [(c["strategy"], c.get("budget_spec"), c.get("rng") or "keep")]
         divs = runner.check_program(prog, cfgs)
@@ -816,7 +821,7 @@ def main(argv=None):
         prog = Program.from_json(j["program"])
         c = j["config"]
         if c.get("budget_spec") == "monotone":
-            cfgs = [("greedy", s, "keep") for s in ["lowest", 0.1, 0.25, 0.5, 0.75, 0.9]]
+            cfgs = [("greedy", s, c.get("rng") or "keep") for s in c.get("specs") or MONOTONE_SPECS]
         elif c.get("strategy") is None:
             cfgs = []
         else:
@@ -860,7 +865,6 @@ def main(argv=None):
     else:
         import multiprocessing
         with multiprocessing.Pool(a.jobs) as pool:
-            pending = []
             it = iter(jobs)
             for r in pool.imap_unordered(run_seed, _limited(it, t0, a.time_limit)):
                 handle(r)
