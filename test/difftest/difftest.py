@@ -402,8 +402,12 @@ class Program:
 # `returned-view` (a gradient returned as a non-identity view is copied at
 # the function boundary; the simulator does not count the copy), `loop-arg`
 # (an scf.for whose iter_arg starts as a function argument writes into the
-# argument in place; the simulator counts new storage).
-KNOWN = ("call", "returned-view", "loop-arg")
+# argument in place; the simulator counts new storage), `tensor-constant`
+# (an `arith.constant dense<...> : tensor<...>` is a global after
+# bufferization; the simulator counts an allocation) and
+# `noncontiguous-collapse` (a collapse_shape of a strided slice copies; the
+# simulator counts a view).
+KNOWN = ("call", "returned-view", "loop-arg", "tensor-constant", "noncontiguous-collapse")
 
 
 def draw(seed, exclude=()):
@@ -420,6 +424,10 @@ def draw(seed, exclude=()):
             prog.opts["grad_copy"] = True
         if "loop-arg" in exclude:
             prog.opts["loop_init_copy"] = True
+        if "tensor-constant" in exclude:
+            prog.opts["no_tensor_const"] = True
+        if "noncontiguous-collapse" in exclude:
+            prog.opts["view_copy"] = True
     return prog, rng
 
 

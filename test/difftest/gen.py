@@ -233,6 +233,7 @@ class Func:
         self.params = []
         self.tape = []      # (kind, out Value, info) for the backward
         self.views = set()  # backward values that are views of another
+        self.sliced = set()  # forward values that are strided views
         self.uses = {}
         x = Value("%%f%d_x" % fidx, in_shape, "in")
         self.args.append((x, ""))
@@ -338,6 +339,8 @@ class Func:
                     n, a.name, o0, o1, r0, c0, T(a.shape), T((r0, c0))))
                 self.use(a)
                 self.add(n, (r0, c0), "slice", dict(a=a, off=(o0, o1)))
+                if c0 < C or a.name in self.sliced:
+                    self.sliced.add(n)
             elif k == "pad":
                 l0, h0, l1, h1 = r[1] % 3, r[2] % 3, r[3] % 3, r[4] % 3
                 shp = (R + l0 + h0, C + l1 + h1)
@@ -375,6 +378,11 @@ class Func:
                     self.use(bval)
                 self.add(n, bshape, "insert", dict(a=a, b=bval, off=(o0, o1)))
             elif k == "view":
+                if a.name in self.sliced and self.opts.get("view_copy"):
+                    # A collapse of a strided slice is no view: it copies
+                    # (test/lit/difftest/noncontiguous-collapse.mlir).
+                    n0 = em.generic([(a.name, a.shape)], a.shape, unary_body(3, em))
+                    a = Value(n0, a.shape, "fwd")
                 tot = R * C
                 divs = [d for d in range(1, tot + 1) if tot % d == 0 and d <= 64 and tot // d <= 64]
                 R2 = divs[r[1] % len(divs)]
@@ -386,6 +394,8 @@ class Func:
                     n, c, R2, C2, tot, T((R2, C2))))
                 self.use(a)
                 self.add(n, (R2, C2), "view", dict(a=a))
+                if a.name in self.sliced:
+                    self.sliced.add(n)
             elif k == "transpose":
                 e = em.empty((C, R))
                 n = em.fresh()
@@ -423,8 +433,17 @@ class Func:
                     # rewritten into a seed and autoac.rng.uniform under
                     # rng=replay.  The driver lowers both (lower_rng).
                     lo, hi, sh = em.fresh("lo"), em.fresh("hi"), em.fresh("sh")
-                    em.emit("%s = arith.constant dense<0.0> : tensor<f32>" % lo)
-                    em.emit("%s = arith.constant dense<1.0> : tensor<f32>" % hi)
+                    if self.opts.get("no_tensor_const"):
+                        # Bounds made by fills, not tensor constants (see
+                        # test/lit/difftest/tensor-constant.mlir).
+                        lo = em.zeros(())
+                        one = em.fresh("one")
+                        em.emit("%s = arith.constant 1.0 : f32" % one)
+                        e1 = em.empty(())
+                        em.emit("%s = linalg.fill ins(%s : f32) outs(%s : tensor<f32>) -> tensor<f32>" % (hi, one, e1))
+                    else:
+                        em.emit("%s = arith.constant dense<0.0> : tensor<f32>" % lo)
+                        em.emit("%s = arith.constant dense<1.0> : tensor<f32>" % hi)
                     em.emit("%s = arith.constant dense<[%d, %d]> : tensor<2xi64>" % (sh, R, C))
                     em.emit('%s = "stablehlo.rng"(%s, %s, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>}'
                             ' : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> %s' % (u, lo, hi, sh, T(a.shape)))
