@@ -576,6 +576,15 @@ class Runner:
         feas = rep.get("feasible")
         if budget is not None and feas != (peak <= budget):
             raise Div("report", "feasible=%s but peak_bytes %d, budget %d" % (feas, peak, budget))
+        # An unreachable budget is a warning naming the budget and the peak
+        # the report gives; a reachable one gets none.
+        w = re.search(r"warning: autoac: budget (\d+) bytes [^\n]*?, (\d+) bytes \(", err)
+        if budget is not None and not feas:
+            if not w or int(w.group(1)) != budget or int(w.group(2)) != peak:
+                raise Div("diagnostic", "budget %d unreachable (peak %d) but no warning saying so: %s" % (
+                    budget, peak, err.strip()[-300:]))
+        elif w:
+            raise Div("diagnostic", "a warning of an unreachable budget for a feasible plan: %s" % w.group(0))
         if strategy == "greedy":
             if peak > saveall:
                 raise Div("worse-than-save-all", "greedy peak %d > save-all %d" % (peak, saveall))
