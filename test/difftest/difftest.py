@@ -3,8 +3,10 @@ at random budgets, lowered with auto-ac-lower-cpu, run on the CPU with the
 counting allocator, and checked against the unplanned program.
 
     difftest.py N [SEED] [--jobs J] [--build DIR] [--out DIR] [--no-shrink]
-    difftest.py --one SEED         one program, every check, verbose
-    difftest.py --replay CASE.json rerun a (shrunk) case
+                [--avoid-known] [--exclude KIND,...] [--log FILE] [--time-limit S]
+    difftest.py --one SEED [--keep DIR]   one program, every check, verbose
+    difftest.py --case CASE.mlir          recheck a shrunk case (its config line)
+    difftest.py --replay CASE.json        rerun a shrunk case from its steps
 
 Program i of a run has the seed SEED + i (SEED defaults to 1), so any
 program is reproduced by `--one SEED+i`.  Checks, per program:
@@ -23,6 +25,7 @@ program is reproduced by `--one SEED+i`.  Checks, per program:
              start: docs/fidelity.md), unless the report's `compiled_peak`
              says "not guaranteed";
   budget     a plan the report calls feasible measures at most the budget;
+  warnings   an unreachable budget is a warning naming it and the peak;
   time       every command ends within its time limit.
 
 Each divergence prints its seed and class, is shrunk by delta debugging
