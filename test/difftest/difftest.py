@@ -256,13 +256,16 @@ def _uniform(ind, name, seed, a, b, ty):
     rank = len(dims)
     idm = "affine_map<(%s) -> (%s)>" % (", ".join("d%d" % i for i in range(rank)),
                                         ", ".join("d%d" % i for i in range(rank)))
+    # The bounds are read by the generic itself (a tensor.extract of them
+    # would let the canonicalizer fold their producers away, bytes the
+    # program then does not allocate although the graph has them).
+    scm = "affine_map<(%s) -> ()>" % ", ".join("d%d" % i for i in range(rank))
     L = []
-    L.append("%sa = tensor.extract %s[] : tensor<f32>" % (p, a))
-    L.append("%sb = tensor.extract %s[] : tensor<f32>" % (p, b))
     L.append("%se = tensor.empty() : %s" % (p, ty))
-    L.append("%s = linalg.generic {indexing_maps = [%s], iterator_types = [%s]} outs(%se : %s) {" % (
-        name, idm, ", ".join(['"parallel"'] * rank), p, ty))
-    L.append("^bb0(%so: f32):" % p)
+    L.append("%s = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = [%s]} "
+             "ins(%s, %s : tensor<f32>, tensor<f32>) outs(%se : %s) {" % (
+                 name, scm, scm, idm, ", ".join(['"parallel"'] * rank), a, b, p, ty))
+    L.append("^bb0(%sa: f32, %sb: f32, %so: f32):" % (p, p, p))
     if rank:
         L.append("  %sl0 = linalg.index 0 : index" % p)
         for i in range(1, rank):
