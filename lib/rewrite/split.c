@@ -394,17 +394,36 @@ static AcStatus takeOp(Split *s, AcId op, const char *where) {
   return AC_OK;
 }
 
+/// `d` (a dictionary, or null) with `bufferization.writable = false` added:
+/// bufferization must not write into the argument in place.
+static MlirAttribute withReadOnly(MlirContext ctx, MlirAttribute d) {
+  intptr_t n = mlirAttributeIsNull(d) ? 0 : mlirDictionaryAttrGetNumElements(d);
+  MlirNamedAttribute *el = acMalloc(sizeof(MlirNamedAttribute) * (size_t)(n + 1));
+  if (!el)
+    return mlirAttributeGetNull();
+  for (intptr_t i = 0; i < n; ++i)
+    el[i] = mlirDictionaryAttrGetElement(d, i);
+  el[n] = namedAttr(ctx, "bufferization.writable", mlirBoolAttrGet(ctx, 0));
+  MlirAttribute out = mlirDictionaryAttrGet(ctx, n + 1, el);
+  acFree(el);
+  return out;
+}
+
 /// Creates a detached func.func named `name` with an entry block whose
 /// arguments stand for graph values `args` (their types; attributes copied
 /// from @f's argument slots), result types of graph values `rets` (attributes
 /// from @f's result slots when `retSlot[i]` >= 0), and discardable attribute
-/// `tag` = "<f name>".  Maps args[i] to block argument i.
+/// `tag` = "<f name>".  Maps args[i] to block argument i.  `owned[i]` marks
+/// argument i `ac.owned`; `readOnly[i]` (a builtin tensor argument of @f
+/// that the other half reads too) `bufferization.writable = false`, so that
+/// a write into it copies inside this half, where the planner counts the
+/// new storage, not in the caller before the call.
 static AcStatus createFunc(Split *s, AcId f, const char *name,
                            const AcId *args, int32_t numArgs,
                            const AcId *rets, int32_t numRets,
                            const int32_t *retSlot, const char *tag,
-                           const char *owned, MlirOperation *outFn,
-                           MlirBlock *outBlock) {
+                           const char *owned, const char *readOnly,
+                           MlirOperation *outFn, MlirBlock *outBlock) {
   const AcGraph *g = s->g;
   MlirOperation fOp = s->imp->funcOps[f];
   MlirLocation loc = mlirOperationGetLocation(fOp);
@@ -438,9 +457,16 @@ static AcStatus createFunc(Split *s, AcId f, const char *name,
   int any = 0;
   for (int32_t i = 0; i < numArgs; ++i) {
     MlirAttribute d = mlirAttributeGetNull();
-    if (g->values[args[i]].producer == AC_NONE)
+    if (g->values[args[i]].producer == AC_NONE) {
       d = funcSlotAttrs(fOp, 0, g->values[args[i]].index);
-    else if (owned && owned[i]) {
+      if (readOnly && readOnly[i] && mlirTypeIsARankedTensor(argTypes[i])) {
+        d = withReadOnly(s->ctx, d);
+        if (mlirAttributeIsNull(d)) {
+          st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+          goto done;
+        }
+      }
+    } else if (owned && owned[i]) {
       MlirNamedAttribute o = namedAttr(s->ctx, "ac.owned", mlirUnitAttrGet(s->ctx));
       d = mlirDictionaryAttrGet(s->ctx, 1, &o);
     }
@@ -616,8 +642,9 @@ static AcStatus buildFwd(Split *s, FuncSplit *fs) {
   AcId *args = acMalloc(sizeof(AcId) * (size_t)(fn->numArgs + 1));
   AcId *outs = acMalloc(sizeof(AcId) * (size_t)(nOut + 1));
   int32_t *slots = acMalloc(sizeof(int32_t) * (size_t)(nOut + 1));
+  char *readOnly = acCalloc((size_t)fn->numArgs + 1, 1);
   int32_t nArgs = 0;
-  if (!args || !outs || !slots) {
+  if (!args || !outs || !slots || !readOnly) {
     st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto done;
   }
@@ -626,6 +653,11 @@ static AcStatus buildFwd(Split *s, FuncSplit *fs) {
     if (g->values[v].role != AC_ROLE_TANGENT)
       args[nArgs++] = v;
   }
+  /* An argument the backward reads too must reach it unchanged. */
+  for (int32_t i = 0; i < nArgs; ++i)
+    for (int32_t j = 0; j < fs->numBwdArgs; ++j)
+      if (fs->bwdArgs[j] == args[i])
+        readOnly[i] = 1;
   memcpy(outs, fs->fwdOuts, sizeof(AcId) * (size_t)fs->numFwdOuts);
   retSlots(s, fn, fs->fwdOuts, fs->numFwdOuts, slots);
   for (int32_t i = 0; i < fs->numSaved; ++i) {
@@ -639,7 +671,7 @@ static AcStatus buildFwd(Split *s, FuncSplit *fs) {
   resetMap(s);
   MlirBlock block;
   st = createFunc(s, fs->func, name, args, nArgs, outs, nOut, slots,
-                  "ac.fwd_of", NULL, &fs->fwd, &block);
+                  "ac.fwd_of", NULL, readOnly, &fs->fwd, &block);
   if (st != AC_OK)
     goto done;
   fs->fwdBlock = block;
@@ -657,6 +689,7 @@ done:
   acFree(args);
   acFree(outs);
   acFree(slots);
+  acFree(readOnly);
   return st;
 }
 
@@ -789,7 +822,7 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
   resetMap(s);
   MlirBlock block;
   st = createFunc(s, fs->func, name, args, nArgs, fs->bwdOuts, fs->numBwdOuts,
-                  slots, "ac.bwd_of", owned, &fs->bwd, &block);
+                  slots, "ac.bwd_of", owned, NULL, &fs->bwd, &block);
   if (st != AC_OK)
     goto done;
   fs->bwdBlock = block;

@@ -263,10 +263,12 @@ module {
 // and, recomputed, in @r_bwd), an op of many operands reading saved values
 // and arguments several times each.  The input markers (ac.save, also
 // false, and ac.phase) are dropped from the ops the halves hold; other
-// attributes stay.
+// attributes stay.  @r_bwd reads %x and %w too, so @r_fwd may not write
+// into them in place (bufferization.writable = false: a write copies inside
+// @r_fwd, where the planner counts it, not in the caller).
 
 // CUT-LABEL: func.func @r_fwd(
-// CUT-SAME:      %[[X:[^:]*]]: tensor<4xf32>, %[[W:[^:]*]]: tensor<4xf32> {ac.param})
+// CUT-SAME:      %[[X:[^:]*]]: tensor<4xf32> {bufferization.writable = false}, %[[W:[^:]*]]: tensor<4xf32> {ac.param, bufferization.writable = false})
 // CUT-NEXT:    %[[A:.*]] = arith.mulf %[[X]], %[[X]] {keep = 1 : i32} : tensor<4xf32>
 // CUT-NEXT:    %[[C:.*]] = arith.addf %[[W]], %[[W]] : tensor<4xf32>
 // CUT-NEXT:    %[[Y:.*]] = arith.mulf %[[A]], %[[C]] : tensor<4xf32>
