@@ -30,6 +30,7 @@ class StepMeasurement:
     rng: str
     grads_equal: Optional[bool]   #: gradients (and loss) bit-equal to functorch's default_partition; None: not compared
     device: str                   #: where the step ran
+    reserve: int = 0              #: the reserve planned with (the default loss's two scalars)
     report: Dict[str, Any] = field(repr=False, default_factory=dict)
     warnings: str = ""
     unequal: List[str] = field(default_factory=list)  #: parameters whose gradients differ
@@ -118,12 +119,21 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
     zeroed in place, assign: set to None) before the measured one.  With
     `compare`, a copy of the model runs the same two steps through
     functorch's default_partition and every gradient and the loss are
-    compared bit for bit.  `model` itself is not changed."""
+    compared bit for bit.  `model` itself is not changed.  With the
+    default loss the plan reserves its two scalars (the loss and the seed
+    gradient of the backward) unless `reserve` is given."""
     from . import pytorch as act
     from functorch.compile import aot_module, default_partition
 
     grads = act.default_grads() if grads is None else grads
     loss_fn = loss or _default_loss
+    if loss is None and "reserve" not in options:
+        # The loss and the seed gradient autograd starts the backward with
+        # live outside the graph through the whole backward: one scalar
+        # each for the default loss (docs/fidelity.md, "PyTorch").
+        dtype = next((p.dtype for p in model.parameters() if p.is_floating_point()),
+                     torch.get_default_dtype())
+        options["reserve"] = 2 * torch.empty((), dtype=dtype).element_size()
     ours_model = copy.deepcopy(model)
     ref_model = copy.deepcopy(model) if compare else None
     device = next((p.device for p in model.parameters()), torch.device("cpu"))
@@ -171,4 +181,6 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
                            measured_peak=int(measured), static_bytes=int(report["static_bytes"]),
                            baseline_bytes=baseline, feasible=bool(report.get("feasible", True)),
                            grads=grads, rng=rng, grads_equal=grads_equal, device=str(device),
-                           report=report, warnings=res.warnings, unequal=unequal)
+                           report=report, warnings=res.warnings, unequal=unequal,
+                           reserve=int(options.get("reserve") or 0) if isinstance(options.get("reserve"), int)
+                           else 0)

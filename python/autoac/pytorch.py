@@ -244,33 +244,38 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node]
     def emit(n: fx.Node) -> fx.Node:
         if n in benv:
             return benv[n]
-        # iterative post-order over unemitted recomputed inputs
-        stack = [(n, False)]
+        # Everything n needs that the backward has not made yet, made in
+        # joint order (the simulator runs a recompute group in op order,
+        # right before its anchor; a depth-first order would make one
+        # operand's chain before another's and change what is live).
+        todo: Set[fx.Node] = set()
+        stack = [n]
         while stack:
-            cur, ready = stack.pop()
-            if cur in benv:
+            cur = stack.pop()
+            if cur in benv or cur in todo:
                 continue
-            if ready:
-                if cur in recompute_set and _rng.is_state_node(cur):
-                    # a capture rerun in the backward would read the wrong state
-                    raise AutoacError(f"cannot split: the backward would recompute the generator "
-                                      f"state %{cur.name}, which must be saved")
-                copy_node(cur)
-                # Each result the backward reads is taken out of a
-                # multi-result op right away: the tuple dies with its last
-                # getitem, so a result nobody reads is freed at once and
-                # none waits in the tuple for a late getitem.
-                for u in cur.users:
-                    if _is_free(u) and u in needed and u not in benv:
-                        copy_node(u)
-                continue
-            stack.append((cur, True))
-            for a in reversed(_inputs_of(cur)):
+            todo.add(cur)
+            for a in _inputs_of(cur):
                 if a not in benv:
                     if a not in needed:
                         raise AutoacError(f"cannot split: %{cur.name} needs %{a.name}, "
                                           "which the backward does not have")
-                    stack.append((a, False))
+                    stack.append(a)
+        for cur in sorted(todo, key=order.get):
+            if cur in benv:
+                continue
+            if cur in recompute_set and _rng.is_state_node(cur):
+                # a capture rerun in the backward would read the wrong state
+                raise AutoacError(f"cannot split: the backward would recompute the generator "
+                                  f"state %{cur.name}, which must be saved")
+            copy_node(cur)
+            # Each result the backward reads is taken out of a multi-result
+            # op right away: the tuple dies with its last getitem, so a
+            # result nobody reads is freed at once and none waits in the
+            # tuple for a late getitem.
+            for u in cur.users:
+                if _is_free(u) and u in needed and u not in benv:
+                    copy_node(u)
         return benv[n]
 
     # Alias ops (detach, t, view, ...) cost nothing; emitting them lazily too
