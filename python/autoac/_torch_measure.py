@@ -150,11 +150,14 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
         counted += [p.grad for p in ours_model.parameters() if p.grad is not None]
     baseline = _storage_bytes(counted)
     if device.type == "cuda":
+        # The peak over the step above what was allocated at its start (the
+        # caller's model and our copies too), plus what the plan counts of that.
         torch.cuda.synchronize()
         torch.cuda.reset_peak_memory_stats(device)
+        start = torch.cuda.memory_allocated(device)
         ours_loss = _step(compiled, inputs, loss_fn, seed + 1)
         torch.cuda.synchronize()
-        measured = torch.cuda.max_memory_allocated(device)
+        measured = baseline + torch.cuda.max_memory_allocated(device) - start
     else:
         from torch.profiler import ProfilerActivity, profile
         with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
