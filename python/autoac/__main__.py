@@ -151,7 +151,7 @@ def _measure_torch(args) -> int:
             options[name] = getattr(args, name)
     budgets = args.budget or [None]
     print(f"{'budget':>14} {'planned':>14} {'measured':>14} {'error %':>8} {'feasible':>8} "
-          f"{'<= budget':>9} {'grads equal':>11}")
+          f"{'<= budget':>9} {'grads equal':>11} {'no scratch':>14}")
     bad = 0
     for b in budgets:
         m = measure_step(model, inputs, None if b in (None, "none") else b, rng=args.rng,
@@ -159,13 +159,15 @@ def _measure_torch(args) -> int:
         within = m.within_budget
         eq = "-" if m.grads_equal is None else ("yes" if m.grads_equal else "NO")
         print(f"{'none' if m.budget is None else m.budget:>14} {m.planned_peak:>14} {m.measured_peak:>14} "
-              f"{m.error_percent:>+8.2f} {str(m.feasible).lower():>8} {str(within).lower():>9} {eq:>11}")
+              f"{m.error_percent:>+8.2f} {str(m.feasible).lower():>8} {str(within).lower():>9} {eq:>11} "
+              f"{'-' if m.measured_no_scratch is None else m.measured_no_scratch:>14}")
         if m.unequal:
             print(f"  gradients differ: {', '.join(m.unequal[:8])}", file=sys.stderr)
         bad += (m.feasible and not within) or m.grads_equal is False or \
             (args.tolerance is not None and abs(m.error_percent) > args.tolerance)
     print(f"(bytes; {m.device}, grads={m.grads}, rng={m.rng}; peak measured by "
-          f"{'torch.cuda.max_memory_allocated' if m.device.startswith('cuda') else 'torch.profiler memory events'})")
+          f"{'torch.cuda.max_memory_allocated' if m.device.startswith('cuda') else 'torch.profiler memory events'}; "
+          "no scratch: without what an op allocates and frees before it returns)")
     return 3 if bad else 0
 
 

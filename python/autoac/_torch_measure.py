@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import gc
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import torch
 import torch.nn as nn
@@ -31,6 +31,7 @@ class StepMeasurement:
     grads_equal: Optional[bool]   #: gradients (and loss) bit-equal to functorch's default_partition; None: not compared
     device: str                   #: where the step ran
     reserve: int = 0              #: the reserve planned with (the default loss's two scalars)
+    measured_no_scratch: Optional[int] = None  #: CPU: the measured peak without allocations an op frees before it returns
     report: Dict[str, Any] = field(repr=False, default_factory=dict)
     warnings: str = ""
     unequal: List[str] = field(default_factory=list)  #: parameters whose gradients differ
@@ -75,9 +76,22 @@ def _prepare_grads(model: nn.Module, grads: str) -> None:
             p.grad.zero_()
 
 
-def _cpu_peak_delta(prof) -> int:
-    """The highest running sum of the profiler's allocation events (CPU
-    allocator), relative to what was live when profiling began."""
+def _top_op(n):
+    """The outermost aten:: op around profiler node n (None: none)."""
+    top = None
+    while n is not None:
+        if n.name.startswith("aten::"):
+            top = n
+        n = n.parent
+    return top
+
+
+def _cpu_peak_deltas(prof) -> Tuple[int, int]:
+    """The highest running sum of the profiler's CPU allocation events,
+    relative to what was live when profiling began; and the same without
+    scratch: allocations an ATen op makes and frees before it returns
+    (oneDNN's convolution_backward temporaries, ...), which the plan does
+    not model (docs/fidelity.md)."""
     tree = prof.profiler.kineto_results.experimental_event_tree()
     events = []
     stack = list(tree)
@@ -86,14 +100,26 @@ def _cpu_peak_delta(prof) -> int:
         if n.name == "[memory]":
             ef = n.extra_fields
             if ef.device.type == "cpu":
-                events.append((n.start_time_ns, int(ef.alloc_size)))
+                events.append((n.start_time_ns, int(ef.alloc_size), int(ef.ptr), _top_op(n.parent)))
         stack.extend(n.children)
     events.sort(key=lambda e: e[0])
-    live = best = 0
-    for _, size in events:
+    open_alloc: Dict[int, int] = {}
+    scratch = set()
+    for i, (_, size, ptr, op) in enumerate(events):
+        if size > 0:
+            open_alloc[ptr] = i
+        elif ptr in open_alloc:
+            j = open_alloc.pop(ptr)
+            if op is not None and events[j][3] is op:
+                scratch.update((i, j))
+    live = best = live_ns = best_ns = 0
+    for i, (_, size, _, _) in enumerate(events):
         live += size
         best = max(best, live)
-    return best
+        if i not in scratch:
+            live_ns += size
+            best_ns = max(best_ns, live_ns)
+    return best, best_ns
 
 
 def _step(compiled: Callable, inputs: Sequence[Any], loss_fn: Callable, seed: int):
@@ -158,11 +184,13 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
         ours_loss = _step(compiled, inputs, loss_fn, seed + 1)
         torch.cuda.synchronize()
         measured = baseline + torch.cuda.max_memory_allocated(device) - start
+        no_scratch = None
     else:
         from torch.profiler import ProfilerActivity, profile
         with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
             ours_loss = _step(compiled, inputs, loss_fn, seed + 1)
-        measured = baseline + _cpu_peak_delta(prof)
+        delta, delta_ns = _cpu_peak_deltas(prof)
+        measured, no_scratch = baseline + delta, baseline + delta_ns
 
     grads_equal, unequal = None, []
     if compare:
@@ -185,5 +213,6 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
                            baseline_bytes=baseline, feasible=bool(report.get("feasible", True)),
                            grads=grads, rng=rng, grads_equal=grads_equal, device=str(device),
                            report=report, warnings=res.warnings, unequal=unequal,
+                           measured_no_scratch=no_scratch,
                            reserve=int(options.get("reserve") or 0) if isinstance(options.get("reserve"), int)
                            else 0)

@@ -51,6 +51,7 @@ def _check(m, budget):
         f"budget {budget}: planned {m.planned_peak}, measured {m.measured_peak} ({m.error_percent:+.2f} %)"
     if m.feasible:
         assert m.within_budget
+    assert m.measured_no_scratch <= m.measured_peak
 
 
 @pytest.mark.parametrize("factory,rng", [(wide_mlp, "keep"), (gpt_block, "replay")])
@@ -173,7 +174,7 @@ def test_measure_torch_command(tmp_path):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0].split() == ["budget", "planned", "measured", "error", "%", "feasible", "<=",
-                                "budget", "grads", "equal"]
+                                "budget", "grads", "equal", "no", "scratch"]
     rows = [line.split() for line in lines[1:3]]
     assert rows[0][0] == "none" and rows[1][0] == "1"
     for row in rows:
