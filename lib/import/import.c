@@ -5,7 +5,9 @@
  * regions capture from the function body, results with byte sizes from
  * their types), costed by the cost model.  The module's ac.schedule, if any,
  * becomes the graph's schedule.  Then the two normalisations of the IR
- * (backward views sunk to their first use, shared inits copied per writer).
+ * (backward views, and tangent-independent backward ops that free at
+ * least what they hold, sunk to their first use; shared inits copied per
+ * writer).
  * Sinking only moves ops: the graph is put in the new order in place
  * (acImportApplyOrder, acGraphReorderOps), not built again; copying inits
  * makes new ops, and the module is imported again.
@@ -970,7 +972,43 @@ void acImportDestroy(AcImport *imp) {
   acFree(imp);
 }
 
-/* Backward views and constants (free, pure, region-free) are moved right
+/* Whether backward op `o` may sink below its place (see
+ * acSinkBackwardAliases): a view or constant (free), or a pure op that does
+ * not depend on a tangent and whose results take at least the bytes of the
+ * storages it reads (AOT autograd's `clone` of a value an in-place
+ * activation overwrites, a cast of an activation): moving it later ends its
+ * results' lives no later and starts them later, while the inputs it holds
+ * longer take no more bytes than the results it no longer holds.
+ * Parameters are live throughout, so reading one costs nothing here.
+ * `tangentDep[o]`: op o reads a tangent, maybe through other ops. */
+static int acSinkable(const AcImport *imp, AcId o, const uint8_t *tangentDep) {
+  const AcGraph *g = imp->graph;
+  const AcOp *op = &g->ops[o];
+  if (op->phase != AC_PHASE_BWD || !op->recomputable || op->phaseForced ||
+      mlirOperationGetNumRegions(imp->ops[o]) != 0)
+    return 0;
+  if (op->kind == AC_KIND_VIEW || op->kind == AC_KIND_CONSTANT)
+    return 1;
+  if (tangentDep[o] || op->numResults == 0 || op->mutates != AC_NONE ||
+      op->mutationPinned || op->dpsInit != AC_NONE)
+    return 0;
+  int64_t out = 0, in = 0;
+  for (int32_t r = 0; r < op->numResults; ++r)
+    out += g->values[op->firstResult + r].bytes;
+  for (int32_t i = 0; i < op->numOperands; ++i) {
+    const AcValue *root = &g->values[g->values[acOpOperand(g, o, i)].aliasRoot];
+    int seen = 0;  /* each storage once */
+    for (int32_t j = 0; j < i && !seen; ++j)
+      seen = g->values[acOpOperand(g, o, j)].aliasRoot ==
+             g->values[acOpOperand(g, o, i)].aliasRoot;
+    if (!seen && root->role != AC_ROLE_PARAM)
+      in += root->bytes;
+  }
+  return out > 0 && out >= in;
+}
+
+/* Backward views and constants (free, pure, region-free), and the pure
+ * tangent-independent ops acSinkable admits, are moved right
  * before their first user, so that a forward value the backward reads only
  * through a chain of aliases (AOT autograd emits `detach` pairs at the start
  * of the backward) is not needed earlier than where it is really used: a
@@ -993,13 +1031,22 @@ static intptr_t acSinkBackwardAliases(const AcImport *imp, AcId **placeOut) {
   AcId *place = acMalloc((size_t)(n ? n : 1) * sizeof *place);
   if (!place)
     return -1;
+  uint8_t *tangentDep = acCalloc((size_t)(n ? n : 1), 1);
+  if (!tangentDep) {
+    acFree(place);
+    return -1;
+  }
+  for (AcId o = 0; o < (AcId)n; ++o)
+    for (int32_t i = 0; i < g->ops[o].numOperands && !tangentDep[o]; ++i) {
+      const AcValue *v = &g->values[acOpOperand(g, o, i)];
+      tangentDep[o] = v->role == AC_ROLE_TANGENT ||
+                      (v->producer != AC_NONE && tangentDep[v->producer]);
+    }
   int inOrder = 1;
   for (AcId o = (AcId)n - 1; o >= 0; --o) {
     const AcOp *op = &g->ops[o];
     place[o] = o;
-    if (op->phase != AC_PHASE_BWD || !op->recomputable ||
-        (op->kind != AC_KIND_VIEW && op->kind != AC_KIND_CONSTANT) ||
-        mlirOperationGetNumRegions(imp->ops[o]) != 0)
+    if (!acSinkable(imp, o, tangentDep))
       continue;
     AcId first = AC_NONE;
     for (int32_t r = 0; r < op->numResults; ++r)
@@ -1013,6 +1060,7 @@ static intptr_t acSinkBackwardAliases(const AcImport *imp, AcId **placeOut) {
     if (o + 1 < n && place[o] > place[o + 1])
       inOrder = 0;
   }
+  acFree(tangentDep);
   /* Nothing moves when the places already ascend with the ids. */
   for (AcId o = 0; o < (AcId)n && !inOrder; ++o) {
     if (place[o] == o)

@@ -180,6 +180,9 @@ char *acReportToString(const AcReportInput *in) {
     if (g->numSched > g->numFuncs * 2 || se->microbatch)
       acSet(e, "microbatch", json_integer(se->microbatch), &failed);
     acSet(e, "op", json_string(g->ops[st->op].name), &failed);
+    if (in->valueNames && g->ops[st->op].numResults > 0)
+      acSet(e, "value",
+            json_string(in->valueNames[g->ops[st->op].firstResult]), &failed);
     acSet(e, "live_bytes", json_integer(sim->live[i] + sim->staticBytes), &failed);
     acPush(timeline, e, &failed);
   }

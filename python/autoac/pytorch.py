@@ -142,14 +142,18 @@ class SplitInfo:
     primals_saved: List[fx.Node]  #: primal inputs among `saved`
 
 
-def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node]
+def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
+                simulated: Optional[Dict[fx.Node, int]] = None
                 ) -> Tuple[fx.GraphModule, fx.GraphModule, SplitInfo]:
     """Splits a joint graph into forward and backward GraphModules, saving
     `saved_values` (forward nodes) for the backward.  The forward takes the
     primals and returns its outputs then the saved values (plus the primals
     the backward reads); the backward takes those then the tangents and
     returns the gradients, recomputing every forward node it needs that is
-    not saved, each copy placed right before its first use."""
+    not saved, each copy placed right before its first use.  `simulated`
+    (node -> rank, from `simulated_order`) puts the backward's own nodes in the
+    order autoac simulated (it moves ops that do not depend on a tangent to
+    their first use); without it they keep the joint graph's order."""
     graph = joint.graph
     fwd_outs, bwd_outs = _fwd_bwd_outputs(joint)
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
@@ -220,8 +224,9 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node]
     fwd_graph.output([env[o] if isinstance(o, fx.Node) else o for o in fwd_outs] +
                      [env[s] for s in saved_out])
 
-    # Backward: saved values and tangents in; backward nodes in joint order,
-    # each recomputed forward node emitted just before its first user.
+    # Backward: saved values and tangents in; backward nodes in the simulated
+    # order (else joint order), each recomputed forward node emitted just
+    # before its first user.
     bwd_graph = fx.Graph()
     benv: Dict[fx.Node, fx.Node] = {}
     for s in saved_out:
@@ -282,14 +287,45 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node]
     # keeps recomputation from being pulled to the start of the backward by
     # the detach chains autograd leaves there (a view keeps its base's
     # storage alive either way).  getitems are emitted with their producer.
-    for n in graph.nodes:
-        if n in needed and n not in recompute_set and not _is_alias_op(n):
-            emit(n)
+    own = [n for n in graph.nodes if n in needed and n not in recompute_set and not _is_alias_op(n)]
+    for n in _in_simulated_order(own, simulated):
+        emit(n)
     bwd_graph.output([emit(o) if isinstance(o, fx.Node) else o for o in bwd_outs])
     fwd_graph.lint()
     bwd_graph.lint()
     return (fx.GraphModule(joint, fwd_graph), fx.GraphModule(joint, bwd_graph),
             SplitInfo(saved=saved_out, recomputed=recomputed, primals_saved=primals_saved))
+
+
+def _in_simulated_order(nodes: List[fx.Node], order: Optional[Dict[fx.Node, int]]) -> List[fx.Node]:
+    """`nodes` (in joint order) sorted by `order`; a node without a rank keeps
+    its place after the ranked node before it in joint order."""
+    if not order:
+        return nodes
+    keyed, last = [], -1
+    for i, n in enumerate(nodes):
+        last = order.get(n, last)
+        keyed.append((last, n not in order, i, n))
+    return [k[-1] for k in sorted(keyed, key=lambda k: k[:3])]
+
+
+def simulated_order(report: Dict[str, Any], function: str, exported: "ExportedGraph"
+                    ) -> Dict[fx.Node, int]:
+    """FX node -> rank of its op in the backward of `function` as autoac's
+    simulator ran it (the report's timeline: its `bwd` and `recompute` steps),
+    so the split runs the backward in the order whose peak was planned."""
+    order: Dict[fx.Node, int] = {}
+    for step in report.get("timeline", []):
+        if step.get("function") != function or step.get("phase") not in ("bwd", "recompute"):
+            continue
+        value = step.get("value")
+        node = exported.node_of(value.split("#")[0]) if value else None
+        if node is None and value:
+            node = exported.node_of(value)
+            node = node.args[0] if node is not None and _is_free(node) else node
+        if node is not None and node not in order:
+            order[node] = len(order)
+    return order
 
 
 # --------------------------------------------------------------------------
@@ -384,7 +420,8 @@ class _AutoacPartition:
                     planned.add(node.args[0])
                 else:
                     planned.update(u for u in node.users if _is_free(u))
-        fw, bw, info = split_joint(joint_module, saved_nodes)
+        fw, bw, info = split_joint(joint_module, saved_nodes,
+                                   simulated=simulated_order(result.report, fn["name"], exported))
         unplanned = [n.name for n in info.recomputed if n not in planned and not _is_free(n)]
         if unplanned and self.strict_plan:
             raise AutoacError("the split recomputes forward nodes the plan neither saves nor "

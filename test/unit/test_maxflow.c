@@ -19,6 +19,10 @@
 #ifndef AC_SLOWDOWN
 #define AC_SLOWDOWN 1.0
 #endif
+/* Seconds a scale test may take: a guard against superlinear blow-ups
+   (minutes), not a speed target (bench/ measures speed); loose enough for
+   a loaded two-core machine (1 s failed with six builds running). */
+#define AC_SCALE_LIMIT 10.0
 
 #define INF AC_CAP_INF
 
@@ -312,7 +316,7 @@ AC_TEST(scaleChain) {
   double dt = nowSeconds() - t0;
   CHECK_EQ_I64(flow, minCap);
   printf("  chain: %d nodes, %d edges, solve %.3f s\n", N, N - 1, dt);
-  CHECK(dt < 1.0 * AC_SLOWDOWN);
+  CHECK(dt < AC_SCALE_LIMIT * AC_SLOWDOWN);
   acMaxflowDestroy(net);
 }
 
@@ -377,7 +381,7 @@ AC_TEST(scaleLayered) {
   CHECK(cut > 0);
   printf("  layered: %ld nodes, solve %.3f s, flow %ld (lightest layer %ld)\n",
          (long)n, dt, (long)flow, (long)lightest);
-  CHECK(dt < 1.0 * AC_SLOWDOWN);
+  CHECK(dt < AC_SCALE_LIMIT * AC_SLOWDOWN);
   acMaxflowDestroy(net);
 }
 
@@ -413,7 +417,7 @@ AC_TEST(scaleModelLike) {
   CHECK(flow > 0 && flow < INF);
   printf("  model-like: %ld nodes, solve %.3f s, flow %ld\n", (long)n, dt,
          (long)flow);
-  CHECK(dt < 1.0 * AC_SLOWDOWN);
+  CHECK(dt < AC_SCALE_LIMIT * AC_SLOWDOWN);
   acMaxflowDestroy(net);
 }
 
