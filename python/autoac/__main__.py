@@ -203,7 +203,7 @@ def _plan(args) -> int:
     from . import plan_file
     options = {name: getattr(args, name) for name in
                ("budget", "reserve", "optimizer", "strategy", "mode", "device", "plan_out",
-                "plan_in", "report")}
+                "plan_in", "report", "grads")}
     if args.strict:
         options["strict"] = True
     result = plan_file(args.file, **options)
@@ -245,6 +245,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     pl.add_argument("--strategy", help="greedy (default), save-all, mincut, knapsack, beam, ilp")
     pl.add_argument("--mode", help="split (default) or annotate")
     pl.add_argument("--device", help="h100 (default), a100, h200, cpu, ...")
+    pl.add_argument("--grads", help="buffers (default), accumulate, assign: how gradients are counted")
     pl.add_argument("--report", help="write the JSON report to this file")
     pl.add_argument("--plan-out", help="write the plan file")
     pl.add_argument("--plan-in", help="apply this plan file instead of planning")
