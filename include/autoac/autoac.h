@@ -38,6 +38,7 @@ typedef struct AcOptions {
   char *planOut, *planIn, *report, *sweepCsv;
   char *costTable;         ///< cost table file (docs/cost-model.md), or NULL
   AcRngMode rng;           ///< implicit random draws: keep or replay
+  AcGradMode grads;        ///< how gradients are counted (option grads)
   int strict;
   double timeLimit;        ///< seconds of planning; 0: none (work limits only)
   int sweep;               ///< ac-opt only: number of budgets to sweep (0: off)

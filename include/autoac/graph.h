@@ -65,6 +65,21 @@ enum {
   AC_RET_GRAD = 2    ///< returned as a gradient (ac.grad or unmarked)
 };
 
+/// How the backward's gradients reach the parameters (docs/contract.md,
+/// option `grads`), which decides how the simulator counts them.
+typedef enum AcGradMode {
+  /// Gradient buffers exist for the whole step and the backward writes into
+  /// them: static memory (a compiled runtime, the MLIR pipeline).
+  AC_GRADS_BUFFERS = 0,
+  /// The backward returns new gradient tensors, alive from their op to the
+  /// end of the backward, and they are then added into gradients that exist
+  /// for the whole step (static): PyTorch's zero_grad(set_to_none=False).
+  AC_GRADS_ACCUMULATE = 1,
+  /// New gradient tensors as in ACCUMULATE, with no gradient before the
+  /// backward (PyTorch's zero_grad(set_to_none=True)): no static gradients.
+  AC_GRADS_ASSIGN = 2
+} AcGradMode;
+
 /// Classification of ops by the cost model.
 typedef enum AcOpKind {
   AC_KIND_UNKNOWN = 0,    ///< not in the table: never recomputed
@@ -163,6 +178,7 @@ typedef struct AcGraph {
   uint8_t *retFlags;                     ///< AC_RET_* per entry of rets
   AcSchedEntry *sched; intptr_t numSched; ///< execution order of phases
   char *strings;     intptr_t stringsSize; ///< pool holding op names, each once
+  AcGradMode gradMode; ///< how gradients are counted (AC_GRADS_BUFFERS: 0)
 } AcGraph;
 
 /// Frees a graph and everything it owns; NULL is accepted.
@@ -184,6 +200,12 @@ static inline AcId acValueViewParent(const AcGraph *g, AcId v) {
       return u;
   }
   return val->aliasRoot;
+}
+/// Whether return entry `r` is a gradient written into static storage
+/// (AC_RET_GRAD under AC_GRADS_BUFFERS).  Any other gradient is a returned
+/// backward value: it lives from its op to the end of the backward.
+static inline int acGraphRetIsStaticGrad(const AcGraph *g, intptr_t r) {
+  return (g->retFlags[r] & AC_RET_GRAD) && g->gradMode == AC_GRADS_BUFFERS;
 }
 /// Returns the op id of use `i` of value `v`.
 static inline AcId acValueUse(const AcGraph *g, AcId v, int32_t i) {
@@ -277,8 +299,9 @@ int64_t acGraphParamBytes(const AcGraph *g);
 /// parameter or input (counted once per storage root).
 int64_t acGraphGradBytes(const AcGraph *g);
 /// Sets root[r] = 1 ([numValues], not cleared first) for every storage the
-/// simulator counts as static memory: parameters and the storage roots of
-/// returned gradients that ops produce.
+/// simulator counts as static memory: parameters and, under
+/// AC_GRADS_BUFFERS, the storage roots of returned gradients that ops
+/// produce.
 void acGraphMarkStaticRoots(const AcGraph *g, uint8_t *root);
 /// Counts ops of function `f` in `phase`.
 intptr_t acGraphCountPhase(const AcGraph *g, AcId f, AcPhase phase);

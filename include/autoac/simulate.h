@@ -24,7 +24,12 @@
  *    frees inside itself) is live at each of its steps only (forward,
  *    backward or recompute), on top of everything live then;
  *  - parameters, gradients (storage roots of AC_RET_GRAD values), optimizer
- *    state and reserve are the static part, added to every step.
+ *    state and reserve are the static part, added to every step.  How
+ *    gradients count depends on AcGraph.gradMode: under AC_GRADS_BUFFERS as
+ *    said; under AC_GRADS_ACCUMULATE the static part still holds them (the
+ *    gradients accumulated into) and the backward's gradients are returned
+ *    values, live from their op to the end of the backward (two copies
+ *    then); under AC_GRADS_ASSIGN they are such returned values only.
  *  A step's live bytes count the values live while the op runs (its operands
  *  and results included).
  *===----------------------------------------------------------------------===*/
@@ -65,7 +70,8 @@ typedef struct AcSimResult {
   intptr_t numSteps;
 } AcSimResult;
 
-/// Computes static bytes: params + grads + optimizerFactor * params + reserve.
+/// Computes static bytes: params + grads + optimizerFactor * params + reserve,
+/// grads being 0 under AC_GRADS_ASSIGN (g->gradMode).
 /// The caller guarantees the sum fits (tests with small graphs); input from
 /// users goes through acSimStaticBytesChecked.
 int64_t acSimStaticBytes(const AcGraph *g, double optimizerFactor,

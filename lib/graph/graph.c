@@ -923,7 +923,7 @@ void acGraphMarkStaticRoots(const AcGraph *g, uint8_t *root) {
     if (g->values[v].role == AC_ROLE_PARAM)
       root[v] = 1;
   for (intptr_t r = 0; r < g->numRets; ++r) {
-    if (!(g->retFlags[r] & AC_RET_GRAD))
+    if (!acGraphRetIsStaticGrad(g, r))
       continue;
     AcId rt = g->values[g->rets[r]].aliasRoot;
     if (g->values[rt].role == AC_ROLE_RESULT)

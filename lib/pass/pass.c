@@ -143,12 +143,15 @@ static AcStatus acOptParse_STRATEGY(AcOptions *o, const char *name,
   return AC_OK;
 }
 
-/* Two-valued options (MODE, RNG): value i of an option sets its enum field
- * to i (the enums AcMode and AcRngMode are numbered in this order). */
+/* Options with a list of values (MODE, RNG, GRADS): value i of an option
+ * sets its enum field to i (the enums AcMode, AcRngMode and AcGradMode are
+ * numbered in this order). */
 static const struct {
   const char *option;
-  const char *choices[2];
-} acOptChoices[] = {{"mode", {"split", "annotate"}}, {"rng", {"keep", "replay"}}};
+  const char *choices[3]; /* NULL after the last */
+} acOptChoices[] = {{"mode", {"split", "annotate", NULL}},
+                    {"rng", {"keep", "replay", NULL}},
+                    {"grads", {"buffers", "accumulate", "assign"}}};
 
 static AcStatus acOptParse_CHOICE(AcOptions *o, const char *name,
                                   const char *value, void *field, AcError *err) {
@@ -156,24 +159,30 @@ static AcStatus acOptParse_CHOICE(AcOptions *o, const char *name,
   for (size_t k = 0; k < sizeof acOptChoices / sizeof acOptChoices[0]; ++k) {
     if (strcmp(name, acOptChoices[k].option) != 0)
       continue;
-    for (int i = 0; i < 2; ++i)
-      if (strcmp(value, acOptChoices[k].choices[i]) == 0) {
+    const char *const *c = acOptChoices[k].choices;
+    int n = c[2] ? 3 : 2;
+    for (int i = 0; i < n; ++i)
+      if (strcmp(value, c[i]) == 0) {
         *(int *)field = i;
         return AC_OK;
       }
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option '%s': '%s' (accepted: %s, %s)",
-                      name, value, acOptChoices[k].choices[0],
-                      acOptChoices[k].choices[1]);
+                      "bad value for option '%s': '%s' (accepted: %s, %s%s%s)",
+                      name, value, c[0], c[1], n > 2 ? ", " : "",
+                      n > 2 ? c[2] : "");
   }
   return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                     "option '%s' has no list of values", name);
 }
 #define acOptParse_MODE acOptParse_CHOICE
 #define acOptParse_RNG acOptParse_CHOICE
+#define acOptParse_GRADS acOptParse_CHOICE
 _Static_assert(AC_MODE_SPLIT == 0 && AC_MODE_ANNOTATE == 1 &&
                    AC_RNG_KEEP == 0 && AC_RNG_REPLAY == 1 &&
-                   sizeof(AcMode) == sizeof(int) && sizeof(AcRngMode) == sizeof(int),
+                   AC_GRADS_BUFFERS == 0 && AC_GRADS_ACCUMULATE == 1 &&
+                   AC_GRADS_ASSIGN == 2 && sizeof(AcMode) == sizeof(int) &&
+                   sizeof(AcRngMode) == sizeof(int) &&
+                   sizeof(AcGradMode) == sizeof(int),
                "acOptChoices numbers the enums");
 
 static AcStatus acOptParse_DEVICE(AcOptions *o, const char *name,
@@ -260,6 +269,7 @@ static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
 #define AC_OPT_DEFAULT_FILE 0
 #define AC_OPT_DEFAULT_RNG 1
 #define AC_OPT_DEFAULT_SECONDS 1
+#define AC_OPT_DEFAULT_GRADS 1
 
 /* Defaults from the table (autoac/options.def), read by the kinds' own
  * parsers.  A DEFAULT that is prose rather than a value does not parse and
@@ -459,6 +469,7 @@ static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *o
     goto cleanup;
   }
   acImportWarnUnknownOps(*out);
+  (*out)->graph->gradMode = opts->grads;
 cleanup:
   acCostTableDestroy(table);
   return st;

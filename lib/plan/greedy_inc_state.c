@@ -532,7 +532,7 @@ static void acIncInitGraph(AcInc *s) {
   }
   for (intptr_t r = 0; r < g->numRets; ++r) {
     AcId v = g->rets[r];
-    if (g->retFlags[r] & AC_RET_GRAD)
+    if (acGraphRetIsStaticGrad(g, r))
       continue;
     if (g->values[v].phase == AC_PHASE_FWD)
       s->retFwd[g->values[v].aliasRoot] = 1;

@@ -753,7 +753,7 @@ static void acIlpMemReads(AcIlpMem *b, const AcIlpEntry *E) {
   for (int32_t r = 0; r < fn->numRets; ++r) {
     intptr_t ri = fn->firstRet + r;
     AcId v = g->rets[ri];
-    if (g->retFlags[ri] & AC_RET_GRAD)
+    if (acGraphRetIsStaticGrad(g, ri))
       continue;
     if (g->values[v].phase == AC_PHASE_FWD) {
       AcId root = g->values[v].aliasRoot;

@@ -24,10 +24,16 @@
 
 enum { AC_SIDE_NONE = 0, AC_SIDE_FWD, AC_SIDE_BWD, AC_SIDE_STATIC };
 
+/* The gradients the static part holds: under buffers and accumulate the
+ * gradients that exist before the backward, under assign none. */
+static int64_t acSimStaticGradBytes(const AcGraph *g) {
+  return g->gradMode == AC_GRADS_ASSIGN ? 0 : acGraphGradBytes(g);
+}
+
 int64_t acSimStaticBytes(const AcGraph *g, double optimizerFactor,
                          int64_t reserve) {
   int64_t params = acGraphParamBytes(g);
-  return params + acGraphGradBytes(g) +
+  return params + acSimStaticGradBytes(g) +
          (int64_t)llround(optimizerFactor * (double)params) + reserve;
 }
 
@@ -35,7 +41,7 @@ AcStatus acSimStaticBytesChecked(const AcGraph *g, double optimizerFactor,
                                  int64_t reserve, int64_t *out, AcError *err) {
   /* Parameters and gradients are values of the graph, each sum at most
    * AC_MAX_BYTES (acGraphBuilderFinish): their sum fits in int64_t. */
-  int64_t params = acGraphParamBytes(g), grads = acGraphGradBytes(g);
+  int64_t params = acGraphParamBytes(g), grads = acSimStaticGradBytes(g);
   double state = optimizerFactor * (double)params;
   int64_t sum = params + grads;
   if (!(optimizerFactor >= 0) || reserve < 0)
@@ -405,7 +411,7 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
       for (int32_t r = 0; r < fn->numRets; ++r) {
         intptr_t ri = fn->firstRet + r;
         AcId root = g->values[g->rets[ri]].aliasRoot;
-        if (!(g->retFlags[ri] & AC_RET_GRAD) && !s->staticRoot[root] &&
+        if (!acGraphRetIsStaticGrad(g, ri) && !s->staticRoot[root] &&
             g->values[g->rets[ri]].phase == AC_PHASE_FWD)
           acExtend(s, acSlot(s, e, root), bwdLast);
       }
@@ -455,12 +461,12 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
         }
         ++step;
       }
-      /* Returned backward values (not gradients) live to the end; returned
-         forward values were extended by the forward entry. */
+      /* Returned backward values (not static gradients) live to the end;
+         returned forward values were extended by the forward entry. */
       for (int32_t r = 0; r < fn->numRets; ++r) {
         intptr_t ri = fn->firstRet + r;
         AcId v = g->rets[ri];
-        if ((g->retFlags[ri] & AC_RET_GRAD) ||
+        if (acGraphRetIsStaticGrad(g, ri) ||
             g->values[v].phase != AC_PHASE_BWD)
           continue;
         if (s->bwdSide[v] == AC_SIDE_BWD)

@@ -8,11 +8,15 @@
   pareto SWEEP.csv --out p.svg              Pareto frontier of an ac-opt sweep
   measure model.mlir [--budget=B] ...       simulated against measured peak (tools/ac-measure;
                                             `measure --help` for its options)
+  measure-torch MODEL --budget B [--budget B2 ...]
+                                            one PyTorch training step through the door:
+                                            planned against measured peak, gradients checked
 
 MODEL is a torchvision classification model (resnet18, mobilenet_v2, vit_b_16,
 ... as listed by `models`), `transformer` (nn.TransformerEncoder, like the
 corpus; --layers --d-model --heads --ffn --seq), `transformer-lm` (the same
-with a causal mask), or `mlp` (--layers --d-model).
+with a causal mask), or `mlp` (--layers --d-model).  measure-torch also takes
+FILE.py:NAME, NAME a function returning (model, inputs).
 """
 from __future__ import annotations
 
@@ -111,6 +115,60 @@ def _export(args) -> int:
         print(f"autoac: peak {rep['peak_bytes']} bytes, saved {rep['saved_bytes']} bytes, "
               f"feasible {rep['feasible']}", file=sys.stderr)
     return 0
+
+
+def _user_model(spec: str):
+    """(model, inputs) from FILE.py:NAME, NAME() returning them."""
+    import importlib.util
+    from . import AutoacError
+    path, _, attr = spec.rpartition(":")
+    spec_ = importlib.util.spec_from_file_location("autoac_user_model", path)
+    if spec_ is None or spec_.loader is None:
+        raise AutoacError(f"cannot load '{path}': not a Python file")
+    mod = importlib.util.module_from_spec(spec_)
+    spec_.loader.exec_module(mod)
+    fn = getattr(mod, attr, None)
+    if not callable(fn):
+        raise AutoacError(f"'{path}' has no function '{attr}' returning (model, inputs)")
+    got = fn()
+    if not (isinstance(got, tuple) and len(got) == 2):
+        raise AutoacError(f"{spec}: expected (model, inputs), got {type(got).__name__}")
+    model, inputs = got
+    return model, tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+
+
+def _measure_torch(args) -> int:
+    import torch
+    from .pytorch import measure_step
+    torch.manual_seed(args.seed)
+    if ":" in args.model and args.model.rsplit(":", 1)[0].endswith(".py"):
+        model, inputs = _user_model(args.model)
+    else:
+        model, inputs = build_model(args.model, args)
+    options = {}
+    for name in ("strategy", "device", "optimizer", "reserve"):
+        if getattr(args, name) is not None:
+            options[name] = getattr(args, name)
+    budgets = args.budget or [None]
+    print(f"{'budget':>14} {'planned':>14} {'measured':>14} {'error %':>8} {'feasible':>8} "
+          f"{'<= budget':>9} {'grads equal':>11} {'no scratch':>14}")
+    bad = 0
+    for b in budgets:
+        m = measure_step(model, inputs, None if b in (None, "none") else b, rng=args.rng,
+                         grads=args.grads, compare=not args.no_compare, seed=args.seed, **options)
+        within = m.within_budget
+        eq = "-" if m.grads_equal is None else ("yes" if m.grads_equal else "NO")
+        print(f"{'none' if m.budget is None else m.budget:>14} {m.planned_peak:>14} {m.measured_peak:>14} "
+              f"{m.error_percent:>+8.2f} {str(m.feasible).lower():>8} {str(within).lower():>9} {eq:>11} "
+              f"{'-' if m.measured_no_scratch is None else m.measured_no_scratch:>14}")
+        if m.unequal:
+            print(f"  gradients differ: {', '.join(m.unequal[:8])}", file=sys.stderr)
+        bad += (m.feasible and not within) or m.grads_equal is False or \
+            (args.tolerance is not None and abs(m.error_percent) > args.tolerance)
+    print(f"(bytes; {m.device}, grads={m.grads}, rng={m.rng}; peak measured by "
+          f"{'torch.cuda.max_memory_allocated' if m.device.startswith('cuda') else 'torch.profiler memory events'}; "
+          "no scratch: without what an op allocates and frees before it returns)")
+    return 3 if bad else 0
 
 
 def _mib(n: int) -> str:
@@ -214,18 +272,21 @@ def main(argv: Optional[List[str]] = None) -> int:
     pl.add_argument("--json", action="store_true", help="print the report as JSON instead of the summary")
     pl.add_argument("--quiet", "-q", action="store_true", help="print no summary")
 
+    def model_args(q):
+        q.add_argument("model")
+        q.add_argument("--batch", type=int, default=1)
+        q.add_argument("--image-size", type=int, default=None, help="torchvision models: H=W (default 224)")
+        q.add_argument("--seq", type=int, default=128, help="transformer: sequence length")
+        q.add_argument("--d-model", type=int, default=512, help="transformer/mlp: width")
+        q.add_argument("--heads", type=int, default=8)
+        q.add_argument("--ffn", type=int, default=2048)
+        q.add_argument("--layers", type=int, default=6)
+        q.add_argument("--dropout", type=float, default=0.1)
+
     e = sub.add_parser("export", help="write a model's joint forward+backward graph as MLIR")
-    e.add_argument("model")
-    e.add_argument("--batch", type=int, default=1)
+    model_args(e)
     e.add_argument("--out", "-o", required=True)
     e.add_argument("--name", help="function name (default: the model name)")
-    e.add_argument("--image-size", type=int, default=None, help="torchvision models: H=W (default 224)")
-    e.add_argument("--seq", type=int, default=128, help="transformer: sequence length")
-    e.add_argument("--d-model", type=int, default=512, help="transformer/mlp: width")
-    e.add_argument("--heads", type=int, default=8)
-    e.add_argument("--ffn", type=int, default=2048)
-    e.add_argument("--layers", type=int, default=6)
-    e.add_argument("--dropout", type=float, default=0.1)
     e.add_argument("--eval", action="store_true", help="trace in eval mode (default: train mode)")
     e.add_argument("--dtype", choices=sorted(_DTYPES), default="f32")
     e.add_argument("--tracing", choices=("auto", "fake", "real"), default="auto",
@@ -235,6 +296,30 @@ def main(argv: Optional[List[str]] = None) -> int:
     e.add_argument("--quiet", "-q", action="store_true")
 
     sub.add_parser("models", help="list the model names export accepts")
+
+    mt = sub.add_parser("measure-torch", help="one PyTorch training step with autoac's plan: planned "
+                        "against measured peak, gradients against functorch's default partitioner",
+                        description="Runs one training step (forward, .sum(), backward) of MODEL (a "
+                        "name as for export, or FILE.py:NAME returning (model, inputs)) through "
+                        "autoac.pytorch.aot_module at each budget and prints autoac's planned peak, "
+                        "the measured one (CPU: torch.profiler memory events; GPU: "
+                        "torch.cuda.max_memory_allocated), the error and whether the gradients are "
+                        "bit-equal to functorch's default_partition.  Exit status 3 when a feasible "
+                        "plan's step exceeds its budget, gradients differ, or the error passes "
+                        "--tolerance.")
+    model_args(mt)
+    mt.add_argument("--budget", action="append", help="a budget (repeat for several; 'none': min-cut)")
+    mt.add_argument("--rng", choices=("keep", "replay"), default="keep")
+    mt.add_argument("--grads", choices=("accumulate", "assign"), default=None,
+                    help="gradient mode (default: PyTorch's own, accumulate for torch 1.x)")
+    mt.add_argument("--strategy")
+    mt.add_argument("--device", help="autoac's device profile for the cost model (h100, cpu, ...)")
+    mt.add_argument("--optimizer")
+    mt.add_argument("--reserve")
+    mt.add_argument("--seed", type=int, default=0)
+    mt.add_argument("--no-compare", action="store_true", help="skip the default_partition comparison")
+    mt.add_argument("--tolerance", type=float, default=None,
+                    help="exit 3 when |error| passes this many percent")
 
     sub.add_parser("measure", help="simulated against measured peak (ac-measure; "
                    "`measure --help`)")
@@ -257,6 +342,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             return _plan(args)
         if args.command == "export":
             return _export(args)
+        if args.command == "measure-torch":
+            return _measure_torch(args)
         if args.command == "models":
             print("\n".join(list(BUILTIN) + _torchvision_names()))
             return 0

@@ -25,7 +25,8 @@ from ._trace import JointTrace, module_state, trace_joint
 
 __all__ = ["ExportError", "ExportedGraph", "export_joint", "export_graph", "trace_joint",
            "partition_fn", "split_joint", "PartitionResult", "aot_function", "aot_module",
-           "saved_tensor_bytes"]
+           "saved_tensor_bytes", "boxed_runtime", "wrap_compiler", "measure_step", "default_grads",
+           "GRAD_MODES"]
 
 
 def export_joint(model_or_fn: Callable, example_inputs: Sequence[Any], *, name: Optional[str] = None,
@@ -236,40 +237,56 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
         benv[t].meta = dict(t.meta)
     recompute_set = set(recomputed)
 
+    def copy_node(cur: fx.Node) -> None:
+        benv[cur] = bwd_graph.node_copy(cur, lambda x: benv[x])
+        if cur in recompute_set:
+            benv[cur].meta = dict(cur.meta, autoac_recomputed=True)
+            _without_state_updates(benv[cur])
+            if _rng.is_replay_node(cur):
+                # rerun with the state captured in the forward
+                benv[cur].target = _rng.rng_replay
+
     def emit(n: fx.Node) -> fx.Node:
         if n in benv:
             return benv[n]
-        # iterative post-order over unemitted recomputed inputs
-        stack = [(n, False)]
+        # Everything n needs that the backward has not made yet, made in
+        # joint order (the simulator runs a recompute group in op order,
+        # right before its anchor; a depth-first order would make one
+        # operand's chain before another's and change what is live).
+        todo: Set[fx.Node] = set()
+        stack = [n]
         while stack:
-            cur, ready = stack.pop()
-            if cur in benv:
+            cur = stack.pop()
+            if cur in benv or cur in todo:
                 continue
-            if ready:
-                if cur in recompute_set and _rng.is_state_node(cur):
-                    # a capture rerun in the backward would read the wrong state
-                    raise AutoacError(f"cannot split: the backward would recompute the generator "
-                                      f"state %{cur.name}, which must be saved")
-                benv[cur] = bwd_graph.node_copy(cur, lambda x: benv[x])
-                if cur in recompute_set:
-                    benv[cur].meta = dict(cur.meta, autoac_recomputed=True)
-                    _without_state_updates(benv[cur])
-                    if _rng.is_replay_node(cur):
-                        # rerun with the state captured in the forward
-                        benv[cur].target = _rng.rng_replay
-                continue
-            stack.append((cur, True))
-            for a in reversed(_inputs_of(cur)):
+            todo.add(cur)
+            for a in _inputs_of(cur):
                 if a not in benv:
                     if a not in needed:
                         raise AutoacError(f"cannot split: %{cur.name} needs %{a.name}, "
                                           "which the backward does not have")
-                    stack.append((a, False))
+                    stack.append(a)
+        for cur in sorted(todo, key=order.get):
+            if cur in benv:
+                continue
+            if cur in recompute_set and _rng.is_state_node(cur):
+                # a capture rerun in the backward would read the wrong state
+                raise AutoacError(f"cannot split: the backward would recompute the generator "
+                                  f"state %{cur.name}, which must be saved")
+            copy_node(cur)
+            # Each result the backward reads is taken out of a multi-result
+            # op right away: the tuple dies with its last getitem, so a
+            # result nobody reads is freed at once and none waits in the
+            # tuple for a late getitem.
+            for u in cur.users:
+                if _is_free(u) and u in needed and u not in benv:
+                    copy_node(u)
         return benv[n]
 
     # Alias ops (detach, t, view, ...) cost nothing; emitting them lazily too
     # keeps recomputation from being pulled to the start of the backward by
-    # the detach chains autograd leaves there.
+    # the detach chains autograd leaves there (a view keeps its base's
+    # storage alive either way).  getitems are emitted with their producer.
     own = [n for n in graph.nodes if n in needed and n not in recompute_set and not _is_alias_op(n)]
     for n in _in_simulated_order(own, simulated):
         emit(n)
@@ -453,6 +470,23 @@ def _is_free(node: fx.Node) -> bool:
     return node.op == "call_function" and node.target is operator.getitem
 
 
+#: How gradients reach .grad (the contract's `grads` option): "accumulate"
+#: (zero_grad(set_to_none=False): the backward's gradients are added into
+#: the .grad tensors that already exist), "assign" (set_to_none=True: .grad
+#: is None before the backward and takes the new gradient), "buffers" (the
+#: backward writes into gradient buffers that exist for the whole step: the
+#: compiled MLIR program's runtime, ac-opt's default).
+GRAD_MODES = ("accumulate", "assign", "buffers")
+
+
+def default_grads() -> str:
+    """PyTorch's own default for this version: Optimizer.zero_grad and
+    Module.zero_grad set gradients to None from torch 2.0 on ("assign"),
+    zero them in place before ("accumulate")."""
+    major = int(torch.__version__.split(".")[0])
+    return "assign" if major >= 2 else "accumulate"
+
+
 def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[int] = None,
                  strict_plan: bool = True, rng: str = "keep", **options: Any) -> _AutoacPartition:
     """A partitioner for functorch's aot_function / aot_module that plans with
@@ -475,14 +509,89 @@ def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[i
     `.last`."""
     if "mode" in options:
         options.pop("mode")
+    options.setdefault("grads", default_grads())
+    if options["grads"] in (None, ""):
+        options["grads"] = default_grads()
+    if options["grads"] not in GRAD_MODES:
+        raise AutoacError(f"invalid grads '{options['grads']}' (accepted: {', '.join(GRAD_MODES)})")
     if rng not in _rng.RNG_MODES:
         raise AutoacError(f"invalid rng '{rng}' (accepted: {', '.join(_rng.RNG_MODES)})")
     return _AutoacPartition(budget, num_params, strict_plan, rng, options)
 
 
+class _BoxedCodeGen(fx.graph.CodeGen):
+    """FX code that takes its inputs as one list, binds each to a local and
+    clears the list: FX's own `x = None` after a value's last use then frees
+    each input there (an input nothing reads is never bound).  The backward's
+    caller (functorch's CompiledFunction.backward) hands over the list of
+    saved tensors and tangents with steal_args=True, so what the backward
+    was given lives exactly as the simulator counts it."""
+
+    def __init__(self, unused: Set[str]):
+        super().__init__()
+        self.unused = unused
+
+    def gen_fn_def(self, free_vars: List[str], maybe_return_annotation: str) -> str:
+        names = [v.split(":")[0].split("=")[0].strip() for v in free_vars]
+        names = [n for n in names if n != "self"]
+        lines = [f"def forward(self, args_list){maybe_return_annotation}:"]
+        lines += [f"    {n} = args_list[{i}]" for i, n in enumerate(names) if n not in self.unused]
+        lines.append("    args_list.clear()")
+        return "\n".join(lines)
+
+
+def boxed_runtime(gm: fx.GraphModule) -> Callable:
+    """The door's runtime for a forward or backward GraphModule: a boxed
+    callable (functorch's `_boxed_call` convention: one list argument) that
+    runs a copy of `gm`'s graph eagerly, freeing every input and every
+    intermediate right after its last use.  `gm` itself is left as it is."""
+    graph = fx.Graph()
+    out = graph.graph_copy(gm.graph, {})
+    graph.output(out)
+    unused = {n.name for n in graph.nodes if n.op == "placeholder" and not n.users}
+    graph.set_codegen(_BoxedCodeGen(unused))
+    runner = fx.GraphModule(gm, graph)
+
+    def run(args):
+        return runner.forward(args)
+    run._boxed_call = True
+    run.graph_module = runner
+    return run
+
+
 def _boxed_identity(gm: fx.GraphModule, _inputs):
-    from functorch.compile import make_boxed_func
-    return make_boxed_func(gm.forward)
+    return boxed_runtime(gm)
+
+
+def _runs_gm_as_is(f: Any, gm: fx.GraphModule) -> bool:
+    """Whether compiled function `f` just runs `gm` eagerly: `gm` itself, its
+    forward, or functorch's make_boxed_func of either (functorch's `nop`)."""
+    def same(x):
+        return x is gm or (getattr(x, "__self__", None) is gm and
+                           getattr(x, "__func__", None) is getattr(type(gm), "forward", None))
+    if same(f):
+        return True
+    cells = getattr(f, "__closure__", None) or ()
+    return getattr(f, "_boxed_call", False) and len(cells) == 1 and \
+        getattr(f, "__code__", None) is not None and f.__code__.co_name == "g" and \
+        same(cells[0].cell_contents)
+
+
+def wrap_compiler(compiler: Optional[Callable]) -> Callable:
+    """A forward/backward compiler for AOT autograd that gives the door's
+    runtime (boxed_runtime) where the user's compiler would run the graph
+    eagerly as it is (returns the GraphModule, its forward, or functorch's
+    make_boxed_func/nop of them): same results, inputs freed at last use.
+    Any other compiled function is returned untouched; how it holds its
+    inputs is its own (docs/python.md, "The door's runtime")."""
+    if compiler is None:
+        return _boxed_identity
+
+    def compile_graph(gm: fx.GraphModule, example_inputs):
+        f = compiler(gm, example_inputs)
+        return boxed_runtime(gm) if _runs_gm_as_is(f, gm) else f
+    compile_graph.user_compiler = compiler
+    return compile_graph
 
 
 def aot_function(fn: Callable, budget: Union[str, int, None] = None, *, num_params: Optional[int] = None,
@@ -493,8 +602,8 @@ def aot_function(fn: Callable, budget: Union[str, int, None] = None, *, num_para
     function's `.partition` attribute."""
     from functorch.compile import aot_function as _aot_function
     pf = partition_fn(budget, num_params=num_params, **options)
-    compiled = _aot_function(fn, fw_compiler=fw_compiler or _boxed_identity,
-                             bw_compiler=bw_compiler or fw_compiler or _boxed_identity,
+    compiled = _aot_function(fn, fw_compiler=wrap_compiler(fw_compiler),
+                             bw_compiler=wrap_compiler(bw_compiler or fw_compiler),
                              partition_fn=pf)
     try:
         compiled.partition = pf
@@ -512,8 +621,8 @@ def aot_module(module: nn.Module, budget: Union[str, int, None] = None, *,
     # AOT autograd passes a tensor shared by several names (tied weights) once
     n = len({id(t) for _, t in module_state(module)})
     pf = partition_fn(budget, num_params=n, **options)
-    compiled = _aot_module(module, fw_compiler=fw_compiler or _boxed_identity,
-                           bw_compiler=bw_compiler or fw_compiler or _boxed_identity,
+    compiled = _aot_module(module, fw_compiler=wrap_compiler(fw_compiler),
+                           bw_compiler=wrap_compiler(bw_compiler or fw_compiler),
                            partition_fn=pf)
     compiled.partition = pf
     return compiled
@@ -537,3 +646,9 @@ def saved_tensor_bytes(saved: Sequence[Any], exclude: Sequence[torch.Tensor] = (
         nbytes = t.storage().nbytes() if hasattr(t.storage(), "nbytes") else t.numel() * t.element_size()
         seen[k] = max(seen.get(k, 0), nbytes)
     return sum(seen.values())
+
+
+def measure_step(*args, **kwargs):
+    """See autoac._torch_measure.measure_step."""
+    from ._torch_measure import measure_step as _measure_step
+    return _measure_step(*args, **kwargs)

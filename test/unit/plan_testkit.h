@@ -325,7 +325,8 @@ typedef struct TkNaive {
 
 static inline int tkIsGradRoot(const AcGraph *g, AcId r) {
   for (intptr_t i = 0; i < g->numRets; ++i)
-    if ((g->retFlags[i] & AC_RET_GRAD) && g->values[g->rets[i]].aliasRoot == r &&
+    if ((g->retFlags[i] & AC_RET_GRAD) && g->gradMode == AC_GRADS_BUFFERS &&
+        g->values[g->rets[i]].aliasRoot == r &&
         g->values[r].role == AC_ROLE_RESULT)
       return 1;
   return 0;
@@ -491,7 +492,8 @@ static inline int tkNaiveSimulate(const AcGraph *g, const AcPlan *p, int64_t sta
     for (int32_t r = 0; r < fn->numRets; ++r) {
       int ri = fn->firstRet + r;
       AcId v = g->rets[ri];
-      if (g->retFlags[ri] & AC_RET_GRAD)
+      /* a gradient is a returned value unless written into a buffer */
+      if ((g->retFlags[ri] & AC_RET_GRAD) && g->gradMode == AC_GRADS_BUFFERS)
         continue;
       if ((g->values[v].phase == AC_PHASE_FWD) != (se->phase == AC_PHASE_FWD))
         continue;

@@ -94,6 +94,7 @@ AC_TEST(randomGraphs) {
                             12 + (int)(seed % 40), 8 + (int)(seed % 25));
     if (!g)
       continue;
+    g->gradMode = (AcGradMode)(seed % 3); /* every gradient mode */
     compareGraph(g, seed, &st);
     acGraphDestroy(g);
   }

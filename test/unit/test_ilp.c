@@ -246,6 +246,7 @@ static void matchesBruteForce(int dps, uint64_t firstSeed, int fwdOps) {
                             16);
     if (!g)
       continue;
+    g->gradMode = (AcGradMode)(seed % 3); /* every gradient mode */
     int64_t staticB = acSimStaticBytes(g, 1.0, 0);
     uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
     Brute b = {0};

@@ -121,6 +121,44 @@ AC_TEST(chainSaveAll) {
   acGraphDestroy(g);
 }
 
+/* The gradient modes on the chain, save-all (chainSaveAll's steps 0-4 are
+ * unchanged, gw is returned at step 5):
+ *   buffers:    static w 1000 + gw 1000 = 2000; step 5 808 (gw static);
+ *               peak step 4: 1608 + 2000                        = 3608
+ *   accumulate: static w 1000 + .grad 1000 = 2000; the backward's gw is
+ *               new: step 5 808 + gw 1000 = 1808 <- peak         = 3808
+ *   assign:     static w 1000; step 5 1808 <- peak, 1808 + 1000 = 2808 */
+AC_TEST(gradModes) {
+  AcGraph *g = chainGraph();
+  AcPlan *p = acPlanCreate(g);
+  acPlanSaveAll(g, p);
+  CHECK(acPlanDerive(g, p, NULL) == AC_OK);
+  static const struct { AcGradMode mode; int64_t stat, step5, peak; intptr_t at; } want[] = {
+      {AC_GRADS_BUFFERS, 2000, 808, 3608, 4},
+      {AC_GRADS_ACCUMULATE, 2000, 1808, 3808, 5},
+      {AC_GRADS_ASSIGN, 1000, 1808, 2808, 5}};
+  for (int k = 0; k < 3; ++k) {
+    g->gradMode = want[k].mode;
+    uint8_t root[16] = {0};
+    acGraphMarkStaticRoots(g, root);
+    CHECK(root[W] && root[GW] == (want[k].mode == AC_GRADS_BUFFERS));
+    CHECK_EQ_I64(acGraphGradBytes(g), 1000); /* the gradients, whatever the mode */
+    int64_t stat = -1;
+    CHECK(acSimStaticBytesChecked(g, 0, 0, &stat, NULL) == AC_OK);
+    CHECK_EQ_I64(stat, want[k].stat);
+    CHECK_EQ_I64(acSimStaticBytes(g, 2.0, 0), want[k].stat + 2000); /* adam */
+    AcSimResult r;
+    CHECK(acSimulate(g, p, stat, 1, &r, NULL) == AC_OK);
+    CHECK_EQ_I64(r.live[4], 1608);
+    CHECK_EQ_I64(r.live[5], want[k].step5);
+    CHECK_EQ_I64(r.peakBytes, want[k].peak);
+    CHECK_EQ_I64(r.peakStep, want[k].at);
+    acSimResultClear(&r);
+  }
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
 AC_TEST(chainRecomputeAll) {
   AcGraph *g = chainGraph();
   AcPlan *p = acPlanCreate(g);
@@ -556,6 +594,7 @@ AC_TEST(randomCrossCheck) {
       wsOps += tkWorkspaces(g, seed, 35);
     uint64_t rs = seed;
     AcPlan *p = acPlanCreate(g);
+    g->gradMode = (AcGradMode)(seed % 3); /* every gradient mode */
     int64_t staticB = acSimStaticBytes(g, 1.0, 16);
     for (int k = 0; k < 4; ++k) {
       int ok = k == 0 ? (acPlanSaveAll(g, p), acPlanDerive(g, p, NULL) == AC_OK)
@@ -685,6 +724,7 @@ AC_TEST(allocFailures) {
 int main(void) {
   RUN(staticBytes);
   RUN(chainSaveAll);
+  RUN(gradModes);
   RUN(chainRecomputeAll);
   RUN(chainSaveInput);
   RUN(workspaceAtItsStep);

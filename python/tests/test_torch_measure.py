@@ -1,0 +1,185 @@
+"""The budget holds where PyTorch runs the plan: autoac.pytorch.measure_step
+runs one training step through the door's default runtime and measures the
+real peak (CPU: torch.profiler's allocation events), and the pieces that
+make the two agree: the boxed runtime that frees inputs at their last use,
+getitems emitted with their producer, and the gradient mode.
+
+Bars (issue 21): at three budgets per model (below the lowest reachable
+peak, between, none) the measured peak is within 2 % of autoac's planned
+peak, at most the budget where the report says feasible, and every gradient
+is bit-equal to functorch's default_partition (test_torch_partition.py's
+exactness argument: same ATen ops, same inputs, deterministic CPU kernels).
+Models are small so the file runs in well under a minute.
+"""
+import operator
+import subprocess
+import sys
+import os
+import weakref
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("functorch")
+import torch.fx as fx  # noqa: E402
+import torch.nn as nn  # noqa: E402
+from functorch.compile import make_boxed_func, nop  # noqa: E402
+
+import autoac  # noqa: E402
+import autoac.pytorch as act  # noqa: E402
+
+
+def wide_mlp():
+    """Activations (256 KiB each) above the parameters (66 KiB in all), so
+    the plans differ."""
+    torch.manual_seed(0)
+    return nn.Sequential(*[nn.Sequential(nn.Linear(64, 64), nn.GELU()) for _ in range(4)]), \
+        (torch.randn(1024, 64),)
+
+
+def gpt_block():
+    """Two encoder layers with dropout: layer norms (multi-result ops),
+    attention, dropout replayed."""
+    torch.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(64, 4, 128, dropout=0.1, batch_first=True)
+    return nn.TransformerEncoder(layer, 2), (torch.randn(8, 32, 64),)
+
+
+def _check(m, budget):
+    assert m.grads_equal, f"gradients differ from default_partition: {m.unequal}"
+    assert abs(m.error_percent) <= 2.0, \
+        f"budget {budget}: planned {m.planned_peak}, measured {m.measured_peak} ({m.error_percent:+.2f} %)"
+    if m.feasible:
+        assert m.within_budget
+    assert m.measured_no_scratch <= m.measured_peak
+
+
+@pytest.mark.parametrize("factory,rng", [(wide_mlp, "keep"), (gpt_block, "replay")])
+def test_measured_peak_matches_plan_at_three_budgets(factory, rng):
+    model, inputs = factory()
+    low = act.measure_step(model, inputs, 1, rng=rng)        # below the lowest reachable
+    assert not low.feasible and low.budget == 1
+    _check(low, 1)
+    mincut = low.report["baseline_peak_bytes"]["mincut"]
+    assert low.planned_peak < mincut, "the lowest plan should be below the min-cut plan"
+    mid = (low.planned_peak + mincut) // 2
+    between = act.measure_step(model, inputs, mid, rng=rng)
+    assert between.feasible and between.budget == mid
+    _check(between, mid)
+    free = act.measure_step(model, inputs, None, rng=rng)     # the min-cut plan
+    _check(free, None)
+    assert free.planned_peak == mincut
+    assert low.planned_peak <= between.planned_peak <= free.planned_peak
+    assert low.measured_peak < free.measured_peak
+
+
+def test_assign_mode_has_no_static_gradients():
+    """grads="assign" (zero_grad(set_to_none=True)): the plan's static part
+    is the parameters alone, gradients count from their op to the end of
+    the backward; measured as planned."""
+    model, inputs = wide_mlp()
+    params = sum(p.numel() * p.element_size() for p in model.parameters())
+    m = act.measure_step(model, inputs, None, grads="assign")
+    assert m.static_bytes == params + m.reserve
+    _check(m, None)
+    acc = act.measure_step(model, inputs, None, grads="accumulate", compare=False)
+    assert acc.static_bytes == 2 * params + acc.reserve
+    assert acc.planned_peak > m.planned_peak
+
+
+def test_grads_option_passes_through_and_bad_value_is_an_error():
+    model, inputs = wide_mlp()
+    assert act.default_grads() == ("accumulate" if torch.__version__.startswith("1.") else "assign")
+    with pytest.raises(autoac.AutoacError, match="grads 'sum'.*accumulate, assign, buffers"):
+        act.aot_module(model, None, grads="sum")
+    compiled = act.aot_module(model, None, grads="buffers")
+    compiled(*inputs).sum().backward()
+    params = sum(p.numel() * p.element_size() for p in model.parameters())
+    assert compiled.partition.last.report["static_bytes"] == 2 * params
+
+
+_ALIVE = []
+_REF = []
+
+
+@fx.wrap
+def _probe(x):
+    _ALIVE.append(_REF[0]() is not None)
+    return x
+
+
+def _probe_fn(a, b):
+    c = a * 2            # a's last use
+    d = _probe(c)
+    return d + b
+
+
+@pytest.mark.parametrize("runtime,freed", [(act.boxed_runtime, True),
+                                           (lambda gm: make_boxed_func(gm.forward), False)])
+def test_boxed_runtime_frees_each_input_at_its_last_use(runtime, freed):
+    gm = fx.symbolic_trace(_probe_fn)
+    run = runtime(gm)
+    args = [torch.ones(4), torch.ones(4)]
+    _REF[:] = [weakref.ref(args[0])]
+    _ALIVE.clear()
+    out = run(args)
+    assert torch.equal(out, torch.full((4,), 3.0))
+    assert _ALIVE == [not freed]
+    assert (args == []) == freed
+
+
+def test_wrap_compiler_gives_the_runtime_to_eager_compilers_only():
+    gm = fx.symbolic_trace(_probe_fn)
+    for eager in (nop, lambda g, _: g, lambda g, _: g.forward, lambda g, _: make_boxed_func(g.forward)):
+        f = act.wrap_compiler(eager)(gm, None)
+        assert hasattr(f, "graph_module"), eager
+    own = make_boxed_func(lambda *a: a)
+    assert act.wrap_compiler(lambda g, _: own)(gm, None) is own
+
+
+def test_backward_takes_each_result_right_after_its_producer():
+    """Every multi-result op of the backward (layer-norm backward, the
+    recomputed layer norms, ...) is followed by its getitems, so no tuple
+    holds a result longer than the simulator counts it."""
+    model, inputs = gpt_block()
+    compiled = act.aot_module(model, 1, rng="replay")
+    compiled(*inputs).sum().backward()
+    bw = compiled.partition.last.bw_module.graph
+    nodes = list(bw.nodes)
+    tuples = 0
+    for i, n in enumerate(nodes):
+        if n.op == "call_function" and n.target is operator.getitem:
+            j = i - 1
+            while nodes[j].op == "call_function" and nodes[j].target is operator.getitem and \
+                    nodes[j].args[0] is n.args[0]:
+                j -= 1
+            assert nodes[j] is n.args[0], f"%{n.name} is not right after %{n.args[0].name}"
+            tuples += nodes[j + 1] is n
+    assert tuples >= 4
+
+
+def test_measure_torch_command(tmp_path):
+    user = tmp_path / "mymodel.py"
+    user.write_text("import torch, torch.nn as nn\n"
+                    "def build():\n"
+                    "    torch.manual_seed(0)\n"
+                    "    return nn.Sequential(nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 64)), "
+                    "(torch.randn(512, 64),)\n")
+    env = dict(os.environ)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
+    r = subprocess.run([sys.executable, "-m", "autoac", "measure-torch", f"{user}:build",
+                        "--budget", "none", "--budget", "1", "--tolerance", "2"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].split() == ["budget", "planned", "measured", "error", "%", "feasible", "<=",
+                                "budget", "grads", "equal", "no", "scratch"]
+    rows = [line.split() for line in lines[1:3]]
+    assert rows[0][0] == "none" and rows[1][0] == "1"
+    for row in rows:
+        assert abs(float(row[3])) <= 2.0 and row[6] == "yes"
+    assert rows[1][4] == "false"          # 1 byte is below the lowest peak
+    bad = subprocess.run([sys.executable, "-m", "autoac", "measure-torch", f"{user}:nothing"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert bad.returncode == 1 and "has no function 'nothing'" in bad.stderr

@@ -1,0 +1,101 @@
+"""The PyTorch table of docs/fidelity.md: one training step of each model
+through autoac's door (autoac.pytorch.measure_step) at three budgets: 1 byte
+(below the lowest reachable peak: the lowest plan), halfway between that and
+the min-cut peak, and none (the min-cut plan).  Prints markdown rows.
+
+    PYTHONPATH=python /usr/bin/python3 test/Inputs/fidelity/torch_suite.py [MODEL ...]
+"""
+import sys
+import time
+import warnings
+
+import torch
+import torch.nn as nn
+
+import autoac.pytorch as act
+
+warnings.filterwarnings("ignore")
+
+
+def resnet18():
+    import torchvision
+    return torchvision.models.resnet18(num_classes=100), (torch.randn(4, 3, 64, 64),), "keep"
+
+
+def mobilenet_v2():
+    import torchvision
+    return torchvision.models.mobilenet_v2(num_classes=100), (torch.randn(4, 3, 64, 64),), "keep"
+
+
+class GPT(nn.Module):
+    """Decoder-only: token embedding, causal pre-norm blocks with dropout,
+    LM head tied to the embedding."""
+
+    def __init__(self, vocab=512, d=128, heads=4, layers=4, seq=64, p=0.1):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.pos = nn.Parameter(torch.zeros(seq, d))
+        layer = nn.TransformerEncoderLayer(d, heads, 4 * d, dropout=p, batch_first=True, norm_first=True,
+                                           activation="gelu")
+        self.blocks = nn.TransformerEncoder(layer, layers)
+        self.norm = nn.LayerNorm(d)
+        self.head = nn.Linear(d, vocab, bias=False)
+        self.head.weight = self.emb.weight
+        self.register_buffer("mask", torch.triu(torch.full((seq, seq), float("-inf")), diagonal=1))
+
+    def forward(self, tokens):
+        x = self.emb(tokens) + self.pos
+        return self.head(self.norm(self.blocks(x, mask=self.mask)))
+
+
+def gpt():
+    return GPT(), (torch.randint(0, 512, (4, 64)),), "replay"
+
+
+def vit():
+    from torchvision.models import VisionTransformer
+    return VisionTransformer(image_size=32, patch_size=4, num_layers=4, num_heads=4, hidden_dim=128,
+                             mlp_dim=256, dropout=0.1, num_classes=10), (torch.randn(4, 3, 32, 32),), "replay"
+
+
+def mlp():
+    return nn.Sequential(*[nn.Sequential(nn.Linear(256, 256), nn.ReLU()) for _ in range(8)]), \
+        (torch.randn(1024, 256),), "keep"
+
+
+MODELS = {"resnet18": resnet18, "mobilenet_v2": mobilenet_v2, "gpt": gpt, "vit": vit, "mlp": mlp}
+
+
+def mib(n):
+    return f"{n / 2**20:.2f}"
+
+
+def main(names):
+    print("| model | rng | budget (MiB) | planned (MiB) | measured (MiB) | error % | feasible | <= budget "
+          "| gradients bit-equal | measured without op scratch (MiB) | error % |")
+    print("|---|---|---:|---:|---:|---:|---|---|---|---:|---:|")
+    for name in names or MODELS:
+        torch.manual_seed(0)
+        model, inputs, rng = MODELS[name]()
+        budgets = [1]
+        results = []
+        t0 = time.time()
+        low = act.measure_step(model, inputs, 1, rng=rng)
+        results.append(("1 B (lowest)", low, time.time() - t0))
+        print(f"{name}: {low.warnings.strip()}", file=sys.stderr)
+        mincut = low.report["baseline_peak_bytes"]["mincut"]
+        mid = (low.planned_peak + mincut) // 2
+        for label, b in ((mib(mid), mid), ("none (min-cut)", None)):
+            t0 = time.time()
+            results.append((label, act.measure_step(model, inputs, b, rng=rng), time.time() - t0))
+        for label, m, secs in results:
+            print(f"| {name} | {rng} | {label} | {mib(m.planned_peak)} | {mib(m.measured_peak)} | "
+                  f"{m.error_percent:+.2f} | {str(m.feasible).lower()} | "
+                  f"{'yes' if m.within_budget else 'no'} | {'yes' if m.grads_equal else 'NO'} | "
+                  f"{mib(m.measured_no_scratch)} | "
+                  f"{(m.measured_no_scratch - m.planned_peak) * 100 / m.planned_peak:+.2f} |", flush=True)
+        del budgets
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
