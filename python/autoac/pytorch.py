@@ -391,6 +391,8 @@ class _AutoacPartition:
                                 name=f"joint{len(self.results)}")
         options = dict(self.options)
         options["mode"] = "annotate"
+        if options.get("device") in (None, ""):
+            options["device"] = device_profile(pytree.tree_flatten(joint_inputs)[0])
         # "autoac.replay" is a replayable random op to the library's cost
         # model (docs/cost-model.md, RNG_REPLAY): recomputable as it is.
         result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
@@ -435,6 +437,16 @@ class _AutoacPartition:
             planned_recomputed=sorted(n.name for n in planned),
             unplanned_recomputed=unplanned, fw_module=fw, bw_module=bw))
         return fw, bw
+
+
+def device_profile(tensors: Sequence[Any]) -> str:
+    """The device profile the door plans a graph for when no `device` is
+    given: on the CPU, PyTorch's CPU kernels on torch.get_num_threads()
+    threads (autoac.cpu_profile: their workspaces, docs/cost-model.md); on a
+    GPU, the library's default profile."""
+    from . import cpu_profile
+    on_gpu = any(isinstance(t, torch.Tensor) and t.device.type != "cpu" for t in tensors)
+    return "h100" if on_gpu else cpu_profile(torch.get_num_threads())
 
 
 def _is_alias_op(node: fx.Node) -> bool:
