@@ -168,13 +168,11 @@ static AcStatus acUnsizable(AcImportCtx *c, MlirType t, MlirLocation loc,
   snprintf(typeText, sizeof typeText, "%s",
            text.data && !text.failed ? text.data : "?");
   acFree(text.data);
-  char msg[600];
-  snprintf(msg, sizeof msg, "%s has type '%s', which holds tensors", what,
-           typeText);
   return acFailAt(c, loc, AC_ERR_INVALID, op,
-                  "%s%s: autoac cannot size it (tensors, tuples of tensors "
-                  "and lists built by torch.prim.ListConstruct are sized)",
-                  msg, "");
+                  "%s has type '%s', which holds tensors: autoac cannot size "
+                  "it (tensors, tuples of tensors and lists built by "
+                  "torch.prim.ListConstruct are sized)",
+                  what, typeText);
 }
 
 static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out,

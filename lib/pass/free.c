@@ -400,12 +400,13 @@ static MlirWalkResult collectCallsCb(MlirOperation op, void *user) {
   return MlirWalkResultAdvance;
 }
 
-static MlirOperation lookupCallee(AcFree *f, MlirOperation call) {
+/// The func.func named by `call`'s callee in `module`, or null.
+static MlirOperation calleeIn(MlirOperation module, MlirOperation call) {
   MlirAttribute sym = mlirOperationGetAttributeByName(call, SREF("callee"));
   if (mlirAttributeIsNull(sym) || !mlirAttributeIsAFlatSymbolRef(sym))
     return (MlirOperation){NULL};
   MlirStringRef name = mlirFlatSymbolRefAttrGetValue(sym);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(f->module, 0));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (!acOpIs(op, "func.func"))
@@ -418,13 +419,14 @@ static MlirOperation lookupCallee(AcFree *f, MlirOperation call) {
   return (MlirOperation){NULL};
 }
 
+
 /// Whether result `r` of `call` may share storage with another value its
 /// callee returns or with one of the callee's arguments (two results of one
 /// buffer: a saved `tensor.empty` and the op written into it in place, say).
 /// A callee without a body may.  Uses (and clobbers) the current set.
 static AcStatus resultShared(AcFree *f, MlirOperation call, intptr_t r,
                              int *shared) {
-  MlirOperation g = lookupCallee(f, call);
+  MlirOperation g = calleeIn(f->module, call);
   *shared = 1;
   if (mlirOperationIsNull(g) || !funcHasBody(g))
     return AC_OK;
@@ -868,7 +870,7 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
       if ((st = calls.st) != AC_OK)
         goto nomem;
       for (intptr_t c = 0; c < calls.calls.n; ++c) {
-        MlirOperation callee = lookupCallee(&f, calls.calls.v[c]);
+        MlirOperation callee = calleeIn(f.module, calls.calls.v[c]);
         if (mlirOperationIsNull(callee))
           continue;
         if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, round)) != AC_OK)
@@ -938,25 +940,6 @@ done:
 }
 
 /*===------------- calls the compiled peak cannot follow -------------------===*/
-
-/// The func.func named by `call`'s callee in `module`, or null.
-static MlirOperation calleeIn(MlirOperation module, MlirOperation call) {
-  MlirAttribute sym = mlirOperationGetAttributeByName(call, SREF("callee"));
-  if (mlirAttributeIsNull(sym) || !mlirAttributeIsAFlatSymbolRef(sym))
-    return (MlirOperation){NULL};
-  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(sym);
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!acOpIs(op, "func.func"))
-      continue;
-    MlirAttribute a = mlirOperationGetAttributeByName(op, SREF("sym_name"));
-    if (mlirAttributeIsAString(a) &&
-        mlirStringRefEqual(mlirStringAttrGetValue(a), name))
-      return op;
-  }
-  return (MlirOperation){NULL};
-}
 
 /// Tensor ops that make no buffer of their own once bufferized in place:
 /// inits and views.
