@@ -21,6 +21,7 @@ FILE.py:NAME, NAME a function returning (model, inputs).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import List, Optional, Tuple
@@ -358,16 +359,41 @@ def main(argv: Optional[List[str]] = None) -> int:
     except AutoacError as err:
         print(f"autoac: error: {err}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        raise
     except (OSError, ValueError) as err:
         print(f"autoac: error: {err}", file=sys.stderr)
         return 1
     return 2
 
 
+def _exit_main() -> None:
+    """Runs main() and exits with its status.  A reader that closes the pipe
+    early (`python3 -m autoac models | head -1`) ends the run as it ends a C
+    tool, silently with 128 + SIGPIPE, instead of a traceback."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = 128 + 13
+    if status == 128 + 13 or _stdout_broken():
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 128 + 13
+    sys.exit(status)
+
+
+def _stdout_broken() -> bool:
+    try:
+        sys.stdout.flush()
+        return False
+    except BrokenPipeError:
+        return True
+
+
 def console_main() -> None:
     """Entry point of the `autoac` console script (pyproject.toml)."""
-    sys.exit(main())
+    _exit_main()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    _exit_main()

@@ -78,3 +78,21 @@ def test_plan_flags_come_from_the_options_table(tmp_path):
     assert r.returncode == 0, r.stderr
     line = _one_error_line(_run("plan", STEP, "--rng", "sometimes"))
     assert "bad value for option 'rng'" in line
+
+
+def test_closed_pipe_ends_like_a_c_tool():
+    """`python3 -m autoac models | head -1`: a reader that closed the pipe
+    ends the run silently with 128 + SIGPIPE, as a C tool killed by SIGPIPE,
+    not with an error line or a traceback (the output was not ours to lose)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.join(ROOT, "python")] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    r_end, w_end = os.pipe()
+    os.close(r_end)
+    try:
+        r = subprocess.run([sys.executable, "-m", "autoac", "models"], env=env, stdout=w_end,
+                           stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(w_end)
+    assert r.returncode == 128 + 13
+    assert r.stderr == ""
