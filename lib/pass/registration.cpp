@@ -27,17 +27,84 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
+#include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace {
+/// The files auto-ac instances of one pipeline will write (report=,
+/// plan-out=).  Two instances naming one file in one context would each
+/// replace it, the last one winning (`builtin.module(auto-ac{report=r},
+/// auto-ac{report=r})`): both are refused before anything is written.  A
+/// claim is shared by an instance and its clones (the pass manager clones
+/// nested pipelines per thread) and dies with the last of them, so the
+/// registry holds weak references; a conflict found by the later instance is
+/// written into both claims.
+struct FileClaim {
+  std::string conflict; ///< The file another instance also writes, or "".
+};
+struct ClaimEntry {
+  mlir::MLIRContext *context;
+  std::string path;
+  std::weak_ptr<FileClaim> claim;
+};
+std::mutex claimMutex;
+std::vector<ClaimEntry> claimRegistry;
+
+/// `file` as an absolute path without `.` or `..`, so `r.json` and
+/// `./r.json` are one file.
+std::string claimKey(const std::string &file) {
+  llvm::SmallString<256> path(file);
+  (void)llvm::sys::fs::make_absolute(path);
+  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  return std::string(path.str());
+}
+
+/// Registers `claim` for `file` in `context`; marks it and every other live
+/// claim on the same file in the same context as conflicting.
+void claimFile(mlir::MLIRContext *context, const std::string &file,
+               const std::shared_ptr<FileClaim> &claim) {
+  std::string key = claimKey(file);
+  std::lock_guard<std::mutex> lock(claimMutex);
+  std::vector<ClaimEntry> live;
+  for (ClaimEntry &e : claimRegistry) {
+    std::shared_ptr<FileClaim> other = e.claim.lock();
+    if (!other)
+      continue;
+    if (other != claim && e.context == context && e.path == key) {
+      other->conflict = file;
+      claim->conflict = file;
+    }
+    live.push_back(e);
+  }
+  live.push_back({context, key, claim});
+  claimRegistry.swap(live);
+}
+
 struct AutoACPass
     : public mlir::PassWrapper<AutoACPass, mlir::OperationPass<mlir::ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AutoACPass)
 
   AutoACPass() = default;
-  AutoACPass(const AutoACPass &other) : PassWrapper(other) {}
+  AutoACPass(const AutoACPass &other) : PassWrapper(other), claim(other.claim) {}
+
+  /// Shared with this instance's clones; see FileClaim.
+  std::shared_ptr<FileClaim> claim = std::make_shared<FileClaim>();
+
+  /// Runs for every instance of the pipeline before any of them runs: claims
+  /// the files this instance writes (see FileClaim).
+  mlir::LogicalResult initialize(mlir::MLIRContext *context) override {
+    claim->conflict.clear();
+    if (opt_report.hasValue() && !opt_report.getValue().empty())
+      claimFile(context, opt_report.getValue(), claim);
+    if (opt_planOut.hasValue() && !opt_planOut.getValue().empty())
+      claimFile(context, opt_planOut.getValue(), claim);
+    return mlir::success();
+  }
 
   llvm::StringRef getArgument() const final { return "auto-ac"; }
   llvm::StringRef getDescription() const final {
@@ -145,6 +212,12 @@ struct AutoACPass
 #define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_SET_##SCOPE(NAME, FIELD)
 #include "autoac/options.def"
 #undef AC_OPTION
+    if (ok && !claim->conflict.empty()) {
+      module.emitError() << "autoac: two auto-ac passes of this pipeline write '"
+                         << claim->conflict << "', and the later would replace "
+                         << "the earlier's file: refused; give each its own file";
+      ok = false;
+    }
     if (ok && (opts->report || opts->planOut))
       ok = oneInstanceWrites(module, opts->report ? opts->report : opts->planOut);
     if (ok) {
