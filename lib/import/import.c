@@ -56,6 +56,13 @@ typedef struct AcImportCtx {
   intptr_t *seenAt;              /* per value id: the op stamp that last added
                                     it as an operand (linear de-duplication) */
   intptr_t capSeen, stamp;
+  struct {                       /* per value id: the elements of a torch */
+    intptr_t start;              /* reference aggregate (ListConstruct ...), */
+    int32_t n;                   /* aggElems[start, start + n); n 0: none */
+  } *agg;
+  intptr_t capAgg;
+  AcId *aggElems;                /* the elements of every aggregate */
+  intptr_t numAggElems, capAggElems;
   char *schedText;               /* scratch: one ac.schedule entry */
   char *funcName;                /* scratch: the current function's name */
   intptr_t capFuncName;
@@ -336,6 +343,33 @@ static void acAddOperand(AcImportCtx *c, AcId id) {
   }
   c->seenAt[id] = c->stamp;
   c->operands[c->numOperands++] = id;
+  /* A torch list or tuple only refers to its elements: the op reading it
+     reads them, so each is its operand too (and lives until it runs). */
+  if (id < c->capAgg && c->agg[id].n > 0)
+    for (int32_t i = 0; i < c->agg[id].n; ++i)
+      acAddOperand(c, c->aggElems[c->agg[id].start + i]);
+}
+
+/* Records the current op's operands (aggregates already expanded by
+ * acAddOperand) as the elements of `value`, a reference aggregate. */
+static AcStatus acRecordAggregate(AcImportCtx *c, AcId value) {
+  if (c->numOperands == 0)
+    return AC_OK;
+  if (value >= c->capAgg) {
+    intptr_t old = c->capAgg;
+    if (!acArrayGrow((void **)&c->agg, &c->capAgg, (intptr_t)value + 1, sizeof *c->agg))
+      return AC_ERR_NOMEM;
+    memset(c->agg + old, 0, (size_t)(c->capAgg - old) * sizeof *c->agg);
+  }
+  if (!acArrayGrow((void **)&c->aggElems, &c->capAggElems,
+                   c->numAggElems + c->numOperands, sizeof *c->aggElems))
+    return AC_ERR_NOMEM;
+  memcpy(c->aggElems + c->numAggElems, c->operands,
+         (size_t)c->numOperands * sizeof *c->operands);
+  c->agg[value].start = c->numAggElems;
+  c->agg[value].n = (int32_t)c->numOperands;
+  c->numAggElems += c->numOperands;
+  return AC_OK;
 }
 
 /* Copies a name from the IR into `*buf` (grown as needed) as a C string.
@@ -809,6 +843,9 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
         return acNoMem(c, loc);
       if (acIsTorchNonValueTensor(mlirValueGetType(mlirOperationGetResult(op, r))))
         acGraphBuilderSetMutable(b, first + (AcId)r);
+      if (acMakesTorchReferenceAggregate(opName) &&
+          acRecordAggregate(c, first + (AcId)r) != AC_OK)
+        return acNoMem(c, loc);
       acGraphBuilderSetLogicalBytes(b, first + (AcId)r,
                                     acTensorBytes(&c->types[numDirect + r]));
       if (cost.isView && numDirect > 0 && c->types[numDirect + r].isTensor &&
@@ -1119,6 +1156,8 @@ cleanup:
   acFree(c.unknown);
   acFree(c.operands);
   acFree(c.seenAt);
+  acFree(c.agg);
+  acFree(c.aggElems);
   for (intptr_t i = 0; i < c.numOpNames; ++i)
     acFree(c.opNames[i].name);
   acFree(c.opNames);
