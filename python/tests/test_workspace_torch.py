@@ -36,23 +36,37 @@ def ttype(shape, dtype="f32"):
 
 
 class Case:
-    """One op: its MLIR (operand and result shapes) and its torch call."""
+    """One op: its MLIR (operand and result shapes) and its torch call.  An
+    operand given as ("list", [ints]) is a torch.prim.ListConstruct of
+    torch.constant.int (a convolution's stride, padding, dilation), as the
+    door exports them."""
 
     def __init__(self, name, op, operands, results, call, threads=1):
         self.name, self.op, self.operands, self.results = name, op, operands, results
         self.call, self.threads = call, threads
 
     def mlir(self):
-        args = ", ".join(f"%a{i}: {ttype(s, d)}" for i, (s, d) in enumerate(self.operands))
+        tensors = [(i, s, d) for i, (s, d) in enumerate(self.operands) if s != "list"]
+        args = ", ".join(f"%a{i}: {ttype(s, d)}" for i, s, d in tensors)
         rets = ", ".join(f"{ttype(s)} {{ac.output}}" for s in self.results)
-        res = ", ".join(f"%r{i}" for i in range(len(self.results)))
-        ins = ", ".join(f"%a{i}" for i in range(len(self.operands)))
-        in_t = ", ".join(ttype(s, d) for s, d in self.operands)
+        body, ins, in_t = [], [], []
+        for i, (s, d) in enumerate(self.operands):
+            if s != "list":
+                ins.append(f"%a{i}")
+                in_t.append(ttype(s, d))
+                continue
+            for j, v in enumerate(d):
+                body.append(f"  %k{i}_{j} = \"torch.constant.int\"() {{value = {v} : i64}} : () -> !torch.int\n")
+            ks = ", ".join(f"%k{i}_{j}" for j in range(len(d)))
+            kt = ", ".join("!torch.int" for _ in d)
+            body.append(f"  %a{i} = \"torch.prim.ListConstruct\"({ks}) : ({kt}) -> !torch.list<int>\n")
+            ins.append(f"%a{i}")
+            in_t.append("!torch.list<int>")
         out_t = ", ".join(ttype(s) for s in self.results)
         lhs = f"%r:{len(self.results)}" if len(self.results) > 1 else "%r0"
         use = ", ".join(f"%r#{i}" for i in range(len(self.results))) if len(self.results) > 1 else "%r0"
-        return (f"func.func @step({args}) -> ({rets}) attributes {{ac.joint}} {{\n"
-                f"  {lhs} = \"{self.op}\"({ins}) : ({in_t}) -> ({out_t})\n"
+        return (f"func.func @step({args}) -> ({rets}) attributes {{ac.joint}} {{\n" + "".join(body) +
+                f"  {lhs} = \"{self.op}\"({', '.join(ins)}) : ({', '.join(in_t)}) -> ({out_t})\n"
                 f"  return {use} : {out_t}\n}}\n")
 
 
