@@ -7,7 +7,10 @@
  *  - oneDNN convolutions reorder their input, weight and output into
  *    blocked layouts (channels padded to 8) and reorder the output back;
  *    the backward reorders grad_output and the input and computes the
- *    gradients in blocked form.  ATen's slow path (1x1 unstrided kernels
+ *    gradients in blocked form.  Where its jit weight-gradient kernels
+ *    cannot run (acConvBwdWeightsGemm: a kernel taller than the input,
+ *    dilation, 5x5 depthwise...) its gemm kernel books 4 x the weight per
+ *    thread (acConvGemmScratch).  ATen's slow path (1x1 unstrided kernels
  *    single-threaded below batch 16, tiny inputs; other dtypes than f32)
  *    unfolds the input (im2col) for other kernels.
  *  - mse_loss (reduced) keeps a difference tensor; native_dropout_backward

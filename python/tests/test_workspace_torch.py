@@ -104,6 +104,48 @@ def conv_cases():
     return out
 
 
+def kernel_choice_cases():
+    """oneDNN's weight-gradient kernel choice (workspace.c,
+    acConvBwdWeightsGemm): where its jit kernels cannot run (a kernel taller
+    than the input, dilation, depthwise 5x5 or too small an input, groups
+    with channels per group not a multiple of 8), gemm books 4 x the weight
+    per thread plus an unfolded input; strided 1x1s gather their input per
+    thread.  Stride, padding and dilation come as the door exports them
+    (constant int lists).  (n, c, h, o, k, stride, pad, dilation, groups,
+    threads)."""
+    out = []
+    for (n, c, h, o, k, s, p, d, g, t) in [
+            (2, 64, 2, 64, 3, 1, 1, 1, 1, 1), (2, 64, 2, 64, 3, 1, 1, 1, 1, 2),  # 2x2: gemm
+            (4, 64, 1, 64, 3, 1, 1, 1, 1, 1), (2, 64, 2, 128, 3, 2, 1, 1, 1, 2),  # 1x1 outputs
+            (2, 64, 4, 64, 3, 1, 1, 1, 1, 2), (2, 64, 3, 64, 3, 2, 1, 1, 1, 2),   # jit
+            (2, 32, 4, 32, 5, 1, 2, 1, 1, 1), (2, 16, 6, 16, 7, 1, 3, 1, 1, 2),   # k > h: gemm
+            (2, 32, 8, 32, 3, 1, 2, 2, 1, 2), (2, 32, 24, 32, 3, 1, 2, 2, 1, 2),  # dilated
+            (2, 32, 2, 32, 3, 1, 1, 1, 32, 2), (2, 32, 3, 32, 3, 2, 1, 1, 32, 2),  # depthwise gemm
+            (2, 32, 4, 32, 3, 2, 1, 1, 32, 2), (2, 32, 8, 32, 5, 2, 2, 1, 32, 1),  # jit_dw, gemm
+            (2, 32, 8, 32, 3, 1, 1, 1, 8, 2), (1, 64, 2, 64, 3, 1, 1, 1, 4, 2),    # groups
+            (1, 24, 2, 48, 3, 1, 1, 1, 2, 2), (2, 64, 8, 64, 3, 1, 1, 1, 4, 1),
+            (4, 128, 8, 256, 1, 2, 0, 1, 1, 1), (4, 20, 8, 256, 1, 2, 0, 1, 1, 1),  # 1x1/2
+    ]:
+        x, w = torch.randn(n, c, h, h), torch.randn(o, c // g, k, k)
+        y = aten.convolution(x, w, None, [s, s], [p, p], [d, d], False, [0, 0], g)
+        dy = torch.randn_like(y)
+        lists = [("list", [s, s]), ("list", [p, p]), ("list", [d, d])]
+        tag = f"{n}x{c}x{h}x{h}->{o} k{k} s{s} p{p} d{d} g{g} threads {t}"
+        xs, ws = (tuple(x.shape), "f32"), (tuple(w.shape), "f32")
+        out.append(Case("convolution_backward " + tag, "torch.aten.convolution_backward",
+                        [(tuple(dy.shape), "f32"), xs, ws, ("list", [o])] + lists,
+                        [tuple(x.shape), tuple(w.shape), (o,)],
+                        lambda x=x, w=w, dy=dy, s=s, p=p, d=d, g=g, o=o: aten.convolution_backward(
+                            dy, x, w, [o], [s, s], [p, p], [d, d], False, [0, 0], g,
+                            [True, True, True]), threads=t))
+        if k == 1:
+            out.append(Case("convolution " + tag, "torch.aten.convolution",
+                            [xs, ws, ("list", [o])] + lists, [tuple(y.shape)],
+                            lambda x=x, w=w, s=s: aten.convolution(
+                                x, w, None, [s, s], [0, 0], [1, 1], False, [0, 0], 1), threads=t))
+    return out
+
+
 def other_cases():
     out = []
     x, t = torch.randn(64, 100), torch.randn(64, 100)
@@ -153,7 +195,7 @@ def other_cases():
     return out
 
 
-CASES = conv_cases() + other_cases()
+CASES = conv_cases() + kernel_choice_cases() + other_cases()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
