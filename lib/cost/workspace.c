@@ -343,7 +343,8 @@ static double acWsConvBwd(const AcTensorType *ops, intptr_t nOps,
        dx plain and a column buffer per thread (+128 bytes, measured). */
     peak = gi + threads * s.c * s.kernel * s.sOut * s.e + 128.0;
   }
-  if (gw > 0 && acConvBwdWeightsGemm(&s))
+  if (gw > 0 && dy->dims[1] == w->dims[0] /* not transposed */ &&
+      acConvBwdWeightsGemm(&s))
     peak = acMax(peak, gi + acMax(gw + gb + acConvGemmScratch(&s, threads),
                                   2 * (gw + gb)));
   else if (gw > 0) {

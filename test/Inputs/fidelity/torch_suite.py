@@ -3,7 +3,10 @@ through autoac's door (autoac.pytorch.measure_step) at three budgets: 1 byte
 (below the lowest reachable peak: the lowest plan), halfway between that and
 the min-cut peak, and none (the min-cut plan).  Prints markdown rows.
 
-    PYTHONPATH=python /usr/bin/python3 test/Inputs/fidelity/torch_suite.py [MODEL ...]
+    PYTHONPATH=python /usr/bin/python3 test/Inputs/fidelity/torch_suite.py [--threads=N] [MODEL ...]
+
+MODEL: one of MODELS (the first table) or WIDE (issue 21's bar: models and
+sizes no test has), or `wide` for all of WIDE.
 """
 import sys
 import time
@@ -172,4 +175,8 @@ def main(names):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    args = sys.argv[1:]
+    for a in [a for a in args if a.startswith("--threads=")]:
+        torch.set_num_threads(int(a.split("=", 1)[1]))  # the door plans for cpu<threads>
+        args.remove(a)
+    main(args)
