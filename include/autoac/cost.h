@@ -136,7 +136,11 @@ double acCostSeconds(const AcDevice *dev, double flops, double bytesMoved);
 /// `cpu*` profiles what PyTorch 1.13's CPU kernels allocate (oneDNN
 /// convolutions, mse_loss, batch/layer norm backward, ...), measured; 0 for
 /// every op elsewhere and on the GPU profiles.  `dev` NULL: 0.  Never
-/// negative, at most AC_MAX_BYTES.
+/// negative, at most AC_MAX_BYTES.  A non-tensor operand (isTensor 0) with
+/// rank > 0 is a constant int list whose values are its dims (the importer
+/// reads torch.prim.ListConstruct of torch.constant.int so): a
+/// convolution's stride, padding and dilation; without them its workspace
+/// assumes dilation 1 and infers stride and padding from the shapes.
 int64_t acCostWorkspace(const AcDevice *dev, const char *opName,
                         const AcTensorType *operands, intptr_t numOperands,
                         const AcTensorType *results, intptr_t numResults);

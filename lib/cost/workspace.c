@@ -7,7 +7,10 @@
  *  - oneDNN convolutions reorder their input, weight and output into
  *    blocked layouts (channels padded to 8) and reorder the output back;
  *    the backward reorders grad_output and the input and computes the
- *    gradients in blocked form.  ATen's slow path (1x1 unstrided kernels
+ *    gradients in blocked form.  Where its jit weight-gradient kernels
+ *    cannot run (acConvBwdWeightsGemm: a kernel taller than the input,
+ *    dilation, 5x5 depthwise...) its gemm kernel books 4 x the weight per
+ *    thread (acConvGemmScratch).  ATen's slow path (1x1 unstrided kernels
  *    single-threaded below batch 16, tiny inputs; other dtypes than f32)
  *    unfolds the input (im2col) for other kernels.
  *  - mse_loss (reduced) keeps a difference tensor; native_dropout_backward
@@ -24,6 +27,7 @@
 #include "autoac/cost.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Workspace classes. */
@@ -118,16 +122,65 @@ static double acWsSpatial(const AcTensorType *t, int from) {
 static double acWsPad(double c) { return c <= 4 ? c : 8.0 * ceil(c / 8.0); }
 static double acWsPad8(double c) { return 8.0 * ceil(c / 8.0); }
 
-/* What the convolution of input x, weight w, output y looks like. */
+/* What the convolution of input x, weight w, output y looks like; per
+ * spatial dim its sizes, stride, padding and dilation. */
+#define AC_CONV_SP 3
 typedef struct AcConvShape {
   double n, c, o, cg, groups, kernel, sIn, sOut, e;
-  int k1, strided;
+  int k1, strided, nsp;
+  int64_t in[AC_CONV_SP], out[AC_CONV_SP], k[AC_CONV_SP];
+  int64_t stride[AC_CONV_SP], pad[AC_CONV_SP], dil[AC_CONV_SP];
 } AcConvShape;
+
+/* Stride and padding of one dim from its sizes alone (dilation 1): the
+ * smallest stride some padding in [0, k) explains, the padding nearest k/2. */
+static void acConvInfer(AcConvShape *s, int i) {
+  int64_t in = s->in[i], out = s->out[i], k = s->k[i];
+  s->stride[i] = 1;
+  s->pad[i] = k / 2;
+  for (int64_t st = 1; st <= in && st <= 64; ++st) {
+    int64_t best = -1;
+    for (int64_t p = 0; p < k; ++p)
+      if (in + 2 * p - k >= 0 && (in + 2 * p - k) / st + 1 == out &&
+          (best < 0 || llabs(p - k / 2) < llabs(best - k / 2)))
+        best = p;
+    if (best >= 0) {
+      s->stride[i] = st;
+      s->pad[i] = best;
+      return;
+    }
+  }
+}
+
+/* Operand `at` as a constant int list of nsp entries (one entry: every dim). */
+static int acConvList(const AcTensorType *ops, intptr_t nOps, intptr_t at,
+                      int nsp, int64_t *out) {
+  if (!ops || at >= nOps || ops[at].isTensor ||
+      (ops[at].rank != nsp && ops[at].rank != 1))
+    return 0;
+  for (int i = 0; i < nsp; ++i)
+    out[i] = ops[at].dims[ops[at].rank == 1 ? 0 : i];
+  return 1;
+}
+
+/* Stride, padding, dilation: operands at, at+1, at+2 when the importer
+ * read them (acCostWorkspace's contract), else inferred per dim. */
+static void acConvParams(AcConvShape *s, const AcTensorType *ops,
+                         intptr_t nOps, intptr_t at) {
+  if (acConvList(ops, nOps, at, s->nsp, s->stride) &&
+      acConvList(ops, nOps, at + 1, s->nsp, s->pad) &&
+      acConvList(ops, nOps, at + 2, s->nsp, s->dil))
+    return;
+  for (int i = 0; i < s->nsp; ++i) {
+    s->dil[i] = 1;
+    acConvInfer(s, i);
+  }
+}
 
 static int acConvShape(const AcTensorType *x, const AcTensorType *w,
                        const AcTensorType *y, AcConvShape *s) {
-  if (!x || !w || !y || x->rank < 3 || w->rank != x->rank ||
-      y->rank != x->rank || x->elemBits <= 0)
+  if (!x || !w || !y || x->rank < 3 || x->rank > 2 + AC_CONV_SP ||
+      w->rank != x->rank || y->rank != x->rank || x->elemBits <= 0)
     return 0;
   memset(s, 0, sizeof *s);
   s->n = (double)x->dims[0];
@@ -140,9 +193,15 @@ static int acConvShape(const AcTensorType *x, const AcTensorType *w,
   s->sOut = acWsSpatial(y, 2);
   s->e = (double)x->elemBits / 8.0;
   s->k1 = s->kernel == 1.0;
-  for (int i = 2; i < x->rank; ++i)
+  s->nsp = x->rank - 2;
+  for (int i = 2; i < x->rank; ++i) {
     if (y->dims[i] != x->dims[i])
       s->strided = 1;
+    s->in[i - 2] = x->dims[i];
+    s->out[i - 2] = y->dims[i];
+    s->k[i - 2] = w->dims[i];
+    s->stride[i - 2] = s->dil[i - 2] = 1;
+  }
   return s->n > 0 && s->c > 0 && s->o > 0;
 }
 
@@ -171,6 +230,7 @@ static double acConvBlocked(const AcConvShape *s, double *xr, double *wr) {
 }
 
 static double acMax(double a, double b) { return a > b ? a : b; }
+static double acMin(double a, double b) { return a < b ? a : b; }
 
 /* Forward: reorders x' and w', computes y' and reorders it into y. */
 static double acWsConv(const AcTensorType *ops, intptr_t nOps,
@@ -180,15 +240,83 @@ static double acWsConv(const AcTensorType *ops, intptr_t nOps,
   AcConvShape s;
   if (!acConvShape(x, w, y, &s))
     return 0.0;
+  acConvParams(&s, ops, nOps, 3);
   if (!acConvOneDnn(&s, x, w, threads))
     return acConvColumns(&s);
   double xr, wr, yr = acConvBlocked(&s, &xr, &wr), yb = acWsBytes(y);
-  return acMax(xr + wr + yr, yr + yb) - yb;
+  /* A strided 1x1 (jit_1x1) first gathers the input it reads at unit
+     stride, one buffer per thread: channels (padded to 8) x output
+     positions, +128 bytes (oneDNN's rtus space). */
+  double rtus = s.k1 && s.strided
+                    ? (threads > 0 ? threads : 1) * acWsPad8(s.c) * s.sOut * s.e + 128.0
+                    : 0.0;
+  return acMax(xr + wr + yr + rtus, yr + yb) - yb;
+}
+
+/* oneDNN 2.6's f32 weight-gradient kernels for AVX2 (torch 1.13), in the
+ * order it tries them: jit_1x1 (1x1 kernels, no padding), jit_dw
+ * (depthwise), jit (every other), then gemm, which runs wherever the jit
+ * kernel it would take cannot:
+ *  - any dilation;
+ *  - depthwise (a group per channel, one output each): a kernel dim over 3,
+ *    a padding over k/2 on either side, or an input dim smaller than
+ *    k + (-pad mod stride) (a 3x3/1 needs 3x3 inputs, a 3x3/2 padded 1
+ *    needs 4x4);
+ *  - other: groups > 1 with input or output channels per group not a
+ *    multiple of 8, a kernel height over the input height (a 3x3 on a 2x2
+ *    or 1x1 input: the last stage of a small-input resnet), a kernel width
+ *    of 14 or more, a padding of k or more on either side.
+ * Measured on 150 shapes (1 and 2 threads), each with oneDNN's verbose
+ * output naming the kernel. */
+static int acConvBwdWeightsGemm(const AcConvShape *s) {
+  int dw = s->groups > 1 && s->cg == 1 && s->o == s->groups;
+  int k1 = s->k1;
+  for (int i = 0; i < s->nsp; ++i) {
+    int64_t k = s->k[i], st = s->stride[i], tp = s->pad[i];
+    int64_t bp = (s->out[i] - 1) * st + k - s->in[i] - tp;
+    if (s->dil[i] != 1)
+      return 1;
+    if (tp != 0 || bp > 0)
+      k1 = 0;
+    if (dw && (k > 3 || tp > k / 2 || bp > k / 2 ||
+               s->in[i] < k + ((st - tp % st) % st)))
+      return 1;
+    if (!dw && (tp >= k || bp >= k))
+      return 1;
+  }
+  if (k1 || dw)
+    return 0;
+  double og = s->o / s->groups;
+  if (s->groups > 1 && (fmod(s->cg, 8) != 0 || fmod(og, 8) != 0))
+    return 1;
+  /* kernel height <= input height (dim 0 of 2-D and 3-D convs; the width
+   * has only the padding rule), kernel width < 14 */
+  return (s->nsp >= 2 && s->k[0] > s->in[0]) || s->k[s->nsp - 1] >= 14;
+}
+
+/* gemm's scratchpad (oneDNN 2.6, gemm_convolution_utils.cpp, plain
+ * layouts): per thread it books a weight-gradient reduction buffer of
+ * 4 x the weight bytes (the size in bytes booked as floats) and the
+ * unfolded input of one image (input channels per group x kernel x output
+ * positions, none for an unstrided unpadded 1x1), each entry padded by 128
+ * bytes.  It runs on every thread ("outer threading") when the minibatch
+ * is over 1 or groups over 2 and fewer than 256 output positions fall to a
+ * thread, else on one.  E.g. 512x512x3x3 (9.4 MB) on 2x2 outputs, batch 4,
+ * 2 threads: 2 x (4 x 9.4 MB + 18 KB) = 75.5 MB. */
+static double acConvGemmScratch(const AcConvShape *s, int threads) {
+  double wb = s->o * s->cg * s->kernel * s->e;
+  double col = s->k1 && !s->strided ? 0.0 : s->cg * s->kernel * s->sOut * s->e;
+  int t = threads > 0 ? threads : 1;
+  int outer = (s->n != 1 || s->groups > 2) && floor(s->sOut / t) < 256;
+  double nthr = outer ? (double)t : 1.0;
+  return nthr * 4.0 * wb + 128.0 + (col > 0 ? nthr * col + 128.0 : 0.0);
 }
 
 /* Backward: data (dy', w', dx' then dx) and weights (dy', x', dw', db' then
  * dw, db), each present only when its gradient is a result; the peak of
- * the phases less the gradients. */
+ * the phases less the gradients.  The weights by gemm read dy and x as
+ * they are and write dw plain: the gradients, the scratchpad, then dw and
+ * db copied out. */
 static double acWsConvBwd(const AcTensorType *ops, intptr_t nOps,
                           const AcTensorType *res, intptr_t nRes,
                           int threads) {
@@ -197,6 +325,7 @@ static double acWsConvBwd(const AcTensorType *ops, intptr_t nOps,
   AcConvShape s;
   if (!acConvShape(x, w, dy, &s))
     return 0.0;
+  acConvParams(&s, ops, nOps, 4);
   if (!acConvOneDnn(&s, x, w, threads))
     return acConvColumns(&s);
   double gi = acWsBytes(acWsAt(res, nRes, 0)), gw = acWsBytes(acWsAt(res, nRes, 1)),
@@ -214,8 +343,18 @@ static double acWsConvBwd(const AcTensorType *ops, intptr_t nOps,
        dx plain and a column buffer per thread (+128 bytes, measured). */
     peak = gi + threads * s.c * s.kernel * s.sOut * s.e + 128.0;
   }
-  if (gw > 0)
-    peak = acMax(peak, acMax(gi + dyr + xr + wr + gb, gi + wr + 2 * gb + gw));
+  if (gw > 0 && dy->dims[1] == w->dims[0] /* not transposed */ &&
+      acConvBwdWeightsGemm(&s))
+    peak = acMax(peak, gi + acMax(gw + gb + acConvGemmScratch(&s, threads),
+                                  2 * (gw + gb)));
+  else if (gw > 0) {
+    /* A strided 1x1 gathers x at unit stride per thread, up to 64
+       channels at a time (measured: 24 of 20, 64 of 128), +128 bytes. */
+    double rtus = s.k1 && s.strided ? (threads > 0 ? threads : 1) *
+                                          acMin(acWsPad8(s.c), 64.0) * s.sOut * s.e + 128.0
+                                    : 0.0;
+    peak = acMax(peak, acMax(gi + dyr + xr + wr + gb + rtus, gi + wr + 2 * gb + gw));
+  }
   return acMax(peak - (gi + gw + gb), 0.0);
 }
 

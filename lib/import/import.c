@@ -186,6 +186,35 @@ static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out
                                    MlirLocation loc, AcId op, const char *whatFmt,
                                    int whatIndex, const char *whatName);
 
+/* A non-tensor operand that is a torch.prim.ListConstruct of
+ * torch.constant.int ops: its values into `t` (rank = the list's length,
+ * dims = the values; isTensor stays 0, so it still costs nothing), for the
+ * op workspaces that depend on them (a convolution's stride, padding and
+ * dilation: acCostWorkspace).  Anything else leaves `t` as it is. */
+static void acReadConstIntList(MlirValue v, AcTensorType *t) {
+  if (t->isTensor || !mlirValueIsAOpResult(v))
+    return;
+  MlirOperation list = mlirOpResultGetOwner(v);
+  intptr_t n = mlirOperationGetNumOperands(list);
+  if (!acStrRefEq(mlirIdentifierStr(mlirOperationGetName(list)),
+                  "torch.prim.ListConstruct") || n < 1 || n > AC_MAX_RANK)
+    return;
+  int64_t vals[AC_MAX_RANK];
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirValue e = mlirOperationGetOperand(list, i);
+    if (!mlirValueIsAOpResult(e))
+      return;
+    MlirOperation k = mlirOpResultGetOwner(e);
+    MlirAttribute a = mlirOperationGetAttributeByName(k, mlirStringRefCreateFromCString("value"));
+    if (!acStrRefEq(mlirIdentifierStr(mlirOperationGetName(k)), "torch.constant.int") ||
+        mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+      return;
+    vals[i] = mlirIntegerAttrGetValueInt(a);
+  }
+  t->rank = (int32_t)n;
+  memcpy(t->dims, vals, (size_t)n * sizeof vals[0]);
+}
+
 /* A builtin tuple: the sum of its parts' bytes (each read as a type of its
  * own), as one byte tensor; a tuple holding no tensor costs nothing. */
 static AcStatus acReadTuple(AcImportCtx *c, MlirType t, AcTensorType *out,
@@ -757,6 +786,8 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                       ": autoac never reruns it");
     }
     double userSeconds = user ? acCostApplyOverride(user, c->device, &cost) : 0;
+    for (intptr_t i = 0; i < numDirect; ++i)
+      acReadConstIntList(mlirOperationGetOperand(op, i), &c->types[i]);
     int64_t workspace = user && user->hasWorkspace
                             ? user->workspace
                             : acCostWorkspace(c->device, opName, c->types, numDirect,

@@ -36,23 +36,37 @@ def ttype(shape, dtype="f32"):
 
 
 class Case:
-    """One op: its MLIR (operand and result shapes) and its torch call."""
+    """One op: its MLIR (operand and result shapes) and its torch call.  An
+    operand given as ("list", [ints]) is a torch.prim.ListConstruct of
+    torch.constant.int (a convolution's stride, padding, dilation), as the
+    door exports them."""
 
     def __init__(self, name, op, operands, results, call, threads=1):
         self.name, self.op, self.operands, self.results = name, op, operands, results
         self.call, self.threads = call, threads
 
     def mlir(self):
-        args = ", ".join(f"%a{i}: {ttype(s, d)}" for i, (s, d) in enumerate(self.operands))
+        tensors = [(i, s, d) for i, (s, d) in enumerate(self.operands) if s != "list"]
+        args = ", ".join(f"%a{i}: {ttype(s, d)}" for i, s, d in tensors)
         rets = ", ".join(f"{ttype(s)} {{ac.output}}" for s in self.results)
-        res = ", ".join(f"%r{i}" for i in range(len(self.results)))
-        ins = ", ".join(f"%a{i}" for i in range(len(self.operands)))
-        in_t = ", ".join(ttype(s, d) for s, d in self.operands)
+        body, ins, in_t = [], [], []
+        for i, (s, d) in enumerate(self.operands):
+            if s != "list":
+                ins.append(f"%a{i}")
+                in_t.append(ttype(s, d))
+                continue
+            for j, v in enumerate(d):
+                body.append(f"  %k{i}_{j} = \"torch.constant.int\"() {{value = {v} : i64}} : () -> !torch.int\n")
+            ks = ", ".join(f"%k{i}_{j}" for j in range(len(d)))
+            kt = ", ".join("!torch.int" for _ in d)
+            body.append(f"  %a{i} = \"torch.prim.ListConstruct\"({ks}) : ({kt}) -> !torch.list<int>\n")
+            ins.append(f"%a{i}")
+            in_t.append("!torch.list<int>")
         out_t = ", ".join(ttype(s) for s in self.results)
         lhs = f"%r:{len(self.results)}" if len(self.results) > 1 else "%r0"
         use = ", ".join(f"%r#{i}" for i in range(len(self.results))) if len(self.results) > 1 else "%r0"
-        return (f"func.func @step({args}) -> ({rets}) attributes {{ac.joint}} {{\n"
-                f"  {lhs} = \"{self.op}\"({ins}) : ({in_t}) -> ({out_t})\n"
+        return (f"func.func @step({args}) -> ({rets}) attributes {{ac.joint}} {{\n" + "".join(body) +
+                f"  {lhs} = \"{self.op}\"({', '.join(ins)}) : ({', '.join(in_t)}) -> ({out_t})\n"
                 f"  return {use} : {out_t}\n}}\n")
 
 
@@ -87,6 +101,48 @@ def conv_cases():
                         [(tuple(x.shape), "f32"), (tuple(w.shape), "f32")], [tuple(y.shape)],
                         lambda x=x, w=w: aten.convolution(x, w, None, [1, 1], [0, 0], [1, 1],
                                                           False, [0, 0], 1), threads=t))
+    return out
+
+
+def kernel_choice_cases():
+    """oneDNN's weight-gradient kernel choice (workspace.c,
+    acConvBwdWeightsGemm): where its jit kernels cannot run (a kernel taller
+    than the input, dilation, depthwise 5x5 or too small an input, groups
+    with channels per group not a multiple of 8), gemm books 4 x the weight
+    per thread plus an unfolded input; strided 1x1s gather their input per
+    thread.  Stride, padding and dilation come as the door exports them
+    (constant int lists).  (n, c, h, o, k, stride, pad, dilation, groups,
+    threads)."""
+    out = []
+    for (n, c, h, o, k, s, p, d, g, t) in [
+            (2, 64, 2, 64, 3, 1, 1, 1, 1, 1), (2, 64, 2, 64, 3, 1, 1, 1, 1, 2),  # 2x2: gemm
+            (4, 64, 1, 64, 3, 1, 1, 1, 1, 1), (2, 64, 2, 128, 3, 2, 1, 1, 1, 2),  # 1x1 outputs
+            (2, 64, 4, 64, 3, 1, 1, 1, 1, 2), (2, 64, 3, 64, 3, 2, 1, 1, 1, 2),   # jit
+            (2, 32, 4, 32, 5, 1, 2, 1, 1, 1), (2, 16, 6, 16, 7, 1, 3, 1, 1, 2),   # k > h: gemm
+            (2, 32, 8, 32, 3, 1, 2, 2, 1, 2), (2, 32, 24, 32, 3, 1, 2, 2, 1, 2),  # dilated
+            (2, 32, 2, 32, 3, 1, 1, 1, 32, 2), (2, 32, 3, 32, 3, 2, 1, 1, 32, 2),  # depthwise gemm
+            (2, 32, 4, 32, 3, 2, 1, 1, 32, 2), (2, 32, 8, 32, 5, 2, 2, 1, 32, 1),  # jit_dw, gemm
+            (2, 32, 8, 32, 3, 1, 1, 1, 8, 2), (1, 64, 2, 64, 3, 1, 1, 1, 4, 2),    # groups
+            (1, 24, 2, 48, 3, 1, 1, 1, 2, 2), (2, 64, 8, 64, 3, 1, 1, 1, 4, 1),
+            (4, 128, 8, 256, 1, 2, 0, 1, 1, 1), (4, 20, 8, 256, 1, 2, 0, 1, 1, 1),  # 1x1/2
+    ]:
+        x, w = torch.randn(n, c, h, h), torch.randn(o, c // g, k, k)
+        y = aten.convolution(x, w, None, [s, s], [p, p], [d, d], False, [0, 0], g)
+        dy = torch.randn_like(y)
+        lists = [("list", [s, s]), ("list", [p, p]), ("list", [d, d])]
+        tag = f"{n}x{c}x{h}x{h}->{o} k{k} s{s} p{p} d{d} g{g} threads {t}"
+        xs, ws = (tuple(x.shape), "f32"), (tuple(w.shape), "f32")
+        out.append(Case("convolution_backward " + tag, "torch.aten.convolution_backward",
+                        [(tuple(dy.shape), "f32"), xs, ws, ("list", [o])] + lists,
+                        [tuple(x.shape), tuple(w.shape), (o,)],
+                        lambda x=x, w=w, dy=dy, s=s, p=p, d=d, g=g, o=o: aten.convolution_backward(
+                            dy, x, w, [o], [s, s], [p, p], [d, d], False, [0, 0], g,
+                            [True, True, True]), threads=t))
+        if k == 1:
+            out.append(Case("convolution " + tag, "torch.aten.convolution",
+                            [xs, ws, ("list", [o])] + lists, [tuple(y.shape)],
+                            lambda x=x, w=w, s=s: aten.convolution(
+                                x, w, None, [s, s], [0, 0], [1, 1], False, [0, 0], 1), threads=t))
     return out
 
 
@@ -139,7 +195,7 @@ def other_cases():
     return out
 
 
-CASES = conv_cases() + other_cases()
+CASES = conv_cases() + kernel_choice_cases() + other_cases()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

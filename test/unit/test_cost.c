@@ -819,6 +819,57 @@ AC_TEST(test_workspace_conv) {
   CHECK_EQ_I64(ws("cpu1", "torch.aten.convolution_backward", x, 1, NULL, 0), 0);
 }
 
+/* A constant int list [v, v] as the importer passes it (non-tensor). */
+static AcTensorType lst(int64_t v) {
+  AcTensorType t = nt();
+  t.rank = 2;
+  t.dims[0] = t.dims[1] = v;
+  return t;
+}
+
+/* Backward, all gradients, of x [n,c,h,h] w [o,c/g,k,k] -> y [n,o,p,p] with
+ * stride s, padding pd, dilation d given as lists. */
+static int64_t convBwdWsAt(const char *dev, int64_t n, int64_t c, int64_t h,
+                           int64_t o, int64_t g, int64_t k, int64_t p,
+                           int64_t s, int64_t pd, int64_t d) {
+  AcTensorType ops[] = {F32(4, n, o, p, p), F32(4, n, c, h, h), F32(4, o, c / g, k, k),
+                        nt(), lst(s), lst(pd), lst(d), nt(), nt(), nt(), nt()};
+  AcTensorType res[] = {F32(4, n, c, h, h), F32(4, o, c / g, k, k), F32(1, o)};
+  return ws(dev, "torch.aten.convolution_backward", ops, N(ops), res, 3);
+}
+
+/* oneDNN's gemm weight gradient where its jit kernels cannot run: per
+ * thread 4 x the weight + the unfolded input of an image, +128 per entry
+ * (docs/cost-model.md); torch 1.13 measured. */
+AC_TEST(test_workspace_conv_gemm) {
+  /* 2x64x2x2 -> 64, 3x3 (kernel taller than the input): one thread
+     4 x 147456 + 64 x 9 x 4 x 4 + 256 = 599296; two (batch 2, 4 outputs
+     per thread < 256: outer threading) twice that less 256: 1198336. */
+  CHECK_EQ_I64(convBwdWsAt("cpu1", 2, 64, 2, 64, 1, 3, 2, 1, 1, 1), 599296);
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 64, 2, 64, 1, 3, 2, 1, 1, 1), 1198336);
+  CHECK_EQ_I64(convBwdWs("cpu1", 2, 64, 2, 64, 3, 2, 7), 599296); /* inferred */
+  /* 4x4 inputs: the jit kernel, w + 256 (dw' and db'). */
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 64, 4, 64, 1, 3, 4, 1, 1, 1), 147712);
+  /* Dilation 2 (same shapes as padding 1): gemm, 64 positions.  And 40x40
+     at batch 2 on two threads: 800 positions per thread, one thread runs:
+     4 x 73728 + 32 x 9 x 1600 x 4 + 256 = 2138368. */
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 64, 8, 64, 1, 3, 8, 1, 2, 2), 1474816);
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 32, 40, 64, 1, 3, 40, 1, 2, 2), 2138368);
+  /* Depthwise: 2x2 (gemm), 3x3/2 padded 1 on 3x3 (gemm), on 4x4 (jit_dw:
+     the blocked formula), 5x5 (always gemm). */
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 32, 2, 32, 32, 3, 2, 1, 1, 1), 9760);
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 32, 3, 32, 32, 3, 2, 2, 1, 1), 9760);
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 32, 4, 32, 32, 3, 2, 2, 1, 1), 5120);
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 32, 8, 32, 32, 5, 4, 2, 2, 1), 29056);
+  /* Groups with 4 channels per group: gemm at any size; 16 per group: jit.
+     Batch 1, groups 4 > 2: still every thread. */
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 32, 8, 32, 8, 3, 8, 1, 1, 1), 55552);
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 64, 8, 64, 4, 3, 8, 1, 1, 1), 65536);
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 1, 64, 2, 64, 4, 3, 2, 1, 1, 1), 299776);
+  /* A padding of k or more: gemm (2x64x8x8, 3x3 padded 3 -> 12x12). */
+  CHECK_EQ_I64(convBwdWsAt("cpu2", 2, 64, 8, 64, 1, 3, 12, 1, 3, 1), 1843456);
+}
+
 AC_TEST(test_workspace_other_ops) {
   /* mse_loss reduced to a scalar keeps a difference tensor: [64,1000] f32
      = 256000 B; unreduced: none. */
@@ -1347,6 +1398,7 @@ int main(void) {
   RUN(test_devices);
   RUN(test_backward_ops_known);
   RUN(test_workspace_conv);
+  RUN(test_workspace_conv_gemm);
   RUN(test_workspace_other_ops);
   RUN(test_workspace_table);
   RUN(test_type_good);

@@ -3,7 +3,10 @@ through autoac's door (autoac.pytorch.measure_step) at three budgets: 1 byte
 (below the lowest reachable peak: the lowest plan), halfway between that and
 the min-cut peak, and none (the min-cut plan).  Prints markdown rows.
 
-    PYTHONPATH=python /usr/bin/python3 test/Inputs/fidelity/torch_suite.py [MODEL ...]
+    PYTHONPATH=python /usr/bin/python3 test/Inputs/fidelity/torch_suite.py [--threads=N] [MODEL ...]
+
+MODEL: one of MODELS (the first table) or WIDE (issue 21's bar: models and
+sizes no test has), or `wide` for all of WIDE.
 """
 import sys
 import time
@@ -63,7 +66,79 @@ def mlp():
         (torch.randn(1024, 256),), "keep"
 
 
+def squeezenet1_1():
+    import torchvision
+    return torchvision.models.squeezenet1_1(num_classes=10), (torch.randn(2, 3, 64, 64),), "replay"
+
+
+def shufflenet_v2():
+    import torchvision
+    return torchvision.models.shufflenet_v2_x0_5(num_classes=10), (torch.randn(2, 3, 64, 64),), "keep"
+
+
+def mnasnet0_5():
+    import torchvision
+    return torchvision.models.mnasnet0_5(num_classes=10), (torch.randn(2, 3, 64, 64),), "replay"
+
+
+def regnet_x_400mf():
+    import torchvision
+    return torchvision.models.regnet_x_400mf(num_classes=10), (torch.randn(2, 3, 64, 64),), "keep"
+
+
+def efficientnet_b0():
+    import torchvision
+    return torchvision.models.efficientnet_b0(num_classes=10), (torch.randn(2, 3, 64, 64),), "replay"
+
+
+class Conv1dNet(nn.Module):
+    """A 1-D conv net (audio / sequence style): strided and dilated 1-D
+    convolutions, batch norm, max pooling, global average, linear head."""
+
+    def __init__(self, c=32, classes=10):
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv1d(1, c, 9, stride=2, padding=4), nn.BatchNorm1d(c), nn.ReLU(),
+            nn.MaxPool1d(2),
+            nn.Conv1d(c, 2 * c, 5, padding=2), nn.BatchNorm1d(2 * c), nn.ReLU(),
+            nn.Conv1d(2 * c, 2 * c, 3, padding=2, dilation=2), nn.ReLU(),
+            nn.Conv1d(2 * c, 4 * c, 3, stride=2, padding=1), nn.BatchNorm1d(4 * c), nn.ReLU(),
+            nn.AdaptiveAvgPool1d(1), nn.Flatten(), nn.Linear(4 * c, classes))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+def conv1d():
+    return Conv1dNet(), (torch.randn(4, 1, 1024),), "keep"
+
+
+class Seq2Seq(nn.Module):
+    """nn.Transformer encoder-decoder (post-norm, ReLU, dropout), other
+    shapes than the suite's GPT: d 96, 3+2 layers, 6 heads, source 48 and
+    target 32 tokens."""
+
+    def __init__(self, vocab=300, d=96):
+        super().__init__()
+        self.src, self.tgt = nn.Embedding(vocab, d), nn.Embedding(vocab, d)
+        self.core = nn.Transformer(d, 6, 3, 2, 192, dropout=0.1, batch_first=True)
+        self.head = nn.Linear(d, vocab)
+        self.register_buffer("mask", torch.triu(torch.full((32, 32), float("-inf")), diagonal=1))
+
+    def forward(self, src, tgt):
+        return self.head(self.core(self.src(src), self.tgt(tgt), tgt_mask=self.mask))
+
+
+def seq2seq():
+    return Seq2Seq(), (torch.randint(0, 300, (3, 48)), torch.randint(0, 300, (3, 32))), "replay"
+
+
 MODELS = {"resnet18": resnet18, "mobilenet_v2": mobilenet_v2, "gpt": gpt, "vit": vit, "mlp": mlp}
+# Issue 21's bar: models and sizes the repo's tests do not have.
+WIDE = {"squeezenet1_1": squeezenet1_1, "shufflenet_v2": shufflenet_v2, "mnasnet0_5": mnasnet0_5,
+        "regnet_x_400mf": regnet_x_400mf, "efficientnet_b0": efficientnet_b0, "conv1d": conv1d,
+        "seq2seq": seq2seq}
+ALL = {**MODELS, **WIDE}
 
 
 def mib(n):
@@ -74,9 +149,11 @@ def main(names):
     print("| model | rng | budget (MiB) | planned (MiB) | measured (MiB) | error % | feasible | <= budget "
           "| gradients bit-equal | measured without op scratch (MiB) | error % |")
     print("|---|---|---:|---:|---:|---:|---|---|---|---:|---:|")
+    if names == ["wide"]:
+        names = list(WIDE)
     for name in names or MODELS:
         torch.manual_seed(0)
-        model, inputs, rng = MODELS[name]()
+        model, inputs, rng = ALL[name]()
         budgets = [1]
         results = []
         t0 = time.time()
@@ -98,4 +175,8 @@ def main(names):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    args = sys.argv[1:]
+    for a in [a for a in args if a.startswith("--threads=")]:
+        torch.set_num_threads(int(a.split("=", 1)[1]))  # the door plans for cpu<threads>
+        args.remove(a)
+    main(args)
