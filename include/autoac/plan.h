@@ -57,6 +57,22 @@ typedef struct AcPlanOptions {
 /// ... the ILP on at most this many, with this branch-and-bound node limit.
 #define AC_FLOOR_ILP_DROPPABLE 64
 #define AC_FLOOR_ILP_NODES 2000
+/// The floor search's own work limits (docs/planner.md, "Bounded time"):
+/// its beam looks for the lowest peak only (AC_FLOOR_BEAM_WIDTH plans of
+/// the lowest peaks expanded per round) and simulates at most
+/// AC_FLOOR_BEAM_EXPANSIONS x (droppable + 1) plans and at most
+/// AC_FLOOR_BEAM_WORK / (ops + values + 1), never fewer than
+/// AC_FLOOR_BEAM_MIN_SIMULATIONS; the ILP runs only on graphs of at most
+/// AC_FLOOR_ILP_SIZE ops + values.
+#define AC_FLOOR_BEAM_WIDTH 2
+#define AC_FLOOR_BEAM_EXPANSIONS 24
+#define AC_FLOOR_BEAM_WORK ((intptr_t)1 << 24)
+#define AC_FLOOR_BEAM_MIN_SIMULATIONS 64
+#define AC_FLOOR_ILP_SIZE 256
+/// ... except that on graphs where the full beam (acBeamSearch's) costs at
+/// most this many units (simulations x (ops + values + 1)) at worst, the
+/// floor search runs the full beam.
+#define AC_FLOOR_FULL_BEAM_WORK ((intptr_t)1 << 22)
 /// The greedy's deterministic work limit (docs/planner.md, "Bounded time"):
 /// a trajectory stops after this many units of work per op and value of the
 /// graph, plus AC_GREEDY_WORK_MIN; the plan is then the best reached.

@@ -260,9 +260,39 @@ AcStatus acBeamSearchLimited(const AcGraph *g, const uint8_t *initialSaved,
                              int64_t staticBytes, int32_t width,
                              double deadline, AcBeamFront **out,
                              AcError *err) {
+  AcBeamRun run = {width, acBeamMaxSimulations(g), 0, deadline};
+  return acBeamSearchRun(g, initialSaved, staticBytes, &run, out, err);
+}
+
+intptr_t acBeamFloorSimulations(const AcGraph *g, intptr_t droppable) {
+  intptr_t size = (intptr_t)g->numOps + g->numValues + 1;
+  intptr_t n = AC_FLOOR_BEAM_WORK / size;
+  intptr_t e = AC_FLOOR_BEAM_EXPANSIONS * (droppable + 1);
+  if (e < n)
+    n = e;
+  return n < AC_FLOOR_BEAM_MIN_SIMULATIONS ? AC_FLOOR_BEAM_MIN_SIMULATIONS : n;
+}
+
+int acBeamFullIsCheap(const AcGraph *g, intptr_t droppable) {
+  intptr_t size = (intptr_t)g->numOps + g->numValues + 1;
+  intptr_t sims = acBeamMaxSimulations(g);
+  /* 2 x width x (droppable + 1) expansions of `droppable` simulations. */
+  intptr_t most = (intptr_t)2 * AC_BEAM_DEFAULT_WIDTH * (droppable + 1);
+  if (droppable > 0 && most > sims / droppable)
+    most = sims;
+  else
+    most *= droppable;
+  return most <= AC_FLOOR_FULL_BEAM_WORK / size;
+}
+
+AcStatus acBeamSearchRun(const AcGraph *g, const uint8_t *initialSaved,
+                         int64_t staticBytes, const AcBeamRun *run,
+                         AcBeamFront **out, AcError *err) {
   AcStatus st = AC_OK;
   int limited = 0, cut = 0;
-  intptr_t maxSims = acBeamMaxSimulations(g);
+  int32_t width = run->width;
+  double deadline = run->deadline;
+  intptr_t maxSims = run->maxSimulations;
   AcBeam bm;
   memset(&bm, 0, sizeof bm);
   bm.g = g;
@@ -368,10 +398,13 @@ AcStatus acBeamSearchLimited(const AcGraph *g, const uint8_t *initialSaved,
       order[i] = keys[i];
     numPick = 0;
     for (intptr_t i = 0; i < nc && i < width; ++i) {
-      intptr_t at = nc <= width ? i
-                                : (intptr_t)((double)i * (double)(nc - 1) /
-                                                 (double)(width - 1) +
-                                             0.5);
+      /* The floor: the lowest peaks (the end of the peak order); else
+         spread along the front. */
+      intptr_t at = run->floorOnly ? nc - 1 - i
+                    : nc <= width  ? i
+                                   : (intptr_t)((double)i * (double)(nc - 1) /
+                                                    (double)(width - 1) +
+                                                0.5);
       intptr_t n = order[at].node;
       if (!bm.nodes[n].expanded && !acBeamPushId(&pick, &numPick, &capPick, n))
         goto nomem;

@@ -63,6 +63,37 @@ AcStatus acBeamSearchLimited(const AcGraph *g, const uint8_t *initialSaved,
                              double deadline, AcBeamFront **out,
                              AcError *err);
 
+/* How a beam search runs: its width (<= 0: the default), its simulation
+ * limit, whether it looks for the floor only (each round expands the
+ * unexpanded candidates with the lowest peaks instead of spreading along
+ * the front: the floor search wants nothing above greedy's lowest peak),
+ * and a deadline (<= 0: none). */
+typedef struct AcBeamRun {
+  int32_t width;
+  intptr_t maxSimulations;
+  int floorOnly;
+  double deadline;
+} AcBeamRun;
+
+/* The beam search as `run` says (acBeamSearchLimited is
+ * {width, acBeamMaxSimulations(g), 0, deadline}). */
+AcStatus acBeamSearchRun(const AcGraph *g, const uint8_t *initialSaved,
+                         int64_t staticBytes, const AcBeamRun *run,
+                         AcBeamFront **out, AcError *err);
+
+/* The floor search's beam simulation limit for a start with `droppable`
+ * droppable values: AC_FLOOR_BEAM_EXPANSIONS * (droppable + 1) (that many
+ * expansions) and AC_FLOOR_BEAM_WORK / (ops + values + 1), whichever is
+ * less, never fewer than AC_FLOOR_BEAM_MIN_SIMULATIONS. */
+intptr_t acBeamFloorSimulations(const AcGraph *g, intptr_t droppable);
+
+/* Whether the full beam (acBeamSearchLimited's) on a start with `droppable`
+ * droppable values does at most AC_FLOOR_FULL_BEAM_WORK units (simulations
+ * x (ops + values + 1)) at its worst: the floor search then runs it instead
+ * of the floor-only beam (small graphs: the search the floor search always
+ * ran there). */
+int acBeamFullIsCheap(const AcGraph *g, intptr_t droppable);
+
 /* Greedy trajectory from `initialSaved`, stopping early once a plan's peak
  * is <= budget (budget < 0: run to the end).  The prefix computed is
  * exactly the prefix of the full trajectory. */

@@ -81,14 +81,23 @@ static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
       if (droppable > AC_FLOOR_BEAM_DROPPABLE)
         continue;
       S->floorSearched |= AC_FLOOR_BEAM;
-      if ((st = acBeamSearchLimited(g, saved, opts->staticBytes, 0, deadline,
-                                    &beam, err)) != AC_OK ||
+      AcBeamRun run = {AC_FLOOR_BEAM_WIDTH, acBeamFloorSimulations(g, droppable),
+                       1, deadline};
+      if (acBeamFullIsCheap(g, droppable))
+        run = (AcBeamRun){0, acBeamMaxSimulations(g), 0, deadline};
+      if ((st = acBeamSearchRun(g, saved, opts->staticBytes, &run, &beam,
+                                err)) != AC_OK ||
           (st = acBeamPlan(g, beam, acBeamChoose(beam, opts->budget), trial,
                            err)) != AC_OK)
         goto cleanup;
-      S->limited |= beam->limited;
+      /* Its simulation limit is the floor search's own bound, not a cut
+         (greedy's trajectory inside it is whole: greedy's own run, which
+         computed it, was not cut); the deadline is. */
+      S->limited |= beam->limited && deadline > 0 &&
+                    acClockSeconds() > deadline;
     } else {
-      if (droppable > AC_FLOOR_ILP_DROPPABLE)
+      if (droppable > AC_FLOOR_ILP_DROPPABLE ||
+          (intptr_t)g->numOps + g->numValues > AC_FLOOR_ILP_SIZE)
         continue;
       S->floorSearched |= AC_FLOOR_ILP;
       /* The node limit is the floor search's own bound, not a cut. */

@@ -698,6 +698,63 @@ AC_TEST(floorSearchMeetsWhatAnySearchMeets) {
   CHECK(graphs >= 20 && rescued >= 2);
 }
 
+/* The floor-only beam (the floor search's on graphs where the full beam is
+ * not cheap, issue 21 item 4) on random graphs: within its simulation
+ * limit (the floor search's, and a tight one of 3 expansions), its front's
+ * plans simulate to the peaks and seconds it lists, its lowest peak is
+ * never above greedy's lowest (greedy's trajectory is in its archive), and
+ * the plan it gives for a budget never peaks higher as the budget falls. */
+AC_TEST(floorOnlyBeamBounded) {
+  int graphs = 0, below = 0, cut = 0;
+  for (int si = 0; si < 24; ++si) {
+    AcGraph *g = tkGenGraph(floorSeed(si, 24, 8100), 1 + si % 2, 1 + si % 3,
+                            40, 30);
+    if (!g)
+      continue;
+    int64_t staticB = acSimStaticBytes(g, 1.0, 16);
+    uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+    CHECK(acPlanStartSet(g, staticB, s0, NULL) == AC_OK);
+    intptr_t d = acPlanDroppableCount(g, s0);
+    AcTrajectory *t = NULL;
+    CHECK(acGreedyTrajectoryFrom(g, s0, staticB, &t, NULL) == AC_OK);
+    int64_t lo = t ? t->peakBytes[t->numPlans - 1] : 0;
+    intptr_t nplans = t ? t->numPlans : 0;
+    acTrajectoryDestroy(t);
+    ++graphs;
+    AcPlan *p = acPlanCreate(g);
+    for (int tight = 0; tight < 2; ++tight) {
+      AcBeamRun run = {AC_FLOOR_BEAM_WIDTH,
+                       tight ? 3 * (d + 1) : acBeamFloorSimulations(g, d), 1, 0};
+      AcBeamFront *f = NULL;
+      CHECK(acBeamSearchRun(g, s0, staticB, &run, &f, NULL) == AC_OK);
+      if (!f)
+        continue;
+      /* (the start and greedy's plans join the archive first) */
+      CHECK(f->simulations <= run.maxSimulations ||
+            f->simulations <= nplans + 1);
+      cut += f->limited;
+      CHECK(f->peakBytes[f->numPlans - 1] <= lo);
+      below += !tight && f->peakBytes[f->numPlans - 1] < lo;
+      int64_t prev = INT64_MAX;
+      for (intptr_t k = 0; k < f->numPlans; ++k) {
+        CHECK(acBeamPlan(g, f, k, p, NULL) == AC_OK);
+        CHECK_EQ_I64(peakOf(g, p, staticB), f->peakBytes[k]);
+        int64_t b = f->peakBytes[k] - 1;
+        int64_t chosen = f->peakBytes[acBeamChoose(f, b)];
+        CHECK(chosen <= prev);
+        prev = chosen;
+      }
+      acBeamFrontDestroy(f);
+    }
+    acPlanDestroy(p);
+    free(s0);
+    acGraphDestroy(g);
+  }
+  printf("  %d graphs; floor-only beam below greedy's lowest on %d; %d runs "
+         "stopped by the limit\n", graphs, below, cut);
+  CHECK(graphs >= 20 && below >= 1 && cut >= 1);
+}
+
 /* Two simulations are the same, timelines included. */
 static int sameSim(const AcSimResult *a, const AcSimResult *b) {
   if (a->peakBytes != b->peakBytes || a->staticBytes != b->staticBytes ||
@@ -789,6 +846,7 @@ AC_TEST(handedSimulationsAreFresh) {
 int main(void) {
   RUN(handTrajectory);
   RUN(floorSearchMeetsWhatAnySearchMeets);
+  RUN(floorOnlyBeamBounded);
   RUN(startNeverWorse);
   RUN(handedSimulationsAreFresh);
   RUN(startSavesReturnedOutput);
