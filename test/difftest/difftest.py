@@ -250,7 +250,9 @@ _GEN = re.compile(r'^(\s*)(%[\w.$-]+) = "autoac\.rng\.uniform"\((%[\w.$#-]+), (%
 _HCONST = re.compile(r'^(\s*)(%[\w.$-]+) = "stablehlo\.constant"\(\) \{value = [^}]*\} : \(\) -> (tensor<[^>]*>)\s*$')
 
 
-def _uniform(ind, name, seed, a, b, ty):
+def _uniform(ind, name, seed, a, b, ty, seed_tensor=None):
+    """A uniform draw into a new `ty`.  seed: an i64 SSA value, or, with
+    seed_tensor (a tensor<1xi64>), read by the generic itself."""
     p = "%%rng_%s_" % re.sub(r"[^\w]", "_", name[1:])
     dims, _ = parse_tensor(ty)
     rank = len(dims)
@@ -262,10 +264,21 @@ def _uniform(ind, name, seed, a, b, ty):
     scm = "affine_map<(%s) -> ()>" % ", ".join("d%d" % i for i in range(rank))
     L = []
     L.append("%se = tensor.empty() : %s" % (p, ty))
-    L.append("%s = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = [%s]} "
-             "ins(%s, %s : tensor<f32>, tensor<f32>) outs(%se : %s) {" % (
-                 name, scm, scm, idm, ", ".join(['"parallel"'] * rank), a, b, p, ty))
-    L.append("^bb0(%sa: f32, %sb: f32, %so: f32):" % (p, p, p))
+    if seed_tensor is None:
+        L.append("%s = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = [%s]} "
+                 "ins(%s, %s : tensor<f32>, tensor<f32>) outs(%se : %s) {" % (
+                     name, scm, scm, idm, ", ".join(['"parallel"'] * rank), a, b, p, ty))
+        L.append("^bb0(%sa: f32, %sb: f32, %so: f32):" % (p, p, p))
+    else:
+        # The seed, like the bounds, is read by the generic: the op reads
+        # its operands while it writes its result, as the simulator counts
+        # (a tensor.extract before the generic let the seed be freed first).
+        s0m = "affine_map<(%s) -> (0)>" % ", ".join("d%d" % i for i in range(rank))
+        L.append("%s = linalg.generic {indexing_maps = [%s, %s, %s, %s], iterator_types = [%s]} "
+                 "ins(%s, %s, %s : tensor<1xi64>, tensor<f32>, tensor<f32>) outs(%se : %s) {" % (
+                     name, s0m, scm, scm, idm, ", ".join(['"parallel"'] * rank), seed_tensor, a, b, p, ty))
+        L.append("^bb0(%ssd: i64, %sa: f32, %sb: f32, %so: f32):" % (p, p, p, p))
+        seed = p + "sd"
     if rank:
         L.append("  %sl0 = linalg.index 0 : index" % p)
         for i in range(1, rank):
@@ -319,9 +332,7 @@ def lower_rng(text):
         if m:
             ind, name, seed, a, b, ty = m.groups()
             p = "%%rng_%s_" % re.sub(r"[^\w]", "_", name[1:])
-            out.append("%s%sc0 = arith.constant 0 : index" % (ind, p))
-            out.append("%s%ssv = tensor.extract %s[%sc0] : tensor<1xi64>" % (ind, p, seed, p))
-            out.extend(_uniform(ind, name, p + "sv", a, b, ty))
+            out.extend(_uniform(ind, name, None, a, b, ty, seed_tensor=seed))
             continue
         m = _HCONST.match(ln)
         if m:
