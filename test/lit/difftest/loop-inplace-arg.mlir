@@ -14,6 +14,11 @@
 // UNSUPPORTED: asan
 // RUN: %python %S/../../difftest/difftest.py --case %s --build %autoac_build | FileCheck %s
 // CHECK: difftest: {{.*}}: no divergence
+// RUN: ac-opt %s --ac-mode=split --ac-strategy=greedy --ac-rng=replay -o - | FileCheck %s --check-prefix=SPLIT
+// SPLIT-LABEL: func.func @f0_fwd(
+// SPLIT-SAME:    {bufferization.writable = false}
+// SPLIT-LABEL: func.func @f0_bwd(
+// SPLIT-SAME:    %{{.*}}: tensor<f32> {ac.tangent}, %{{.*}}: tensor<16x4xf32> {bufferization.writable = false})
 // difftest seed 1027: peak-below-sim (measured 776, simulated 1032 (-24.81%))
 // config: {"strategy": "greedy", "budget_spec": null, "budget": null, "rng": "replay"}
 module {

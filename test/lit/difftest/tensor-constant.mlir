@@ -15,7 +15,8 @@
 //    --avoid-known form, bounds made by 0-d fills, showed only this one.)
 // The planner changed since (the loop below now writes into its init in
 // place, counted), so this config no longer reaches that step at the peak;
-// test/lit/fidelity/tensor-constant.mlir checks both causes directly.
+// test/lit/fidelity/tensor-constant.mlir checks the first cause directly;
+// every rng=replay program of the tester exercises the second.
 //
 // UNSUPPORTED: asan
 // RUN: %python %S/../../difftest/difftest.py --case %s --build %autoac_build | FileCheck %s
