@@ -4,6 +4,7 @@ counting allocator, and checked against the unplanned program.
 
     difftest.py N [SEED] [--jobs J] [--build DIR] [--out DIR] [--no-shrink]
                 [--avoid-known] [--exclude KIND,...] [--log FILE] [--time-limit S]
+                [--plan-with lib|ac-opt]
     difftest.py --one SEED [--keep DIR]   one program, every check, verbose
     difftest.py --case CASE.mlir          recheck a shrunk case (its config line)
     difftest.py --replay CASE.json        rerun a shrunk case from its steps
@@ -14,7 +15,9 @@ program is reproduced by `--one SEED+i`.  Checks, per program:
   original   the unplanned module (after `mlir-opt --cse` when the program
              draws it) lowers and runs: its printed hashes are the reference;
   plan       ac-opt exits 0 and prints nothing but warnings, for every
-             strategy x budget x rng mode drawn;
+             strategy x budget x rng mode drawn (planned by libautoac in a
+             forked child; the first plan of each program by ac-opt too,
+             which must give the same IR and report);
   report     `feasible` is `peak_bytes <= budget`; greedy's peak is at most
              the save-all baseline, and never rises when the budget falls;
   results    every plan prints exactly the reference's hashes (freed
