@@ -843,6 +843,9 @@ def run_seed(args):
         divs = runner.check_program(prog, configs)
     except Div as d:
         return dict(seed=seed, error="%s" % d, cls=d.cls, divs=[], seconds=time.time() - t0)
+    except Exception as e:  # the generator's own bug: report it, keep the run going
+        return dict(seed=seed, error="tester crash: %r" % e, cls="tester-crash", divs=[],
+                    seconds=time.time() - t0)
     res = []
     seen = set()
     for d in divs:
