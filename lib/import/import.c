@@ -610,6 +610,142 @@ static void acImportWrites(AcImportCtx *c, MlirOperation op, AcId opId,
   }
 }
 
+/* Destination-style writes: which storage a result is written into in
+ * place (when nothing reads that storage afterwards, one-shot bufferization
+ * gives the result its buffer; else it copies the storage first).
+ *
+ * The operand number of the one init of a linalg op `op` with one result:
+ * the last entry of `operandSegmentSizes` is 1 (the last direct operand);
+ * linalg.broadcast, linalg.transpose and linalg.map carry no segment sizes
+ * and have their one init last.  -1 when it is not such an op. */
+static intptr_t acLinalgInitOperand(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  if (mlirOperationGetNumResults(op) != 1 || nops < 1 || n.length < 7 ||
+      strncmp(n.data, "linalg.", 7) != 0)
+    return -1;
+  MlirAttribute seg =
+      mlirOperationGetAttributeByName(op, acStr("operandSegmentSizes"));
+  int fixedInit = acStrRefEq(n, "linalg.broadcast") ||
+                  acStrRefEq(n, "linalg.transpose") || acStrRefEq(n, "linalg.map");
+  if (!mlirAttributeIsNull(seg) && mlirAttributeIsADenseI32Array(seg) &&
+      mlirDenseArrayGetNumElements(seg) >= 2 &&
+      mlirDenseI32ArrayGetElement(seg, mlirDenseArrayGetNumElements(seg) - 1) == 1)
+    return nops - 1;
+  if (fixedInit && mlirAttributeIsNull(seg) && nops >= 2)
+    return nops - 1;
+  return -1;
+}
+
+enum { AC_DPS_DEPTH = 16 }; /* region ops nested deeper are not followed */
+
+static MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth);
+
+/* Whether `v` is defined inside a region of `op`. */
+static int acDefinedIn(MlirValue v, MlirOperation op) {
+  MlirOperation p = mlirValueIsAOpResult(v)
+                        ? mlirOperationGetParentOperation(mlirOpResultGetOwner(v))
+                        : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+  for (; !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (mlirOperationEqual(p, op))
+      return 1;
+  return 0;
+}
+
+/* The value whose storage `v`, a value yielded inside region op `in`,
+ * ends up in: follows in-place writers inside `in` back (a writer's result
+ * to its init) while there are any, to a block argument or a value defined
+ * outside `in`. */
+static MlirValue acDpsBase(MlirValue v, MlirOperation in, int depth) {
+  for (int guard = 0; guard < 4096 && mlirValueIsAOpResult(v) &&
+                      acDefinedIn(v, in); ++guard) {
+    MlirValue init = acDpsResultInit(mlirOpResultGetOwner(v),
+                                     mlirOpResultGetResultNumber(v), depth);
+    if (mlirValueIsNull(init))
+      break;
+    v = init;
+  }
+  return v;
+}
+
+/* The init of result `k` of `op`, or a null value:
+ *  - a linalg op with one init, `tensor.insert_slice`, `tensor.insert`;
+ *  - `scf.for`: iter_arg k's init, when the body yields (through in-place
+ *    writers) that iter_arg itself, as one-shot bufferization requires for
+ *    the result to share the init's buffer;
+ *  - `scf.while`: init k, when the condition forwards (through in-place
+ *    writers) the before region's argument k as result k and the after
+ *    region yields its argument k back as operand k;
+ *  - `scf.if`: the value both branches yield (through in-place writers) as
+ *    result k, when it is defined outside the `scf.if`. */
+static MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth) {
+  MlirValue none = {NULL};
+  intptr_t at = acLinalgInitOperand(op);
+  if (at >= 0)
+    return mlirOperationGetOperand(op, at);
+  if (acOpIs(op, "tensor.insert_slice") || acOpIs(op, "tensor.insert"))
+    return mlirOperationGetNumOperands(op) >= 2 ? mlirOperationGetOperand(op, 1)
+                                                : none;
+  if (depth >= AC_DPS_DEPTH)
+    return none;
+  intptr_t nres = mlirOperationGetNumResults(op);
+  if (acOpIs(op, "scf.for") && mlirOperationGetNumOperands(op) == 3 + nres &&
+      mlirOperationGetNumRegions(op) == 1) {
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+    if (mlirBlockIsNull(body) || mlirBlockGetNumArguments(body) != 1 + nres)
+      return none;
+    MlirOperation y = mlirBlockGetTerminator(body);
+    if (mlirOperationIsNull(y) || mlirOperationGetNumOperands(y) != nres)
+      return none;
+    MlirValue base = acDpsBase(mlirOperationGetOperand(y, k), op, depth + 1);
+    return mlirValueEqual(base, mlirBlockGetArgument(body, 1 + k))
+               ? mlirOperationGetOperand(op, 3 + k) : none;
+  }
+  if (acOpIs(op, "scf.while") && mlirOperationGetNumRegions(op) == 2 &&
+      mlirOperationGetNumOperands(op) == nres) {
+    MlirBlock before = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+    MlirBlock after = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
+    if (mlirBlockIsNull(before) || mlirBlockIsNull(after) ||
+        mlirBlockGetNumArguments(before) != nres ||
+        mlirBlockGetNumArguments(after) != nres)
+      return none;
+    MlirOperation cond = mlirBlockGetTerminator(before);
+    MlirOperation y = mlirBlockGetTerminator(after);
+    if (mlirOperationIsNull(cond) || mlirOperationIsNull(y) ||
+        mlirOperationGetNumOperands(cond) != 1 + nres ||
+        mlirOperationGetNumOperands(y) != nres)
+      return none;
+    MlirValue b1 = acDpsBase(mlirOperationGetOperand(cond, 1 + k), op, depth + 1);
+    MlirValue b2 = acDpsBase(mlirOperationGetOperand(y, k), op, depth + 1);
+    return mlirValueEqual(b1, mlirBlockGetArgument(before, k)) &&
+                   mlirValueEqual(b2, mlirBlockGetArgument(after, k))
+               ? mlirOperationGetOperand(op, k) : none;
+  }
+  if (acOpIs(op, "scf.if") && mlirOperationGetNumRegions(op) == 2) {
+    MlirValue base = none;
+    for (intptr_t r = 0; r < 2; ++r) {
+      MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+      if (mlirBlockIsNull(blk))
+        return none;
+      MlirOperation y = mlirBlockGetTerminator(blk);
+      if (mlirOperationIsNull(y) || mlirOperationGetNumOperands(y) != nres)
+        return none;
+      MlirValue b = acDpsBase(mlirOperationGetOperand(y, k), op, depth + 1);
+      if (r == 1 && !mlirValueEqual(b, base))
+        return none;
+      base = b;
+    }
+    /* Defined outside: not a block argument or a result inside the if. */
+    return acDefinedIn(base, op) ? none : base;
+  }
+  return none;
+}
+
+/* The init of `op`'s result k (acDpsResultInit), or a null value. */
+static MlirValue acDpsInit(MlirOperation op, intptr_t k) {
+  return acDpsResultInit(op, k, 0);
+}
+
 static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                              const char *name) {
   AcImport *imp = c->imp;
@@ -792,6 +928,29 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                             ? user->workspace
                             : acCostWorkspace(c->device, opName, c->types, numDirect,
                                               c->types + numDirect, nres);
+    /* A tensor constant bufferizes to a `memref.get_global`: no
+       allocation (a writer into it copies: a new storage of its own).
+       It costs nothing to rebuild, and a saved one would be copied at
+       @f_fwd's return, so it is always recomputed (unless the user asks
+       ac.save of it, which keeps its bytes). */
+    int globalConst =
+        nres == 1 &&
+        (acStrRefEq(opNameRef, "arith.constant") ||
+         acStrRefEq(opNameRef, "stablehlo.constant")) &&
+        mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0))) &&
+        acRequestFlag(op, "ac.save") == 0 && acRequestFlag(op, "ac.recompute") >= 0;
+    if (globalConst)
+      rb[0] = 0;
+    /* A `tensor.empty` holds no data: recomputing it is its allocation,
+       right before its writer in the backward (which then writes into it
+       in place).  Saved, @f_bwd would receive a buffer its writer never
+       reads (bufferization allocates the writer's result anew when the
+       body does not read its init) and free it at once, while the plan
+       counts it live up to that writer (seed 7022 of the differential
+       tester, test/lit/difftest/saved-empty.mlir). */
+    int emptyInit = nres == 1 && acStrRefEq(opNameRef, "tensor.empty") &&
+                    acRequestFlag(op, "ac.save") == 0 &&
+                    acRequestFlag(op, "ac.recompute") >= 0;
     opId = acGraphBuilderAddOp(b, opName, c->operands, (int32_t)c->numOperands,
                                (int32_t)nres, rb);
     if (rb != resBytes)
@@ -819,38 +978,21 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                       "ac.save on '%s' must be a unit attribute or a boolean%s",
                       opName, "");
     gop->mustSave = (uint8_t)flag;
-    /* A linalg op with one result writes it into its one `outs` operand
-       (the last direct operand); bufferization does so in place when that
-       init is not read afterwards, and the simulator counts it so.  Ops
-       with variadic ins and outs say so in operandSegmentSizes; the named
-       ops with one fixed init (linalg.broadcast, linalg.transpose,
-       linalg.map: their init is the last operand) carry no such attribute. */
-    if (nres == 1 && numDirect > 0 && strncmp(opName, "linalg.", 7) == 0) {
-      MlirAttribute seg =
-          mlirOperationGetAttributeByName(op, acStr("operandSegmentSizes"));
-      int fixedInit = strcmp(opName, "linalg.broadcast") == 0 ||
-                      strcmp(opName, "linalg.transpose") == 0 ||
-                      strcmp(opName, "linalg.map") == 0;
-      if ((!mlirAttributeIsNull(seg) && mlirAttributeIsADenseI32Array(seg) &&
-           mlirDenseArrayGetNumElements(seg) >= 2 &&
-           mlirDenseI32ArrayGetElement(seg, mlirDenseArrayGetNumElements(seg) - 1) == 1) ||
-          (fixedInit && mlirAttributeIsNull(seg) && numDirect >= 2))
-        gop->dpsInit = acPtrMapGet(&c->valueIds,
-                                   mlirOperationGetOperand(op, numDirect - 1).ptr);
+    /* Destination-style writers (acDpsResultInit): a linalg op into its
+       one `outs`, `tensor.insert_slice`/`tensor.insert` into their dest, a
+       loop or an `scf.if` into the storage its result is equivalent to.
+       Bufferization writes in place when that init is not read
+       afterwards, and the simulator counts it so. */
+    if (nres == 1) {
+      MlirValue init = acDpsInit(op, 0);
+      if (!mlirValueIsNull(init))
+        gop->dpsInit = acPtrMapGet(&c->valueIds, init.ptr);
     }
-    /* `tensor.insert_slice %src into %dest` and `tensor.insert %x into
-       %dest` write into their dest (operand 1) as a linalg op into its
-       init: in place when nothing reads the dest afterwards (a copy of the
-       source into a subview of it), else into a copy of the dest. */
-    if (nres == 1 && numDirect >= 2 &&
-        (strcmp(opName, "tensor.insert_slice") == 0 ||
-         strcmp(opName, "tensor.insert") == 0))
-      gop->dpsInit = acPtrMapGet(&c->valueIds, mlirOperationGetOperand(op, 1).ptr);
     if ((flag = acRequestFlag(op, "ac.recompute")) < 0)
       return acFailAt(c, loc, AC_ERR_INVALID, opId,
                       "ac.recompute on '%s' must be a unit attribute or a "
                       "boolean%s", opName, "");
-    gop->mustRecompute = (uint8_t)flag;
+    gop->mustRecompute = (uint8_t)(flag || globalConst || emptyInit);
     if (gop->mustSave && gop->mustRecompute)
       return acFailAt(c, loc, AC_ERR_INVALID, opId,
                       "'%s' is marked both ac.save and ac.recompute%s", opName, "");
@@ -1326,11 +1468,19 @@ static intptr_t acSinkBackwardAliases(const AcImport *imp, AcId **placeOut) {
 
 /* The operand number of the init of `op`, a destination-style writer
  * (graph dpsInit): the dest of `tensor.insert_slice` and `tensor.insert`,
- * else the last operand (a linalg op's one `outs`). */
+ * the iter_arg init of a one-result `scf.for` or `scf.while`, -1 for an
+ * `scf.if` (its init is captured by its branches), else the last operand
+ * (a linalg op's one `outs`). */
 static intptr_t acInitOperand(MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   if (acStrRefEq(n, "tensor.insert_slice") || acStrRefEq(n, "tensor.insert"))
     return 1;
+  if (acStrRefEq(n, "scf.for"))
+    return 3;
+  if (acStrRefEq(n, "scf.while"))
+    return 0;
+  if (acStrRefEq(n, "scf.if"))
+    return -1; /* a value captured by a branch, not an operand */
   return mlirOperationGetNumOperands(op) - 1;
 }
 
@@ -1398,6 +1548,8 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
       continue;
     MlirOperation op = imp->ops[o];
     intptr_t at = acInitOperand(op);
+    if (at < 0)
+      continue;
     writes[o] = !mlirOperationIsNull(
         acSharedInitMaker(op, mlirOperationGetOperand(op, at)));
     numWriters += writes[o];

@@ -414,10 +414,9 @@ static MlirAttribute withReadOnly(MlirContext ctx, MlirAttribute d) {
 /// from @f's argument slots), result types of graph values `rets` (attributes
 /// from @f's result slots when `retSlot[i]` >= 0), and discardable attribute
 /// `tag` = "<f name>".  Maps args[i] to block argument i.  `owned[i]` marks
-/// argument i `ac.owned`; `readOnly[i]` (a builtin tensor argument of @f
-/// that the other half reads too) `bufferization.writable = false`, so that
-/// a write into it copies inside this half, where the planner counts the
-/// new storage, not in the caller before the call.
+/// argument i `ac.owned`; `readOnly[i]` `bufferization.writable = false`
+/// (markReadOnly), so that a write into it copies inside this half, where
+/// the planner counts the new storage.
 static AcStatus createFunc(Split *s, AcId f, const char *name,
                            const AcId *args, int32_t numArgs,
                            const AcId *rets, int32_t numRets,
@@ -459,16 +458,16 @@ static AcStatus createFunc(Split *s, AcId f, const char *name,
     MlirAttribute d = mlirAttributeGetNull();
     if (g->values[args[i]].producer == AC_NONE) {
       d = funcSlotAttrs(fOp, 0, g->values[args[i]].index);
-      if (readOnly && readOnly[i] && mlirTypeIsARankedTensor(argTypes[i])) {
-        d = withReadOnly(s->ctx, d);
-        if (mlirAttributeIsNull(d)) {
-          st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
-          goto done;
-        }
-      }
     } else if (owned && owned[i]) {
       MlirNamedAttribute o = namedAttr(s->ctx, "ac.owned", mlirUnitAttrGet(s->ctx));
       d = mlirDictionaryAttrGet(s->ctx, 1, &o);
+    }
+    if (readOnly && readOnly[i] && mlirTypeIsARankedTensor(argTypes[i])) {
+      d = withReadOnly(s->ctx, d);
+      if (mlirAttributeIsNull(d)) {
+        st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+        goto done;
+      }
     }
     any |= !mlirAttributeIsNull(d);
     dicts[i] = mlirAttributeIsNull(d) ? empty : d;
@@ -633,6 +632,39 @@ static void retSlots(Split *s, const AcFunc *fn, const AcId *vals, int32_t n,
     s->slot[rets[r]] = -1;
 }
 
+/// Marks readOnly[i] for each argument args[i] of a half whose storage an
+/// op of that half (`bwd`: a backward op or a recomputed one; else a
+/// forward op) writes in place, as its destination-style init
+/// (AcOp.dpsInit: a linalg `outs`, an insert's dest, a loop's iter_arg
+/// init).  One-shot bufferization writes into a writable argument in place
+/// when nothing reads it afterwards, allocating nothing, and what reads it
+/// afterwards depends on the plan (a later recomputation of another reader
+/// of a primal input); the simulator, like every planner, counts a write
+/// into an argument, a primal input, tangent or saved storage, as new
+/// storage (simulate.h).  So the argument is made read-only and the write
+/// copies, at the writer, as counted; the caller's buffer stays unchanged
+/// (docs/contract.md, "Arguments written in place").  Uses s->flag.
+static void markReadOnly(Split *s, AcId f, int bwd, const AcId *args,
+                         int32_t nArgs, char *readOnly) {
+  const AcGraph *g = s->g;
+  const AcFunc *fn = &g->funcs[f];
+  memset(s->flag, 0, (size_t)g->numValues);
+  int any = 0;
+  for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op) {
+    const AcOp *o = &g->ops[op];
+    int here = bwd ? o->phase == AC_PHASE_BWD ||
+                         (s->plan->recompute[op] && s->groupOf[op] >= 0)
+                   : o->phase == AC_PHASE_FWD;
+    if (here && o->dpsInit != AC_NONE) {
+      s->flag[g->values[o->dpsInit].aliasRoot] = 1;
+      any = 1;
+    }
+  }
+  for (int32_t i = 0; i < nArgs && any; ++i)
+    if (s->flag[g->values[args[i]].aliasRoot])
+      readOnly[i] = 1;
+}
+
 static AcStatus buildFwd(Split *s, FuncSplit *fs) {
   const AcGraph *g = s->g;
   const AcFunc *fn = &g->funcs[fs->func];
@@ -658,6 +690,7 @@ static AcStatus buildFwd(Split *s, FuncSplit *fs) {
     for (int32_t j = 0; j < fs->numBwdArgs; ++j)
       if (fs->bwdArgs[j] == args[i])
         readOnly[i] = 1;
+  markReadOnly(s, fs->func, 0, args, nArgs, readOnly);
   memcpy(outs, fs->fwdOuts, sizeof(AcId) * (size_t)fs->numFwdOuts);
   retSlots(s, fn, fs->fwdOuts, fs->numFwdOuts, slots);
   for (int32_t i = 0; i < fs->numSaved; ++i) {
@@ -804,7 +837,8 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
   AcId *args = acMalloc(sizeof(AcId) * (size_t)(nArgs + 1));
   int32_t *slots = acMalloc(sizeof(int32_t) * (size_t)(fs->numBwdOuts + 1));
   char *owned = acCalloc((size_t)(nArgs + 1), 1);
-  if (!args || !slots || !owned) {
+  char *readOnly = acCalloc((size_t)(nArgs + 1), 1);
+  if (!args || !slots || !owned || !readOnly) {
     st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto done;
   }
@@ -815,6 +849,7 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
          sizeof(AcId) * (size_t)fs->numBwdArgs);
   retSlots(s, fn, fs->bwdOuts, fs->numBwdOuts, slots);
   markOwned(s, fs, owned);
+  markReadOnly(s, fs->func, 1, args, nArgs, readOnly);
   if (!(name = acSuffixed(fn->name, "_bwd"))) {
     st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto done;
@@ -822,7 +857,7 @@ static AcStatus buildBwd(Split *s, FuncSplit *fs) {
   resetMap(s);
   MlirBlock block;
   st = createFunc(s, fs->func, name, args, nArgs, fs->bwdOuts, fs->numBwdOuts,
-                  slots, "ac.bwd_of", owned, NULL, &fs->bwd, &block);
+                  slots, "ac.bwd_of", owned, readOnly, &fs->bwd, &block);
   if (st != AC_OK)
     goto done;
   fs->bwdBlock = block;
@@ -849,6 +884,7 @@ done:
   acFree(args);
   acFree(slots);
   acFree(owned);
+  acFree(readOnly);
   return st;
 }
 

@@ -4,6 +4,7 @@ counting allocator, and checked against the unplanned program.
 
     difftest.py N [SEED] [--jobs J] [--build DIR] [--out DIR] [--no-shrink]
                 [--avoid-known] [--exclude KIND,...] [--log FILE] [--time-limit S]
+                [--plan-with lib|ac-opt]
     difftest.py --one SEED [--keep DIR]   one program, every check, verbose
     difftest.py --case CASE.mlir          recheck a shrunk case (its config line)
     difftest.py --replay CASE.json        rerun a shrunk case from its steps
@@ -14,7 +15,9 @@ program is reproduced by `--one SEED+i`.  Checks, per program:
   original   the unplanned module (after `mlir-opt --cse` when the program
              draws it) lowers and runs: its printed hashes are the reference;
   plan       ac-opt exits 0 and prints nothing but warnings, for every
-             strategy x budget x rng mode drawn;
+             strategy x budget x rng mode drawn (planned by libautoac in a
+             forked child; the first plan of each program by ac-opt too,
+             which must give the same IR and report);
   report     `feasible` is `peak_bytes <= budget`; greedy's peak is at most
              the save-all baseline, and never rises when the budget falls;
   results    every plan prints exactly the reference's hashes (freed
@@ -85,6 +88,60 @@ class Tools:
         lib = os.path.join(LLVM, "lib")
         self.libs = ",".join([self.runtime, os.path.join(lib, "libmlir_runner_utils.so"),
                               os.path.join(lib, "libmlir_c_runner_utils.so")])
+
+    plan_with = "lib"
+
+    def forked_plan(self, path, strategy, budget, rngmode, out, rep, timeout=TIMEOUT):
+        """What `ac-opt PATH --ac-mode=split ... -o OUT --ac-report=REP`
+        does, by libautoac's acPlanMlirText in a forked child (a crash or a
+        hang ends the child, not the tester): a CompletedProcess-like
+        result with returncode (-N for a signal) and stderr (the
+        diagnostics)."""
+        import autoac
+        if not getattr(self, "lib_loaded", False):
+            os.environ.setdefault("AUTOAC_LIBRARY", os.path.join(self.build, "lib", "libautoac.so"))
+            autoac._load()
+            self.lib_loaded = True
+        with open(path) as f:
+            text = f.read()
+        opts = dict(mode="split", strategy=strategy, rng=rngmode)
+        if budget is not None:
+            opts["budget"] = budget
+        res = out + ".result"
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                try:
+                    r = autoac.plan(text, source_name=path, **opts)
+                    with open(out, "w") as f:
+                        f.write(r.ir)
+                    with open(rep, "w") as f:
+                        json.dump(r.report, f)
+                    msg, code = r.warnings, 0
+                except autoac.AutoacError as e:
+                    msg = str(e)
+                with open(res, "w") as f:
+                    f.write(msg)
+            finally:
+                os._exit(code)
+        t0 = time.time()
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.time() - t0 > timeout:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                raise Div("timeout", "planning (acPlanMlirText) did not end within %d s" % timeout)
+            time.sleep(0.002)
+        rc = os.waitstatus_to_exitcode(status)
+        err = ""
+        if os.path.exists(res):
+            with open(res) as f:
+                err = f.read()
+            os.unlink(res)
+        return subprocess.CompletedProcess([self.acopt], rc, "", err)
 
     def run(self, cmd, env=None, timeout=TIMEOUT):
         try:
@@ -215,8 +272,27 @@ def harness(text, sigs, schedule, planned):
     lines.append("  }")
     h = "\n".join(lines) + "\n"
     s = text.rstrip()
+    if planned:
+        # @main runs the joint functions' bodies itself: the functions
+        # would only be lowered and compiled for nothing.
+        s = strip_funcs(s, [fname for fname, _, _ in sigs])
     i = s.rfind("}")
     return s[:i] + h + "}\n"
+
+
+def strip_funcs(text, names):
+    """The printed module without the top-level functions `names`."""
+    out, skip = [], False
+    for ln in text.splitlines():
+        if not skip and any(re.match(r"  func\.func (?:\w+ )?@%s\(" % re.escape(n), ln) for n in names):
+            skip = True
+            continue
+        if skip:
+            if re.match(r"  \}\s*$", ln):
+                skip = False
+            continue
+        out.append(ln)
+    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------
@@ -250,7 +326,9 @@ _GEN = re.compile(r'^(\s*)(%[\w.$-]+) = "autoac\.rng\.uniform"\((%[\w.$#-]+), (%
 _HCONST = re.compile(r'^(\s*)(%[\w.$-]+) = "stablehlo\.constant"\(\) \{value = [^}]*\} : \(\) -> (tensor<[^>]*>)\s*$')
 
 
-def _uniform(ind, name, seed, a, b, ty):
+def _uniform(ind, name, seed, a, b, ty, seed_tensor=None):
+    """A uniform draw into a new `ty`.  seed: an i64 SSA value, or, with
+    seed_tensor (a tensor<1xi64>), read by the generic itself."""
     p = "%%rng_%s_" % re.sub(r"[^\w]", "_", name[1:])
     dims, _ = parse_tensor(ty)
     rank = len(dims)
@@ -262,10 +340,21 @@ def _uniform(ind, name, seed, a, b, ty):
     scm = "affine_map<(%s) -> ()>" % ", ".join("d%d" % i for i in range(rank))
     L = []
     L.append("%se = tensor.empty() : %s" % (p, ty))
-    L.append("%s = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = [%s]} "
-             "ins(%s, %s : tensor<f32>, tensor<f32>) outs(%se : %s) {" % (
-                 name, scm, scm, idm, ", ".join(['"parallel"'] * rank), a, b, p, ty))
-    L.append("^bb0(%sa: f32, %sb: f32, %so: f32):" % (p, p, p))
+    if seed_tensor is None:
+        L.append("%s = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = [%s]} "
+                 "ins(%s, %s : tensor<f32>, tensor<f32>) outs(%se : %s) {" % (
+                     name, scm, scm, idm, ", ".join(['"parallel"'] * rank), a, b, p, ty))
+        L.append("^bb0(%sa: f32, %sb: f32, %so: f32):" % (p, p, p))
+    else:
+        # The seed, like the bounds, is read by the generic: the op reads
+        # its operands while it writes its result, as the simulator counts
+        # (a tensor.extract before the generic let the seed be freed first).
+        s0m = "affine_map<(%s) -> (0)>" % ", ".join("d%d" % i for i in range(rank))
+        L.append("%s = linalg.generic {indexing_maps = [%s, %s, %s, %s], iterator_types = [%s]} "
+                 "ins(%s, %s, %s : tensor<1xi64>, tensor<f32>, tensor<f32>) outs(%se : %s) {" % (
+                     name, s0m, scm, scm, idm, ", ".join(['"parallel"'] * rank), seed_tensor, a, b, p, ty))
+        L.append("^bb0(%ssd: i64, %sa: f32, %sb: f32, %so: f32):" % (p, p, p, p))
+        seed = p + "sd"
     if rank:
         L.append("  %sl0 = linalg.index 0 : index" % p)
         for i in range(1, rank):
@@ -319,9 +408,7 @@ def lower_rng(text):
         if m:
             ind, name, seed, a, b, ty = m.groups()
             p = "%%rng_%s_" % re.sub(r"[^\w]", "_", name[1:])
-            out.append("%s%sc0 = arith.constant 0 : index" % (ind, p))
-            out.append("%s%ssv = tensor.extract %s[%sc0] : tensor<1xi64>" % (ind, p, seed, p))
-            out.extend(_uniform(ind, name, p + "sv", a, b, ty))
+            out.extend(_uniform(ind, name, None, a, b, ty, seed_tensor=seed))
             continue
         m = _HCONST.match(ln)
         if m:
@@ -343,10 +430,11 @@ def lower_and_run(tools, text, work, tag):
     text = lower_rng(text)
     with open(src, "w") as f:
         f.write(text)
-    ll = os.path.join(work, tag + ".ll.mlir")
+    # Bytecode between the two tools: quicker to write and to read.
+    ll = os.path.join(work, tag + ".ll.mlirbc")
     p = tools.run([tools.opt, "--load-pass-plugin=" + tools.plugin, src,
                    "--pass-pipeline=builtin.module(auto-ac-lower-cpu{buffer-alignment=0 use-generic-functions=1})",
-                   "-o", ll])
+                   "--emit-bytecode", "-o", ll])
     if p.returncode != 0:
         raise Div("lower-failed", "auto-ac-lower-cpu exit %d: %s" % (p.returncode, p.stderr.strip()[-600:]))
     out = os.path.join(work, tag + ".measure")
@@ -404,16 +492,16 @@ class Program:
 
 # Generator features that trigger the open divergence classes, each a lit
 # test in test/lit/difftest (XFAIL) and a row of docs/reliability.md:
-# `call` (func.call results and the compiled peak, issue 22 section 1) and
 # `returned-view` (a gradient returned as a non-identity view is copied at
-# the function boundary; the simulator does not count the copy), `loop-arg`
-# (an scf.for whose iter_arg starts as a function argument writes into the
-# argument in place; the simulator counts new storage), `tensor-constant`
-# (an `arith.constant dense<...> : tensor<...>` is a global after
-# bufferization; the simulator counts an allocation) and
+# the function boundary; the simulator does not count the copy) and
 # `noncontiguous-collapse` (a collapse_shape of a strided slice copies; the
-# simulator counts a view).
-KNOWN = ("call", "returned-view", "loop-arg", "tensor-constant", "noncontiguous-collapse")
+# simulator counts a view).  Fixed, and no longer avoided: `call` (calls
+# are inlined before bufferization), `loop-arg` (a loop writing into an
+# argument copies: the split makes such arguments read-only) and
+# `tensor-constant` (a tensor constant is a global: 0 bytes).  The names
+# stay accepted by --exclude.
+KNOWN = ("returned-view", "noncontiguous-collapse")
+FIXED = ("call", "loop-arg", "tensor-constant")
 
 
 def draw(seed, exclude=()):
@@ -487,14 +575,26 @@ class Runner:
             schedule = ["%s.fwd" % n for n in names] + ["%s.bwd" % n for n in reversed(names)]
         return path, p.stdout, sigs, schedule
 
-    def plan(self, path, work, strategy, budget, rngmode, tag):
+    def plan(self, path, work, strategy, budget, rngmode, tag, cli=False):
+        """Plans with ac-opt (cli, or --plan-with=ac-opt) or, by default,
+        with libautoac in a forked child of this process (forked_plan):
+        the same acPlanMlirText the ac-opt driver calls, without starting a
+        process and loading MLIR each time.  The same plan asked twice of
+        one program is planned once."""
+        key = (path, strategy, budget, rngmode)
+        cache = getattr(self, "plan_cache", None)
+        if cache is not None and key in cache and not cli:
+            return cache[key]
         out = os.path.join(work, tag + ".planned.mlir")
         rep = os.path.join(work, tag + ".report.json")
         cmd = [self.tools.acopt, path, "--ac-mode=split", "--ac-strategy=" + strategy,
                "--ac-report=" + rep, "--ac-rng=" + rngmode, "-o", out]
         if budget is not None:
             cmd.append("--ac-budget=%d" % budget)
-        p = self.tools.run(cmd)
+        if cli or self.tools.plan_with == "ac-opt":
+            p = self.tools.run(cmd)
+        else:
+            p = self.tools.forked_plan(path, strategy, budget, rngmode, out, rep)
         cfg = dict(strategy=strategy, budget=budget, rng=rngmode)
         if p.returncode != 0:
             raise Div("plan-failed", "ac-opt exit %d: %s" % (p.returncode, p.stderr.strip()[-600:]), cfg)
@@ -508,10 +608,19 @@ class Runner:
                 planned = f.read()
         except (OSError, ValueError) as e:
             raise Div("plan-output", "exit 0 but no usable output/report: %s" % e, cfg)
+        if cache is not None:
+            cache[key] = (planned, report, p.stderr)
         return planned, report, p.stderr
 
     def probe(self, path, work):
-        _, r0, _ = self.plan(path, work, "save-all", None, "keep", "probe-saveall")
+        # The first plan of every program through the ac-opt driver, and
+        # again through the library: the same IR and report.
+        p0, r0, _ = self.plan(path, work, "save-all", None, "keep", "probe-saveall", cli=True)
+        if self.tools.plan_with != "ac-opt":
+            p1, r1, _ = self.plan(path, work, "save-all", None, "keep", "probe-saveall-lib")
+            if p1 != p0 or r1 != r0:
+                raise Div("plan-differs", "ac-opt and libautoac (acPlanMlirText) give another "
+                          "plan or report for the same input and options")
         _, r1, _ = self.plan(path, work, "greedy", 1, "keep", "probe-lowest")
         # rng=replay plans another graph (seeds, generators): its own
         # save-all peak is what greedy under replay is held to.
@@ -533,6 +642,7 @@ class Runner:
         work = self.keep or tempfile.mkdtemp(prefix="difftest.")
         os.makedirs(work, exist_ok=True)
         divs = []
+        self.plan_cache = {}
         try:
             path, text, sigs, schedule = self.prepare(prog, work)
             # With several joint functions the harness (the caller) keeps
@@ -733,6 +843,9 @@ def run_seed(args):
         divs = runner.check_program(prog, configs)
     except Div as d:
         return dict(seed=seed, error="%s" % d, cls=d.cls, divs=[], seconds=time.time() - t0)
+    except Exception as e:  # the generator's own bug: report it, keep the run going
+        return dict(seed=seed, error="tester crash: %r" % e, cls="tester-crash", divs=[],
+                    seconds=time.time() - t0)
     res = []
     seen = set()
     for d in divs:
@@ -802,11 +915,15 @@ def main(argv=None):
                     "what the CI slice runs" % ", ".join(KNOWN))
     ap.add_argument("--log", help="append one JSON line per program here")
     ap.add_argument("--time-limit", type=float, help="stop starting programs after this many seconds")
+    ap.add_argument("--plan-with", choices=["lib", "ac-opt"], default="lib",
+                    help="plan through libautoac in a forked child (default; each program's first "
+                    "plan goes through the ac-opt driver too and must agree) or through ac-opt only")
     a = ap.parse_args(argv)
+    Tools.plan_with = a.plan_with
     exclude = set(x for x in (a.exclude or "").split(",") if x)
     if a.avoid_known:
         exclude |= set(KNOWN)
-    bad = exclude - set(gen.KINDS) - set(KNOWN)
+    bad = exclude - set(gen.KINDS) - set(KNOWN) - set(FIXED)
     if bad:
         ap.error("--exclude: unknown step kind(s) %s (kinds: %s)" % (
             ", ".join(sorted(bad)), ", ".join(sorted(set(gen.KINDS)))))

@@ -385,6 +385,7 @@ class Func:
                     a = Value(n0, a.shape, "fwd")
                 tot = R * C
                 divs = [d for d in range(1, tot + 1) if tot % d == 0 and d <= 64 and tot // d <= 64]
+                divs = divs or [R]  # no factoring within 64 (seed 40188): same shape
                 R2 = divs[r[1] % len(divs)]
                 C2 = tot // R2
                 c = em.fresh()

@@ -1,14 +1,13 @@
 // Differential tester, seed 11 (shrunk): a func.call in the forward whose
 // result the backward reads (and a call in the backward).  The compiled
-// program peaks above the simulated peak (4738 B measured, 3912 simulated,
-// +21 %): auto-ac-free-at-last-use does not move the frees of call results
-// (a callee's result may alias its operands, so the deallocation pipeline
-// frees it through its runtime alias check at the end of the function).
-// Bug: issue 22 section 1, "Calls break the compiled-peak promise" (being
-// fixed on branch 'wrong'); once the report says `compiled_peak: "not
-// guaranteed"` for it or the peak is exact, this passes: drop the XFAIL.
+// program peaked above the simulated peak (4738 B measured, 3912 simulated,
+// +21 %): the deallocation pipeline could not tell whether a call's results
+// alias its operands and freed them behind a run-time alias check at the
+// end of the function, where auto-ac-free-at-last-use cannot move them.
+// Fixed: auto-ac-lower-cpu inlines every call first (docs/rewrite.md,
+// "Frees behind an alias check"), so the frees move to the last use and
+// the measured peak is the simulated one.
 //
-// XFAIL: *
 // UNSUPPORTED: asan
 // RUN: %python %S/../../difftest/difftest.py --case %s --build %autoac_build | FileCheck %s
 // CHECK: difftest: {{.*}}: no divergence
