@@ -413,7 +413,7 @@ class Program:
 # bufferization; the simulator counts an allocation) and
 # `noncontiguous-collapse` (a collapse_shape of a strided slice copies; the
 # simulator counts a view).
-KNOWN = ("call", "returned-view", "loop-arg", "tensor-constant", "noncontiguous-collapse")
+KNOWN = ("call", "loop-arg", "tensor-constant")
 
 
 def draw(seed, exclude=()):
