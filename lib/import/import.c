@@ -499,25 +499,22 @@ static int acRequestFlag(MlirOperation op, const char *name) {
  * docs/fidelity.md cause 6): a reshape its source's layout does not allow
  * (a collapse of groups that are not contiguous), or a view whose layout an
  * identity-layout function result cannot take that leaves its function:
- * returned by `ret`, or one the backward must receive as it is (`pinned`:
- * ac.save, or not recomputable).  *boundary: the second kind. */
+ * returned by `ret` or marked ac.save (acLayoutLeaves), or one the
+ * backward must receive as it is (`pinned`: not recomputable).
+ * *boundary: the second kind. */
 static int acViewCopies(MlirOperation op, MlirOperation ret, int pinned,
                         int *boundary) {
   AcLayout src, res;
   *boundary = 0;
   if (mlirOperationGetNumResults(op) != 1 || mlirOperationGetNumOperands(op) < 1)
     return 0;
-  acLayoutOfValue(mlirOperationGetOperand(op, 0), &src);
+  acLayoutOfValue(mlirOperationGetOperand(op, 0), ret, 1, &src);
   AcLayoutKind k = acLayoutStep(op, &src, &res);
   if (k == AC_LAYOUT_COPY)
     return 1;
   if (k != AC_LAYOUT_VIEW || acLayoutReturnsWithoutCopy(&res))
     return 0;
-  int returned = 0;
-  for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, 0));
-       !mlirOpOperandIsNull(u) && !returned; u = mlirOpOperandGetNextUse(u))
-    returned = mlirOperationEqual(mlirOpOperandGetOwner(u), ret);
-  *boundary = returned || pinned;
+  *boundary = pinned || acLayoutLeaves(mlirOperationGetResult(op, 0), ret);
   return *boundary;
 }
 
@@ -741,7 +738,7 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     int boundary = 0;
     if (cost.isView && nres == 1 && c->types[numDirect].isTensor &&
         acViewCopies(op, ret,
-                     acRequestFlag(op, "ac.save") > 0 || !cost.recomputable ||
+                     !cost.recomputable ||
                          (user && user->hasRecomputable && !user->recomputable),
                      &boundary)) {
       /* A new buffer and a copy: the result owns its bytes, the source may

@@ -52,7 +52,7 @@ static void identityOf(MlirType t, AcLayout *out) {
   out->known = 1;
 }
 
-static int isFollowed(MlirOperation op) {
+int acLayoutIsView(MlirOperation op) {
   return nameIs(op, "tensor.extract_slice") || nameIs(op, "tensor.expand_shape") ||
          nameIs(op, "tensor.collapse_shape") || nameIs(op, "tensor.cast") ||
          nameIs(op, "tensor.bitcast") || nameIs(op, "tensor.reshape");
@@ -179,7 +179,7 @@ AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out) 
   if (mlirOperationGetNumResults(op) < 1 || mlirOperationGetNumOperands(op) < 1)
     return AC_LAYOUT_OTHER;
   MlirType rt = mlirValueGetType(mlirOperationGetResult(op, 0));
-  if (!isFollowed(op)) {
+  if (!acLayoutIsView(op)) {
     identityOf(rt, out);
     return AC_LAYOUT_OTHER;
   }
@@ -218,13 +218,30 @@ AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out) 
   return AC_LAYOUT_VIEW;
 }
 
-void acLayoutOfValue(MlirValue v, AcLayout *out) {
+int acLayoutLeaves(MlirValue v, MlirOperation ret) {
+  if (!mlirValueIsAOpResult(v))
+    return 0;
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
+      mlirOpResultGetOwner(v), mlirStringRefCreateFromCString("ac.save"));
+  if (!mlirAttributeIsNull(a) &&
+      (mlirAttributeIsAUnit(a) || (mlirAttributeIsABool(a) && mlirBoolAttrGetValue(a))))
+    return 1;
+  if (mlirOperationIsNull(ret))
+    return 0;
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (mlirOperationEqual(mlirOpOperandGetOwner(u), ret))
+      return 1;
+  return 0;
+}
+
+void acLayoutOfValue(MlirValue v, MlirOperation ret, int fromCopy, AcLayout *out) {
   MlirOperation chain[AC_LAYOUT_MAX_CHAIN];
   int n = 0;
   unknown(out);
   while (mlirValueIsAOpResult(v) && mlirOpResultGetResultNumber(v) == 0) {
     MlirOperation op = mlirOpResultGetOwner(v);
-    if (!isFollowed(op))
+    if (!acLayoutIsView(op) || ((n > 0 || fromCopy) && acLayoutLeaves(v, ret)))
       break;
     if (n == AC_LAYOUT_MAX_CHAIN)
       return;

@@ -50,16 +50,29 @@ typedef enum AcLayoutKind {
 
 /// The layout of `v` (an op result or block argument): followed back
 /// through at most 64 view ops to a value that owns an identity buffer (an
-/// op result that is no view, a block argument).  out->known is 0 for a
-/// value that is not a static ranked tensor, or when the chain is too long
-/// or not static.
-void acLayoutOfValue(MlirValue v, AcLayout *out);
+/// op result that is no view, a block argument) or to a view that leaves
+/// its function (returned by `ret`, which may be null, or marked
+/// `ac.save`): auto-ac-copy-returned-views copies such a view and its
+/// readers read the copy.  `fromCopy`: `v` itself counts as such a view
+/// when it leaves (0: the layout of a returned value itself).  out->known
+/// is 0 for a value that is not a static ranked tensor, or when the chain
+/// is too long or not static.
+void acLayoutOfValue(MlirValue v, MlirOperation ret, int fromCopy, AcLayout *out);
 
 /// What op `op`, whose operand 0 has layout `src`, makes of its result 0:
 /// tensor.extract_slice, tensor.expand_shape, tensor.collapse_shape,
 /// tensor.cast, tensor.bitcast and tensor.reshape are followed; anything
 /// else is AC_LAYOUT_OTHER (out: the identity layout of the result).
 AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out);
+
+/// Whether `op` is a view op the layouts follow (tensor.extract_slice,
+/// expand_shape, collapse_shape, cast, bitcast, reshape).
+int acLayoutIsView(MlirOperation op);
+
+/// Whether op result `v` leaves its function: returned by `ret` (may be
+/// null), or its op marked `ac.save` (a unit or true attribute: `@f_fwd`
+/// returns it to `@f_bwd`).
+int acLayoutLeaves(MlirValue v, MlirOperation ret);
 
 /// Whether a known layout can be returned through an identity-layout
 /// function result without a copy (upstream castOrReallocMemRefValue: a

@@ -56,21 +56,25 @@ static MlirWalkResult funcCb(MlirOperation op, void *user) {
   MlirBlock block = mlirRegionGetFirstBlock(body);
   if (mlirBlockIsNull(block))
     return MlirWalkResultSkip;
-  /* Every block's return (a function may have several). */
+  /* Every block's return (a function may have several); the views in
+     block order, so a view of a copied one reads the copy (identity). */
   for (; !mlirBlockIsNull(block); block = mlirBlockGetNextInRegion(block)) {
     MlirOperation ret = mlirBlockGetTerminator(block);
     if (mlirOperationIsNull(ret) || !isOp(ret, "func.return"))
       continue;
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i) {
-      MlirValue v = mlirOperationGetOperand(ret, i);
-      if (!mlirTypeIsARankedTensor(mlirValueGetType(v)) ||
-          !mlirValueIsAOpResult(v))
+    for (MlirOperation op = mlirBlockGetFirstOperation(block);
+         !mlirOperationIsNull(op) && !mlirOperationEqual(op, ret);
+         op = mlirOperationGetNextInBlock(op)) {
+      if (!acLayoutIsView(op) || mlirOperationGetNumResults(op) != 1)
+        continue;
+      MlirValue v = mlirOperationGetResult(op, 0);
+      if (!mlirTypeIsARankedTensor(mlirValueGetType(v)) || !acLayoutLeaves(v, ret))
         continue;
       AcLayout l;
-      acLayoutOfValue(v, &l);
+      acLayoutOfValue(v, ret, 0, &l);
       if (acLayoutReturnsWithoutCopy(&l))
         continue;
-      copyAfter(mlirOpResultGetOwner(v), v);
+      copyAfter(op, v);
       vc->copies++;
     }
   }
