@@ -52,6 +52,60 @@ static void identityOf(MlirType t, AcLayout *out) {
   out->known = 1;
 }
 
+/* The fully dynamic layout of `t` (strided<[?, ...], offset: ?>). */
+static void dynamicOf(MlirType t, AcLayout *out) {
+  identityOf(t, out);
+  if (!out->known)
+    return;
+  out->identity = 0;
+  out->dynamic = 1;
+}
+
+/* Whether `v`, yielded in `region`, is a buffer made inside the region:
+   defined there, and its destination-style init chain (the last operand)
+   ends at an op of the region without tensor operands (a tensor.empty). */
+static int madeInside(MlirValue v, MlirOperation parent) {
+  for (int depth = 0; depth < AC_LAYOUT_MAX_CHAIN; ++depth) {
+    if (!mlirValueIsAOpResult(v))
+      return 0;  /* a block argument: the function's or a loop's */
+    MlirOperation op = mlirOpResultGetOwner(v);
+    MlirOperation up = mlirOperationGetParentOperation(op);
+    if (mlirOperationIsNull(up) || !mlirOperationEqual(up, parent))
+      return 0;  /* from outside the branch: its type is known */
+    intptr_t n = mlirOperationGetNumOperands(op);
+    MlirValue last = {0};
+    for (intptr_t i = n - 1; i >= 0 && !last.ptr; --i)
+      if (mlirTypeIsATensor(mlirValueGetType(mlirOperationGetOperand(op, i))))
+        last = mlirOperationGetOperand(op, i);
+    if (!last.ptr)
+      return 1;
+    v = last;
+  }
+  return 0;
+}
+
+/* Whether result `v` of an scf.if / scf.index_switch bufferizes to a fully
+   dynamic layout: what one-shot bufferization gives (measured on MLIR 22)
+   when every branch yields a buffer made inside it (their types are not
+   known when the result's is chosen); a branch yielding a value from
+   outside gives the identity. */
+static int dynamicResult(MlirValue v) {
+  MlirOperation op = mlirOpResultGetOwner(v);
+  if (!nameIs(op, "scf.if") && !nameIs(op, "scf.index_switch"))
+    return 0;
+  intptr_t k = mlirOpResultGetResultNumber(v);
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+    MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+    if (mlirBlockIsNull(b))
+      continue;
+    MlirOperation y = mlirBlockGetTerminator(b);
+    if (mlirOperationIsNull(y) || k >= mlirOperationGetNumOperands(y) ||
+        !madeInside(mlirOperationGetOperand(y, k), op))
+      return 0;
+  }
+  return 1;
+}
+
 int acLayoutIsView(MlirOperation op) {
   return nameIs(op, "tensor.extract_slice") || nameIs(op, "tensor.expand_shape") ||
          nameIs(op, "tensor.collapse_shape") || nameIs(op, "tensor.cast") ||
@@ -187,6 +241,32 @@ AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out) 
   identityOf(rt, &id);
   if (!src->known || !id.known)
     return AC_LAYOUT_VIEW;  /* no decision: a view, as before */
+  if (src->dynamic) {
+    /* Strides unknown: a slice or an expansion stays a view of unknown
+       strides; a collapse of a group of more than one dim is not
+       guaranteed (strict), nor is a reshape: copies. */
+    int copy = nameIs(op, "tensor.reshape");
+    if (nameIs(op, "tensor.collapse_shape")) {
+      /* Unit dims are skipped before the strict check: a group is only
+         refused for a dim of size > 1 before its last. */
+      int64_t dims[AC_LAYOUT_MAX_RANK];
+      for (int g = 0; g < id.rank && !copy; ++g) {
+        int n = groupOf(op, g, dims, AC_LAYOUT_MAX_RANK);
+        if (n < 0) {
+          unknown(out);
+          return AC_LAYOUT_VIEW;
+        }
+        for (int i = 0; i + 1 < n && !copy; ++i)
+          copy = dims[i] >= src->rank || src->shape[dims[i]] != 1;
+      }
+    }
+    if (copy) {
+      *out = id;
+      return AC_LAYOUT_COPY;
+    }
+    dynamicOf(rt, out);
+    return AC_LAYOUT_VIEW;
+  }
   if (nameIs(op, "tensor.extract_slice"))
     return extractSlice(op, src, rt, out);
   if (nameIs(op, "tensor.cast") || nameIs(op, "tensor.bitcast")) {
@@ -248,7 +328,10 @@ void acLayoutOfValue(MlirValue v, MlirOperation ret, int fromCopy, AcLayout *out
     chain[n++] = op;
     v = mlirOperationGetOperand(op, 0);
   }
-  identityOf(mlirValueGetType(v), out);
+  if (mlirValueIsAOpResult(v) && dynamicResult(v))
+    dynamicOf(mlirValueGetType(v), out);
+  else
+    identityOf(mlirValueGetType(v), out);
   for (int i = n - 1; i >= 0; --i) {
     AcLayout next;
     acLayoutStep(chain[i], out, &next);
@@ -259,6 +342,8 @@ void acLayoutOfValue(MlirValue v, MlirOperation ret, int fromCopy, AcLayout *out
 int acLayoutReturnsWithoutCopy(const AcLayout *l) {
   if (!l->known || l->identity)
     return 1;
+  if (l->dynamic)
+    return 0;
   if (l->offset != 0)
     return 0;
   int64_t stride = 1;

@@ -34,6 +34,8 @@ extern "C" {
 typedef struct AcLayout {
   int known;     ///< 0: not static, too deep or too high a rank (no decision)
   int identity;  ///< the memref type's layout is the identity map
+  int dynamic;   ///< strides and offset unknown until run time (a fully
+                 ///< dynamic layout: what an scf.if result bufferizes to)
   int rank;
   int64_t offset;
   int64_t shape[AC_LAYOUT_MAX_RANK];
@@ -50,7 +52,8 @@ typedef enum AcLayoutKind {
 
 /// The layout of `v` (an op result or block argument): followed back
 /// through at most 64 view ops to a value that owns an identity buffer (an
-/// op result that is no view, a block argument) or to a view that leaves
+/// op result that is no view, a block argument; an `scf.if` or
+/// `scf.index_switch` result has a fully dynamic layout) or to a view that leaves
 /// its function (returned by `ret`, which may be null, or marked
 /// `ac.save`): auto-ac-copy-returned-views copies such a view and its
 /// readers read the copy.  `fromCopy`: `v` itself counts as such a view
