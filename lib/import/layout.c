@@ -308,9 +308,9 @@ int acLayoutLeaves(MlirValue v, MlirOperation ret) {
     return 1;
   if (mlirOperationIsNull(ret))
     return 0;
-  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u))
-    if (mlirOperationEqual(mlirOpOperandGetOwner(u), ret))
+  /* The return's operands, not v's uses: a value may have very many. */
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(ret); ++i)
+    if (mlirValueEqual(mlirOperationGetOperand(ret, i), v))
       return 1;
   return 0;
 }
