@@ -65,6 +65,18 @@ typedef struct AcFreeStats {
 /// AC_ERR_NOMEM.  `stats` (may be NULL) is filled on AC_OK.
 AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats);
 
+/// The `auto-ac-copy-returned-views` pass (auto-ac-lower-cpu and -gpu run
+/// it after inlining, before one-shot-bufferize): in every func.func, a
+/// returned tensor that is a view whose buffer layout an identity-layout
+/// function result cannot take (a strided `tensor.extract_slice`, and the
+/// views of it; import/layout.h) is copied right after the view
+/// (`tensor.empty` + `bufferization.materialize_in_destination`), and every
+/// use reads the copy.  Bufferization would copy it at the return instead,
+/// keeping its base alive to the end of the function; the planner counts
+/// the copy at the view (docs/fidelity.md, cause 6).  Never fails; the
+/// number of copies made goes to `*copies` (may be NULL).
+AcStatus acCopyReturnedViews(MlirOperation module, intptr_t *copies);
+
 /// Whether a call in `func` (a func.func on tensors of `module`, before
 /// planning) may make the peak of the program `auto-ac-lower-cpu` compiles
 /// differ from the simulated one (the plan counts a call as the buffers of

@@ -25,6 +25,7 @@
  * that context and invariant would become a shared internal interface. */
 #include "autoac/autoac.h"
 #include "import/import.h"
+#include "import/layout.h"
 #include "support/ptrmap.h"
 
 #include "mlir-c/AffineExpr.h"
@@ -557,6 +558,29 @@ static int acRequestFlag(MlirOperation op, const char *name) {
   return -1;
 }
 
+/* Whether view op `op` is a copy once bufferized (import/layout.h,
+ * docs/fidelity.md cause 6): a reshape its source's layout does not allow
+ * (a collapse of groups that are not contiguous), or a view whose layout an
+ * identity-layout function result cannot take that leaves its function:
+ * returned by `ret` or marked ac.save (acLayoutLeaves), or one the
+ * backward must receive as it is (`pinned`: not recomputable).
+ * *boundary: the second kind. */
+static int acViewCopies(MlirOperation op, MlirOperation ret, int pinned,
+                        int *boundary) {
+  AcLayout src, res;
+  *boundary = 0;
+  if (mlirOperationGetNumResults(op) != 1 || mlirOperationGetNumOperands(op) < 1)
+    return 0;
+  acLayoutOfValue(mlirOperationGetOperand(op, 0), ret, 1, &src);
+  AcLayoutKind k = acLayoutStep(op, &src, &res);
+  if (k == AC_LAYOUT_COPY)
+    return 1;
+  if (k != AC_LAYOUT_VIEW || acLayoutReturnsWithoutCopy(&res))
+    return 0;
+  *boundary = pinned || acLayoutLeaves(mlirOperationGetResult(op, 0), ret);
+  return *boundary;
+}
+
 static AcStatus acValueName(AcImportCtx *c, MlirValue v, MlirAsmState state,
                             AcId id) {
   c->name.len = 0;
@@ -910,6 +934,21 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     acCostEstimateNamed(c->opNameCost, opName, c->types, numDirect,
                         c->types + numDirect, nres, &extra, &cost);
     const AcCostOverride *user = acCostTableLookup(c->costTable, opName);
+    int boundary = 0;
+    if (cost.isView && nres == 1 && c->types[numDirect].isTensor &&
+        acViewCopies(op, ret,
+                     !cost.recomputable ||
+                         (user && user->hasRecomputable && !user->recomputable),
+                     &boundary)) {
+      /* A new buffer and a copy: the result owns its bytes, the source may
+         die at this op.  A boundary copy is what leaves the function, so
+         it is never rerun (the backward receives the copy). */
+      cost.isView = 0;
+      cost.kind = AC_KIND_DATA_MOVEMENT;
+      cost.bytesMoved = 2 * (double)rb[0];
+      if (boundary)
+        cost.recomputable = 0;
+    }
     if (user && user->hasRecomputable && user->recomputable &&
         extra.hasMemoryEffects) {
       if (rb != resBytes)

@@ -15,10 +15,12 @@
 #include "autoac/lower.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -251,6 +253,29 @@ struct FreeAtLastUsePass
   }
 };
 
+/// auto-ac-copy-returned-views: the body is acCopyReturnedViews
+/// (lib/pass/viewcopy.c).
+struct CopyReturnedViewsPass
+    : public mlir::PassWrapper<CopyReturnedViewsPass,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CopyReturnedViewsPass)
+
+  llvm::StringRef getArgument() const final { return "auto-ac-copy-returned-views"; }
+  llvm::StringRef getDescription() const final {
+    return "Before one-shot-bufferize: a returned view whose layout an "
+           "identity-layout result cannot take is copied right after the "
+           "view, not at the return (its base dies earlier)";
+  }
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::bufferization::BufferizationDialect,
+                    mlir::tensor::TensorDialect>();
+  }
+  void runOnOperation() override {
+    if (acCopyReturnedViews(wrap(getOperation().getOperation()), nullptr) != AC_OK)
+      signalPassFailure();
+  }
+};
+
 /// auto-ac-gpu-buffers: the body is acGpuBuffers (lib/pass/gpubuf.c).
 struct GpuBuffersPass
     : public mlir::PassWrapper<GpuBuffersPass,
@@ -305,6 +330,7 @@ extern "C" void acRegisterPasses(void) {
   std::call_once(once, [] {
     mlir::PassRegistration<AutoACPass>();
     mlir::PassRegistration<FreeAtLastUsePass>();
+    mlir::PassRegistration<CopyReturnedViewsPass>();
     mlir::PassRegistration<GpuBuffersPass>();
     mlir::PassPipelineRegistration<LowerOptions>(
         "auto-ac-lower-cpu",

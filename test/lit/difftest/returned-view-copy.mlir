@@ -3,12 +3,13 @@
 // tensor).  With identity-layout function boundaries bufferization copies
 // the slice into a new 256 B buffer at the return; the simulator counts the
 // gradient as its 560 B base and no copy.  Measured 1640 B against 1384
-// simulated (+18.5 %), and the plan calls itself feasible.  Bug: the
-// simulator does not model function-boundary copies of returned
-// non-contiguous views (docs/fidelity.md, cause 6: "not measured" until
-// now).  Not fixed yet.
+// simulated (+18.5 %), and the plan calls itself feasible.  Fixed: a
+// returned view whose layout an identity-layout result cannot take is a
+// copy op of the graph (its 256 B are the gradient's, the 560 B base a
+// backward activation that dies at the copy), and auto-ac-lower-cpu's
+// auto-ac-copy-returned-views makes the copy right at the slice, not at the
+// return (docs/fidelity.md, cause 6).
 //
-// XFAIL: *
 // UNSUPPORTED: asan
 // RUN: %python %S/../../difftest/difftest.py --case %s --build %autoac_build | FileCheck %s
 // CHECK: difftest: {{.*}}: no divergence

@@ -9,6 +9,7 @@
 // RUN:   --dump-pass-pipeline -o %t.ll.mlir 2>&1 | FileCheck %s --check-prefix=DUMP
 // DUMP:      auto-ac{
 // DUMP-NEXT: inline{default-pipeline= {{.*}}},
+// DUMP-NEXT: auto-ac-copy-returned-views,
 // DUMP-NEXT: one-shot-bufferize{{.*}}buffer-alignment=64 bufferize-function-boundaries=true {{.*}}function-boundary-type-conversion=identity-layout-map
 // DUMP:      ownership-based-buffer-deallocation
 // DUMP:      bufferization-lower-deallocations
