@@ -232,6 +232,15 @@ static double acConvBlocked(const AcConvShape *s, double *xr, double *wr) {
 static double acMax(double a, double b) { return a > b ? a : b; }
 static double acMin(double a, double b) { return a < b ? a : b; }
 
+/* A strided 1x1 convolution's unit-stride copy of its input (oneDNN's
+ * rtus space): one buffer per thread of `channels` x output positions,
+ * +128 bytes; 0 for any other convolution. */
+static double acConvRtus(const AcConvShape *s, int threads, double channels) {
+  if (!s->k1 || !s->strided)
+    return 0.0;
+  return (threads > 0 ? threads : 1) * channels * s->sOut * s->e + 128.0;
+}
+
 /* Forward: reorders x' and w', computes y' and reorders it into y. */
 static double acWsConv(const AcTensorType *ops, intptr_t nOps,
                        const AcTensorType *res, intptr_t nRes, int threads) {
@@ -245,11 +254,8 @@ static double acWsConv(const AcTensorType *ops, intptr_t nOps,
     return acConvColumns(&s);
   double xr, wr, yr = acConvBlocked(&s, &xr, &wr), yb = acWsBytes(y);
   /* A strided 1x1 (jit_1x1) first gathers the input it reads at unit
-     stride, one buffer per thread: channels (padded to 8) x output
-     positions, +128 bytes (oneDNN's rtus space). */
-  double rtus = s.k1 && s.strided
-                    ? (threads > 0 ? threads : 1) * acWsPad8(s.c) * s.sOut * s.e + 128.0
-                    : 0.0;
+     stride: all its channels (padded to 8). */
+  double rtus = acConvRtus(&s, threads, acWsPad8(s.c));
   return acMax(xr + wr + yr + rtus, yr + yb) - yb;
 }
 
@@ -348,11 +354,9 @@ static double acWsConvBwd(const AcTensorType *ops, intptr_t nOps,
     peak = acMax(peak, gi + acMax(gw + gb + acConvGemmScratch(&s, threads),
                                   2 * (gw + gb)));
   else if (gw > 0) {
-    /* A strided 1x1 gathers x at unit stride per thread, up to 64
-       channels at a time (measured: 24 of 20, 64 of 128), +128 bytes. */
-    double rtus = s.k1 && s.strided ? (threads > 0 ? threads : 1) *
-                                          acMin(acWsPad8(s.c), 64.0) * s.sOut * s.e + 128.0
-                                    : 0.0;
+    /* A strided 1x1 gathers x at unit stride, up to 64 channels at a
+       time (measured: 24 of 20, 64 of 128). */
+    double rtus = acConvRtus(&s, threads, acMin(acWsPad8(s.c), 64.0));
     peak = acMax(peak, acMax(gi + dyr + xr + wr + gb + rtus, gi + wr + 2 * gb + gw));
   }
   return acMax(peak - (gi + gw + gb), 0.0);

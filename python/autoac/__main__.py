@@ -375,19 +375,10 @@ def _exit_main() -> None:
         status = main()
         sys.stdout.flush()
     except BrokenPipeError:
-        status = 128 + 13
-    if status == 128 + 13 or _stdout_broken():
+        # What is still buffered would fail again at exit: write it nowhere.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         status = 128 + 13
     sys.exit(status)
-
-
-def _stdout_broken() -> bool:
-    try:
-        sys.stdout.flush()
-        return False
-    except BrokenPipeError:
-        return True
 
 
 def console_main() -> None:
