@@ -342,6 +342,46 @@ static void unshareInits(AcWriteCopy *w, MlirBlock entry) {
   }
 }
 
+/* An scf.if or scf.index_switch whose branches all yield, as result j, the
+ * end of an in-place chain into an empty of their own
+ * (acLayoutBranchEmpties): the empties become one, made right before the
+ * op, which every branch writes into.  The result is then that
+ * buffer, owned where it is made; bufferization would otherwise give the
+ * result a buffer of unknown owner that the deallocation pipeline clones
+ * (difftest seeds 6161, 6191).  The planner counts the result allocated at
+ * the if, which is where the empty now is. */
+static void shareIfInits(MlirBlock block) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (isOp(op, "scf.execute_region")) {
+      MlirRegion r = mlirOperationGetRegion(op, 0);
+      for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
+           b = mlirBlockGetNextInRegion(b))
+        shareIfInits(b);
+      continue;
+    }
+    if (!isOp(op, "scf.if") && !isOp(op, "scf.index_switch"))
+      continue;
+    MlirOperation empties[16];
+    intptr_t nr = mlirOperationGetNumRegions(op);
+    for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j) {
+      if (!acLayoutBranchEmpties(op, j, empties, 16))
+        continue;
+      MlirType t = mlirValueGetType(mlirOperationGetResult(op, j));
+      MlirOperationState es =
+          mlirOperationStateGet(SREF("tensor.empty"), mlirOperationGetLocation(op));
+      mlirOperationStateAddResults(&es, 1, &t);
+      MlirOperation e = mlirOperationCreate(&es);
+      mlirBlockInsertOwnedOperationBefore(block, op, e);
+      for (intptr_t r = 0; r < nr; ++r) {
+        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(empties[r], 0),
+                                      mlirOperationGetResult(e, 0));
+        mlirOperationDestroy(empties[r]);
+      }
+    }
+  }
+}
+
 static void resetFunc(AcWriteCopy *w) {
   acPtrMapClear(&w->seq);
   acPtrMapClear(&w->baseOf);
@@ -365,6 +405,7 @@ static MlirWalkResult funcCb(MlirOperation op, void *user) {
   MlirOperation ret = mlirBlockGetTerminator(entry);
   w->ret = !mlirOperationIsNull(ret) && isOp(ret, "func.return") ? ret
                                                                    : (MlirOperation){NULL};
+  shareIfInits(entry);
   unshareInits(w, entry);
   mlirOperationWalk(op, numberCb, w, MlirWalkPreOrder);
   if (!w->failed)

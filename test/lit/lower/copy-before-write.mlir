@@ -155,3 +155,52 @@ func.func @loop_init(%x: tensor<4x8xf32>, %n: index) -> (tensor<4x8xf32>, tensor
   }
   return %l, %x : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// Both branches of the if yield an in-place chain into an empty of their
+// own: the empties become one, made before the if (the result is then a
+// buffer owned where it is made: no clone by the deallocation pipeline, an
+// identity layout, so the collapse after it is a view).
+// CHECK-LABEL: func.func @if_branch_empties
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-NEXT:    scf.if
+// CHECK-NOT:       tensor.empty
+// CHECK:           linalg.exp ins(%{{.*}} : tensor<4x4xf32>) outs(%[[E]] : tensor<4x4xf32>)
+// CHECK:         } else {
+// CHECK-NOT:       tensor.empty
+// CHECK:           %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<4x4xf32>)
+// CHECK-NEXT:      linalg.add ins({{.*}}) outs(%[[F]] : tensor<4x4xf32>)
+// CHECK:         tensor.collapse_shape
+func.func @if_branch_empties(%c: i1, %x: tensor<4x4xf32>) -> tensor<16xf32> {
+  %r = scf.if %c -> tensor<4x4xf32> {
+    %e = tensor.empty() : tensor<4x4xf32>
+    %a = linalg.exp ins(%x : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    scf.yield %a : tensor<4x4xf32>
+  } else {
+    %z = arith.constant 1.0 : f32
+    %e = tensor.empty() : tensor<4x4xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %a = linalg.add ins(%x, %x : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+    scf.yield %a : tensor<4x4xf32>
+  }
+  %v = tensor.collapse_shape %r [[0, 1]] : tensor<4x4xf32> into tensor<16xf32>
+  return %v : tensor<16xf32>
+}
+
+// -----
+
+// One branch yields a value from outside: left alone.
+// CHECK-LABEL: func.func @if_outside_value
+// CHECK:         scf.if
+// CHECK-NEXT:      tensor.empty
+func.func @if_outside_value(%c: i1, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = scf.if %c -> tensor<4xf32> {
+    %e = tensor.empty() : tensor<4xf32>
+    %a = linalg.exp ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %a : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
