@@ -16,7 +16,7 @@
 // counts exactly that: 28680 B simulated and measured.
 //
 // UNSUPPORTED: asan
-// RUN: %python %S/../../difftest/difftest.py --case %s --build %autoac_build | FileCheck %s
+// RUN: %python %S/../../difftest/difftest.py --case %s --build %autoac_build 2>&1 | FileCheck %s
 // CHECK: ok greedy {{.*}} peak 28680 measured 28680
 // CHECK: difftest: {{.*}}: no divergence
 // difftest seed 6161: peak-above-sim (measured 32776, simulated 28680 (+14.28%; harness slack 0 B))
