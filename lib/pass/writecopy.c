@@ -182,6 +182,44 @@ static int readsInit(MlirOperation op, intptr_t k) {
   return !mlirOpOperandIsNull(mlirValueGetFirstUse(arg));
 }
 
+typedef struct AcReadCheck {
+  AcWriteCopy *w;
+  int32_t id;
+  int found;
+} AcReadCheck;
+
+static MlirWalkResult readCb(MlirOperation op, void *user) {
+  AcReadCheck *rc = user;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (mlirTypeIsATensor(mlirValueGetType(v)) && baseId(rc->w, v) == rc->id) {
+      rc->found = 1;
+      return MlirWalkResultInterrupt;
+    }
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Whether `op` reads storage `id` other than through its init `k`: another
+ * operand, or an op of a nested region (an scf.for body reading the loop's
+ * init itself).  Bufferization cannot write into it then; the import says
+ * so too (graph initAlsoRead, acGraphInPlaceRoot). */
+static int readElsewhere(AcWriteCopy *w, MlirOperation op, intptr_t k, int32_t id) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (i != k && mlirTypeIsATensor(mlirValueGetType(v)) && baseId(w, v) == id)
+      return 1;
+  }
+  AcReadCheck rc = {w, id, 0};
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op) && !rc.found; ++r)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         !mlirBlockIsNull(b) && !rc.found; b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation no = mlirBlockGetFirstOperation(b);
+           !mlirOperationIsNull(no) && !rc.found; no = mlirOperationGetNextInBlock(no))
+        mlirOperationWalk(no, readCb, &rc, MlirWalkPreOrder);
+  return rc.found;
+}
+
 /* Makes op's init `k` a fresh buffer holding the init's value. */
 static void copyInit(MlirOperation op, intptr_t k) {
   MlirBlock block = mlirOperationGetBlock(op);
@@ -234,7 +272,7 @@ static void copyWrites(AcWriteCopy *w, MlirBlock block) {
       int32_t id = baseId(w, init);
       if (id < 0)
         return;
-      if (w->last[id] <= s + count - 1)
+      if (w->last[id] <= s + count - 1 && !readElsewhere(w, op, k[j], id))
         continue;
       copyInit(op, k[j]);
       w->copies++;
