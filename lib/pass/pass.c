@@ -273,7 +273,7 @@ static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
 
 /* Defaults from the table (autoac/options.def), read by the kinds' own
  * parsers.  A DEFAULT that is prose rather than a value does not parse and
- * leaves the field as set before: only budget's ("none: min-cut only"),
+ * leaves the field as set before: only budget's ("none: the starting set"),
  * which is -1, no budget. */
 AcOptions *acOptionsCreate(void) {
   AcOptions *o = acCalloc(1, sizeof *o);

@@ -246,37 +246,45 @@ static void copyInit(MlirOperation op, intptr_t k) {
 
 /* The writes of `block` (a function's or a recompute region's) whose
  * init's storage is read after them get their copy. */
-static void copyWrites(AcWriteCopy *w, MlirBlock block) {
+/* Calls fn on every op of `block` (a function's) and of the blocks of its
+ * recompute regions (`scf.execute_region`, the planner's groups), in
+ * order, until w->failed.  fn may insert ops before the op it is given. */
+typedef void (*AcVisitFn)(AcWriteCopy *w, MlirBlock block, MlirOperation op);
+
+static void visitOps(AcWriteCopy *w, MlirBlock block, AcVisitFn fn) {
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op) && !w->failed; op = mlirOperationGetNextInBlock(op)) {
-    if (isOp(op, "scf.execute_region")) {
-      MlirRegion r = mlirOperationGetRegion(op, 0);
-      for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
-           b = mlirBlockGetNextInRegion(b))
-        copyWrites(w, b);
+    if (!isOp(op, "scf.execute_region")) {
+      fn(w, block, op);
       continue;
     }
-    intptr_t k[8];
-    int n = initOperands(op, k);
-    if (n == 0)
+    MlirRegion r = mlirOperationGetRegion(op, 0);
+    for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      visitOps(w, b, fn);
+  }
+}
+
+static void copyWrites(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
+  (void)block;
+  intptr_t k[8];
+  int n = initOperands(op, k);
+  int32_t s = acPtrMapGet(&w->seq, op.ptr), count = 0;
+  if (n == 0 || s == AC_NONE)
+    return;
+  mlirOperationWalk(op, countCb, &count, MlirWalkPreOrder);
+  for (int j = 0; j < n; ++j) {
+    MlirValue init = mlirOperationGetOperand(op, k[j]);
+    MlirType t = mlirValueGetType(init);
+    if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
       continue;
-    int32_t s = acPtrMapGet(&w->seq, op.ptr), count = 0;
-    if (s == AC_NONE)
+    int32_t id = baseId(w, init);
+    if (id < 0)
+      return;
+    if (w->last[id] <= s + count - 1 && !readElsewhere(w, op, k[j], id))
       continue;
-    mlirOperationWalk(op, countCb, &count, MlirWalkPreOrder);
-    for (int j = 0; j < n; ++j) {
-      MlirValue init = mlirOperationGetOperand(op, k[j]);
-      MlirType t = mlirValueGetType(init);
-      if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
-        continue;
-      int32_t id = baseId(w, init);
-      if (id < 0)
-        return;
-      if (w->last[id] <= s + count - 1 && !readElsewhere(w, op, k[j], id))
-        continue;
-      copyInit(op, k[j]);
-      w->copies++;
-    }
+    copyInit(op, k[j]);
+    w->copies++;
   }
 }
 
@@ -323,29 +331,20 @@ static void eraseIfDead(MlirOperation m) {
  * `linalg.fill` of one gets its own copy of that maker right before it,
  * and the makers left unread are erased.  Decided on the block as it is,
  * so the last writer of a shared init gets its copy too. */
-static void listSharedWrites(AcWriteCopy *w, MlirBlock block) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(block);
-       !mlirOperationIsNull(op) && !w->failed; op = mlirOperationGetNextInBlock(op)) {
-    if (isOp(op, "scf.execute_region")) {
-      MlirRegion r = mlirOperationGetRegion(op, 0);
-      for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
-           b = mlirBlockGetNextInRegion(b))
-        listSharedWrites(w, b);
+static void listSharedWrites(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
+  (void)block;
+  intptr_t k[8];
+  int n = initOperands(op, k);
+  for (int j = 0; j < n; ++j) {
+    if (mlirOperationIsNull(sharedMaker(op, mlirOperationGetOperand(op, k[j]))))
       continue;
+    if (!acArrayGrow((void **)&w->shared, &w->capShared, w->numShared + 1,
+                     sizeof *w->shared)) {
+      w->failed = 1;
+      return;
     }
-    intptr_t k[8];
-    int n = initOperands(op, k);
-    for (int j = 0; j < n; ++j) {
-      if (mlirOperationIsNull(sharedMaker(op, mlirOperationGetOperand(op, k[j]))))
-        continue;
-      if (!acArrayGrow((void **)&w->shared, &w->capShared, w->numShared + 1,
-                       sizeof *w->shared)) {
-        w->failed = 1;
-        return;
-      }
-      w->shared[w->numShared].op = op;
-      w->shared[w->numShared++].k = k[j];
-    }
+    w->shared[w->numShared].op = op;
+    w->shared[w->numShared++].k = k[j];
   }
 }
 
@@ -373,7 +372,7 @@ static MlirOperation copyMaker(MlirOperation op, intptr_t k) {
  * been given its copy, found by counting its remaining uses). */
 static void unshareInits(AcWriteCopy *w, MlirBlock entry) {
   w->numShared = 0;
-  listSharedWrites(w, entry);
+  visitOps(w, entry, listSharedWrites);
   for (intptr_t i = 0; i < w->numShared && !w->failed; ++i) {
     MlirOperation m = copyMaker(w->shared[i].op, w->shared[i].k);
     eraseIfDead(m);
@@ -388,34 +387,25 @@ static void unshareInits(AcWriteCopy *w, MlirBlock entry) {
  * result a buffer of unknown owner that the deallocation pipeline clones
  * (difftest seeds 6161, 6191).  The planner counts the result allocated at
  * the if, which is where the empty now is. */
-static void shareIfInits(MlirBlock block) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (isOp(op, "scf.execute_region")) {
-      MlirRegion r = mlirOperationGetRegion(op, 0);
-      for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
-           b = mlirBlockGetNextInRegion(b))
-        shareIfInits(b);
+static void shareIfInits(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
+  (void)w;
+  if (!isOp(op, "scf.if") && !isOp(op, "scf.index_switch"))
+    return;
+  MlirOperation empties[16];
+  intptr_t nr = mlirOperationGetNumRegions(op);
+  for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j) {
+    if (!acLayoutBranchEmpties(op, j, empties, 16))
       continue;
-    }
-    if (!isOp(op, "scf.if") && !isOp(op, "scf.index_switch"))
-      continue;
-    MlirOperation empties[16];
-    intptr_t nr = mlirOperationGetNumRegions(op);
-    for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j) {
-      if (!acLayoutBranchEmpties(op, j, empties, 16))
-        continue;
-      MlirType t = mlirValueGetType(mlirOperationGetResult(op, j));
-      MlirOperationState es =
-          mlirOperationStateGet(SREF("tensor.empty"), mlirOperationGetLocation(op));
-      mlirOperationStateAddResults(&es, 1, &t);
-      MlirOperation e = mlirOperationCreate(&es);
-      mlirBlockInsertOwnedOperationBefore(block, op, e);
-      for (intptr_t r = 0; r < nr; ++r) {
-        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(empties[r], 0),
-                                      mlirOperationGetResult(e, 0));
-        mlirOperationDestroy(empties[r]);
-      }
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, j));
+    MlirOperationState es =
+        mlirOperationStateGet(SREF("tensor.empty"), mlirOperationGetLocation(op));
+    mlirOperationStateAddResults(&es, 1, &t);
+    MlirOperation e = mlirOperationCreate(&es);
+    mlirBlockInsertOwnedOperationBefore(block, op, e);
+    for (intptr_t r = 0; r < nr; ++r) {
+      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(empties[r], 0),
+                                    mlirOperationGetResult(e, 0));
+      mlirOperationDestroy(empties[r]);
     }
   }
 }
@@ -443,11 +433,11 @@ static MlirWalkResult funcCb(MlirOperation op, void *user) {
   MlirOperation ret = mlirBlockGetTerminator(entry);
   w->ret = !mlirOperationIsNull(ret) && isOp(ret, "func.return") ? ret
                                                                    : (MlirOperation){NULL};
-  shareIfInits(entry);
+  visitOps(w, entry, shareIfInits);
   unshareInits(w, entry);
   mlirOperationWalk(op, numberCb, w, MlirWalkPreOrder);
   if (!w->failed)
-    copyWrites(w, entry);
+    visitOps(w, entry, copyWrites);
   return w->failed ? MlirWalkResultInterrupt : MlirWalkResultSkip;
 }
 

@@ -27,7 +27,8 @@
 
 enum {
   AC_START_ROUNDS = 32,     /* peak-lowering saves added back at most */
-  AC_START_CANDIDATES = 32  /* values tried per round */
+  AC_START_CANDIDATES = 32, /* values tried per round, of each kind */
+  AC_START_WORK = 1 << 26   /* simulations x graph size, at most */
 };
 
 typedef struct AcStart {
@@ -105,6 +106,35 @@ static intptr_t acStartCandidates(const AcGraph *g, const AcPlan *plan,
   return n;
 }
 
+/* Up to `max` recomputed values that may be saved back, spread evenly over
+ * all of them in value order (forward program order), skipping those in
+ * out[0..n): where a save splits a long recomputed chain into parts that
+ * are recomputed one after the other.  Returns the new count. */
+static intptr_t acStartSpread(const AcGraph *g, const AcPlan *plan, AcId *out,
+                              intptr_t n, intptr_t max) {
+  intptr_t total = 0;
+  for (AcId v = 0; v < (AcId)g->numValues; ++v)
+    total += acStartSavable(g, v) && !plan->saved[v] &&
+             plan->recompute[g->values[v].producer];
+  if (total == 0 || max <= 0)
+    return n;
+  intptr_t want = max < total ? max : total, k = 0, i = 0;
+  /* The i-th pick is the middle one of the i-th of `want` equal shares. */
+  for (AcId v = 0; v < (AcId)g->numValues && i < want; ++v) {
+    if (!acStartSavable(g, v) || plan->saved[v] || !plan->recompute[g->values[v].producer])
+      continue;
+    if (k++ != ((2 * i + 1) * total) / (2 * want))
+      continue;
+    i++;
+    int dup = 0;
+    for (intptr_t j = 0; j < n && !dup; ++j)
+      dup = out[j] == v;
+    if (!dup)
+      out[n++] = v;
+  }
+  return n;
+}
+
 /* Makes s->trial, just tried, the current plan: its set in curPlan, its
  * simulation in *curSim. */
 static void acStartKeep(const AcStart *s, AcPlan *curPlan, AcSimResult *curSim) {
@@ -173,12 +203,27 @@ AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved
     }
   }
 
-  /* 2. A recompute at the peak: save back what lowers the peak most. */
+  /* 2. A peak in the backward (at a recompute or while recomputed values
+     are live): save back what lowers the peak most, among the nearest
+     recomputed values of the peak's group and values spread over every
+     recomputed one (a long recomputed chain is split where it helps most).
+     Simulations are bounded by AC_START_WORK units of graph size. */
+  intptr_t simsLeft = AC_START_WORK / ((intptr_t)g->numOps + (intptr_t)g->numValues + 1);
+  if (simsLeft > AC_START_ROUNDS * 2 * AC_START_CANDIDATES)
+    simsLeft = AC_START_ROUNDS * 2 * AC_START_CANDIDATES;
+  if (simsLeft < 4 * AC_START_CANDIDATES)
+    simsLeft = 4 * AC_START_CANDIDATES;
   for (int round = 0; round < AC_START_ROUNDS; ++round) {
-    if (curSim.peakKind != AC_STEP_RECOMPUTE || curSim.peakOp == AC_NONE)
+    if (curSim.peakKind == AC_STEP_FWD || curSim.peakOp == AC_NONE)
       break;
-    AcId cand[AC_START_CANDIDATES];
-    intptr_t nc = acStartCandidates(g, curPlan, curSim.peakOp, cand, seen);
+    AcId cand[2 * AC_START_CANDIDATES];
+    intptr_t nc = 0;
+    if (curSim.peakKind == AC_STEP_RECOMPUTE)
+      nc = acStartCandidates(g, curPlan, curSim.peakOp, cand, seen);
+    nc = acStartSpread(g, curPlan, cand, nc, 2 * AC_START_CANDIDATES - nc);
+    if (nc > simsLeft)
+      nc = simsLeft;
+    simsLeft -= nc;
     AcId best = AC_NONE;
     int64_t bestPeak = curSim.peakBytes;
     double bestSecs = curSim.recomputeSeconds;

@@ -66,9 +66,11 @@ def test_measured_peak_matches_plan_at_three_budgets(factory, rng):
     between = act.measure_step(model, inputs, mid, rng=rng)
     assert between.feasible and between.budget == mid
     _check(between, mid)
-    free = act.measure_step(model, inputs, None, rng=rng)     # the min-cut plan
+    free = act.measure_step(model, inputs, None, rng=rng)     # the starting set
     _check(free, None)
-    assert free.planned_peak == mincut
+    # No budget: the planner's starting set, the min cut with values saved
+    # back where that lowers the peak (docs/planner.md): never above it.
+    assert free.planned_peak <= mincut
     assert low.planned_peak <= between.planned_peak <= free.planned_peak
     assert low.measured_peak < free.measured_peak
 
