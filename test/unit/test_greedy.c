@@ -563,6 +563,62 @@ AC_TEST(startSavesReturnedOutput) {
   acGraphDestroy(g);
 }
 
+/* A chain of cheap ops that the min cut recomputes whole (docs/planner.md,
+ * "The starting set", step 2): every recomputed activation is live again
+ * at the first backward op, so the min cut's peak ties save-all's and the
+ * peak is at a backward op, not at a recompute step.  The start saves
+ * activations back where that splits the chain: its peak is at most the
+ * best single save-back's (brute force over every one) and below
+ * save-all's; the optimum over every subset (brute force) bounds it below.
+ *   x ─ gelu ─ h1 ─ gelu ─ h2 ... ─ hL (ac.output)
+ *   dy ─ mul(dy, h(L-1)) ─ g(L-1) ─ mul(., h(L-2)) ... ─ g0 (grad) */
+AC_TEST(startSplitsRecomputedChain) {
+  enum { L = 10 };
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "f");
+  AcId h[L + 1];
+  h[0] = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 1000);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 1000);
+  for (int i = 1; i <= L; ++i)
+    h[i] = tkRes(b, tkAdd(b, "gelu", &h[i - 1], 1, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
+  AcId gr = dy;
+  for (int i = L - 1; i >= 0; --i)
+    gr = tkRes(b, tkAdd(b, "mul", (AcId[]){gr, h[i]}, 2, 1000, AC_KIND_ELEMENTWISE, 1, 1e-6));
+  AcGraph *g = finishOutGrad(b, h[L], gr);
+  if (!g)
+    return;
+  AcPlan *p = acPlanCreate(g);
+  acPlanSaveAll(g, p);
+  int64_t saveAll = peakOf(g, p, 0);
+  CHECK(acMincutSaveSet(g, p->saved, NULL) == AC_OK);
+  int64_t mincut = peakOf(g, p, 0);
+  uint8_t *base = malloc((size_t)g->numValues + 1);
+  memcpy(base, p->saved, (size_t)g->numValues);
+  /* Brute force over the inner activations h1..h(L-1) saved back. */
+  int64_t bestOne = mincut, best = mincut;
+  for (unsigned mask = 1; mask < (1u << (L - 1)); ++mask) {
+    memcpy(p->saved, base, (size_t)g->numValues);
+    for (int i = 1; i < L; ++i)
+      if (mask & (1u << (i - 1)))
+        p->saved[h[i]] = 1;
+    int64_t pk = peakOf(g, p, 0);
+    if (pk > 0 && pk < best)
+      best = pk;
+    if (pk > 0 && (mask & (mask - 1)) == 0 && pk < bestOne)
+      bestOne = pk;
+  }
+  CHECK(acPlanStartSet(g, 0, p->saved, NULL) == AC_OK);
+  int64_t start = peakOf(g, p, 0);
+  printf("  save-all %lld, min cut %lld, start %lld, best one save %lld, best %lld\n",
+         (long long)saveAll, (long long)mincut, (long long)start, (long long)bestOne,
+         (long long)best);
+  CHECK(mincut == saveAll);             /* the case: nothing to drop from */
+  CHECK(start > 0 && start <= bestOne && start < saveAll && start >= best);
+  free(base);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+}
+
 /* A replayable generator's seed is not kept beside the mask it makes: when
  * the start saves the mask back (its rerun sits at the backward's peak), the
  * seed, which only the rerun read, is no longer saved. */
@@ -850,6 +906,7 @@ int main(void) {
   RUN(startNeverWorse);
   RUN(handedSimulationsAreFresh);
   RUN(startSavesReturnedOutput);
+  RUN(startSplitsRecomputedChain);
   RUN(startDropsUnreadSeed);
   RUN(knapsack);
   RUN(planRun);
