@@ -28,7 +28,8 @@
 enum {
   AC_START_ROUNDS = 32,     /* peak-lowering saves added back at most */
   AC_START_CANDIDATES = 32, /* values tried per round, of each kind */
-  AC_START_WORK = 1 << 26   /* simulations x graph size, at most */
+  AC_START_WORK = 1 << 24,  /* simulations x graph size, at most */
+  AC_START_MIN_SIMS = 16    /* simulations allowed on any graph */
 };
 
 typedef struct AcStart {
@@ -211,8 +212,12 @@ AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved
   intptr_t simsLeft = AC_START_WORK / ((intptr_t)g->numOps + (intptr_t)g->numValues + 1);
   if (simsLeft > AC_START_ROUNDS * 2 * AC_START_CANDIDATES)
     simsLeft = AC_START_ROUNDS * 2 * AC_START_CANDIDATES;
-  if (simsLeft < 4 * AC_START_CANDIDATES)
-    simsLeft = 4 * AC_START_CANDIDATES;
+  if (simsLeft < AC_START_MIN_SIMS)
+    simsLeft = AC_START_MIN_SIMS;
+  /* Spread candidates per round: fewer on big graphs, so that the
+     simulations left still buy several rounds (several splits). */
+  intptr_t spread = simsLeft / 8;
+  spread = spread < 8 ? 8 : spread > 2 * AC_START_CANDIDATES ? 2 * AC_START_CANDIDATES : spread;
   for (int round = 0; round < AC_START_ROUNDS; ++round) {
     if (curSim.peakKind == AC_STEP_FWD || curSim.peakOp == AC_NONE)
       break;
@@ -220,7 +225,9 @@ AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved
     intptr_t nc = 0;
     if (curSim.peakKind == AC_STEP_RECOMPUTE)
       nc = acStartCandidates(g, curPlan, curSim.peakOp, cand, seen);
-    nc = acStartSpread(g, curPlan, cand, nc, 2 * AC_START_CANDIDATES - nc);
+    nc = acStartSpread(g, curPlan, cand, nc,
+                       spread < 2 * AC_START_CANDIDATES - nc ? spread
+                                                            : 2 * AC_START_CANDIDATES - nc);
     if (nc > simsLeft)
       nc = simsLeft;
     simsLeft -= nc;
