@@ -143,7 +143,7 @@ static AcStatus acOptParse_STRATEGY(AcOptions *o, const char *name,
   return AC_OK;
 }
 
-/* Options with a list of values (MODE, RNG, GRADS): value i of an option
+/* Options with a list of values (MODE, RNG, GRADS, OFFLOAD): value i of an option
  * sets its enum field to i (the enums AcMode, AcRngMode and AcGradMode are
  * numbered in this order). */
 static const struct {
@@ -151,7 +151,8 @@ static const struct {
   const char *choices[3]; /* NULL after the last */
 } acOptChoices[] = {{"mode", {"split", "annotate", NULL}},
                     {"rng", {"keep", "replay", NULL}},
-                    {"grads", {"buffers", "accumulate", "assign"}}};
+                    {"grads", {"buffers", "accumulate", "assign"}},
+                    {"offload", {"off", "auto", NULL}}};
 
 static AcStatus acOptParse_CHOICE(AcOptions *o, const char *name,
                                   const char *value, void *field, AcError *err) {
@@ -177,10 +178,13 @@ static AcStatus acOptParse_CHOICE(AcOptions *o, const char *name,
 #define acOptParse_MODE acOptParse_CHOICE
 #define acOptParse_RNG acOptParse_CHOICE
 #define acOptParse_GRADS acOptParse_CHOICE
+#define acOptParse_OFFLOAD acOptParse_CHOICE
 _Static_assert(AC_MODE_SPLIT == 0 && AC_MODE_ANNOTATE == 1 &&
                    AC_RNG_KEEP == 0 && AC_RNG_REPLAY == 1 &&
                    AC_GRADS_BUFFERS == 0 && AC_GRADS_ACCUMULATE == 1 &&
-                   AC_GRADS_ASSIGN == 2 && sizeof(AcMode) == sizeof(int) &&
+                   AC_GRADS_ASSIGN == 2 && AC_OFFLOAD_OFF == 0 &&
+                   AC_OFFLOAD_AUTO == 1 && sizeof(AcOffloadMode) == sizeof(int) &&
+                   sizeof(AcMode) == sizeof(int) &&
                    sizeof(AcRngMode) == sizeof(int) &&
                    sizeof(AcGradMode) == sizeof(int),
                "acOptChoices numbers the enums");
@@ -270,6 +274,7 @@ static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
 #define AC_OPT_DEFAULT_RNG 1
 #define AC_OPT_DEFAULT_SECONDS 1
 #define AC_OPT_DEFAULT_GRADS 1
+#define AC_OPT_DEFAULT_OFFLOAD 1
 
 /* Defaults from the table (autoac/options.def), read by the kinds' own
  * parsers.  A DEFAULT that is prose rather than a value does not parse and
@@ -280,6 +285,7 @@ AcOptions *acOptionsCreate(void) {
   if (!o)
     return NULL;
   o->budget = -1;
+  o->hostBudget = -1;
 #define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \
   if (AC_OPT_DEFAULT_##KIND)                                                   \
     (void)acOptParse_##KIND(o, NAME, DEFAULT, &o->FIELD, NULL);
@@ -470,6 +476,13 @@ static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *o
   }
   acImportWarnUnknownOps(*out);
   (*out)->graph->gradMode = opts->grads;
+  /* The host link offload plans with (none: offload=off, or no host memory
+     to offload to). */
+  acCostTableHostLink(table, opts->device, &(*out)->graph->hostBandwidth,
+                      &(*out)->graph->hostLatency);
+  if (opts->offload == AC_OFFLOAD_OFF || opts->hostBudget == 0)
+    (*out)->graph->hostBandwidth = 0;
+  (*out)->graph->hostBudget = opts->hostBudget > 0 ? opts->hostBudget : 0;
 cleanup:
   acCostTableDestroy(table);
   return st;
