@@ -145,6 +145,8 @@ typedef struct AcValue {
   uint8_t saveCandidate;  ///< forward result read (maybe via views) by a bwd op
   uint8_t mutableStorage; ///< of a type with reference semantics
                           ///< (`!torch.tensor`): anything may write it
+  uint8_t noOffload;      ///< never offloaded: the rewrite cannot copy it
+                          ///< (set by the pass: not a builtin ranked tensor)
 } AcValue;
 
 /// One joint function.

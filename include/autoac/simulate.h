@@ -89,8 +89,9 @@ AcStatus acSimStaticBytesChecked(const AcGraph *g, double optimizerFactor,
 
 /// Fills `mask` [numValues] with the values a plan may offload: forward op
 /// results owning their storage (bytes > 0, not a view), not returned by
-/// their function (nor through a view), never written in place and not of
-/// reference semantics.  Only AC_OK today (`err` for the future).
+/// their function (nor through a view), never written in place, not of
+/// reference semantics, not AcValue.noOffload, without a view made by an op
+/// that cannot be rerun (a plan may save such a view).  Only AC_OK today (`err` for the future).
 AcStatus acPlanOffloadCandidates(const AcGraph *g, uint8_t *mask, AcError *err);
 
 /// Simulates a derived plan.  Offloaded saves (plan->offload) are placed on

@@ -7,6 +7,7 @@
 #include "rewrite/rewrite.h"
 #include "autoac/simulate.h"
 
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 
 #include "stage_times.h"
@@ -483,6 +484,10 @@ static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *o
   if (opts->offload == AC_OFFLOAD_OFF || opts->hostBudget == 0)
     (*out)->graph->hostBandwidth = 0;
   (*out)->graph->hostBudget = opts->hostBudget > 0 ? opts->hostBudget : 0;
+  /* The rewrite copies builtin ranked tensors only (lib/rewrite/offload.c). */
+  for (intptr_t v = 0; v < (*out)->graph->numValues; ++v)
+    (*out)->graph->values[v].noOffload =
+        !mlirTypeIsARankedTensor(mlirValueGetType((*out)->values[v]));
 cleanup:
   acCostTableDestroy(table);
   return st;
@@ -738,14 +743,15 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     else if (opts->strategy == AC_STRATEGY_GREEDY && search.floorSearched)
       snprintf(floorText, sizeof floorText,
                "the lowest peak autoac's searches found (greedy%s%s%s; this "
-               "plan by %s)",
+               "plan by %s%s)",
                search.floorSearched & AC_FLOOR_BEAM ? ", beam" : "",
                search.floorSearched & AC_FLOOR_ILP ? ", the ILP" : "",
                search.floorSearched & (AC_FLOOR_BEAM | AC_FLOOR_ILP)
                    ? "" : "; beam and the ILP skipped: the graph has more "
                           "droppable saves than their bounds",
                search.foundBy == AC_STRATEGY_ILP ? "the ILP"
-                                                 : acStrategyName(search.foundBy));
+                                                 : acStrategyName(search.foundBy),
+               sim.offloadedBytes > 0 ? " and offload" : "");
     else
       acBudgetFloorText(opts->strategy, floorText, sizeof floorText);
     /* The knapsack's plan is its byte-fraction guess for the budget, not a

@@ -158,7 +158,7 @@ AcStatus acPlanOffloadCandidates(const AcGraph *g, uint8_t *mask,
   for (intptr_t i = 0; i < g->numValues; ++i) {
     const AcValue *v = &g->values[i];
     mask[i] = v->role == AC_ROLE_RESULT && v->aliasRoot == (AcId)i &&
-              v->bytes > 0 && !v->mutableStorage &&
+              v->bytes > 0 && !v->mutableStorage && !v->noOffload &&
               g->ops[v->producer].phase == AC_PHASE_FWD &&
               g->ops[v->producer].mutates == AC_NONE;
   }
@@ -169,5 +169,13 @@ AcStatus acPlanOffloadCandidates(const AcGraph *g, uint8_t *mask,
   for (intptr_t o = 0; o < g->numOps; ++o)
     if (g->ops[o].mutates != AC_NONE)
       mask[g->values[g->ops[o].mutates].aliasRoot] = 0;
+  /* A view a plan may save (an op that cannot be rerun made it) would keep
+     the device storage for the backward. */
+  for (intptr_t i = 0; i < g->numValues; ++i) {
+    const AcValue *v = &g->values[i];
+    if (v->aliasRoot != (AcId)i && v->producer != AC_NONE &&
+        acOpCannotRecompute(&g->ops[v->producer]))
+      mask[v->aliasRoot] = 0;
+  }
   return AC_OK;
 }

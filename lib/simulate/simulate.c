@@ -289,8 +289,9 @@ static AcStatus acSimPrepareOffload(AcSim *s, const AcPlan *plan,
     return AC_OK;
   if (!(g->hostBandwidth > 0))
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "the plan offloads %ld values but the device has no "
-                      "host link", (long)n);
+                      "the plan offloads %ld values but there is no host "
+                      "link to offload to (offload=off, a host budget of 0, "
+                      "or a device profile without one)", (long)n);
   s->offRoot = acCalloc((size_t)g->numValues + 1, 1);
   s->offLastFwd = acMalloc(((size_t)s->numSlots + 1) * sizeof *s->offLastFwd);
   s->offFirstBwd = acMalloc(((size_t)s->numSlots + 1) * sizeof *s->offFirstBwd);

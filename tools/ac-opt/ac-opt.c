@@ -26,7 +26,7 @@ static int acPrintUsage(FILE *f) {
       "Plans activation checkpointing for every ac.joint function and rewrites\n"
       "it (docs/contract.md).  Options (--ac-NAME=VALUE):\n", f) == EOF;
 #define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \
-  bad |= fprintf(f, "  %-11s%s%s%s%s\n", NAME, HELP, *DEFAULT ? " (default: " : "", \
+  bad |= fprintf(f, "  %-12s%s%s%s%s\n", NAME, HELP, *DEFAULT ? " (default: " : "", \
                  DEFAULT, *DEFAULT ? ")" : "") < 0;
 #include "autoac/options.def"
 #undef AC_OPTION
