@@ -798,9 +798,10 @@ def main(argv=None):
         # memory, and an offloaded save's host buffer is not (docs/planner.md,
         # "Offload").
         cmd = [tools.acopt, a.input, "--ac-mode=split", "--ac-strategy=" + a.strategy,
-               "--ac-offload=off", "--ac-report=" + report, "-o", planned]
+               "--ac-report=" + report, "-o", planned]
         if a.budget:
             cmd.append("--ac-budget=" + a.budget)
+        cmd.append("--ac-offload=off")
         tools.run(cmd, "ac-opt")
         with open(report) as f:
             rep = json.load(f)
