@@ -225,6 +225,10 @@ AC_TEST(linkExtremesOnRandomPlans) {
   uint64_t rs = 77;
   int tried = 0, lowered = 0;
   for (int seed = 0; seed < 300; ++seed) {
+    /* A third of the graphs with destination-style ops (the in-place rule)
+       and workspaces. */
+    tkDpsPercent = seed % 3 == 2 ? 40 : 0;
+    tkWsPercent = seed % 3 == 2 ? 30 : 0;
     AcGraph *g = tkGenGraph(5000 + seed, 1 + seed % 2, 1 + seed % 3, 10, 8);
     if (!g)
       continue;
@@ -266,6 +270,7 @@ AC_TEST(linkExtremesOnRandomPlans) {
     acPlanDestroy(p);
     acGraphDestroy(g);
   }
+  tkDpsPercent = tkWsPercent = 0;
   printf("  %d plans, %d lowered by offloading\n", tried, lowered);
   CHECK(tried > 100 && lowered > 10);
 }
@@ -277,6 +282,7 @@ AC_TEST(plannerMonotoneNeverWorse) {
   uint64_t rs = 99;
   int helped = 0;
   for (int seed = 0; seed < 120; ++seed) {
+    tkDpsPercent = seed % 4 == 3 ? 40 : 0;
     AcGraph *g = tkGenGraph(7000 + seed, 1 + seed % 2, 1 + seed % 2, 8, 6);
     if (!g)
       continue;
@@ -319,6 +325,7 @@ AC_TEST(plannerMonotoneNeverWorse) {
     acPlanDestroy(p);
     acGraphDestroy(g);
   }
+  tkDpsPercent = 0;
   printf("  offload met or lowered %d budgets recomputing alone missed\n",
          helped);
   CHECK(helped > 20);
