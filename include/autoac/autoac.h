@@ -25,6 +25,9 @@ typedef enum AcMode { AC_MODE_SPLIT = 0, AC_MODE_ANNOTATE = 1 } AcMode;
 /// kept and never recomputed, or rewritten into a seed draw and a replayable
 /// generator.
 typedef enum AcRngMode { AC_RNG_KEEP = 0, AC_RNG_REPLAY = 1 } AcRngMode;
+/// Offload (docs/contract.md, option offload): never, or where the device
+/// profile (or the cost table's "@device") has a host link.
+typedef enum AcOffloadMode { AC_OFFLOAD_OFF = 0, AC_OFFLOAD_AUTO = 1 } AcOffloadMode;
 
 /// Parsed options of one run.  Strings are owned (acOptionsDestroy).
 typedef struct AcOptions {
@@ -39,6 +42,8 @@ typedef struct AcOptions {
   char *costTable;         ///< cost table file (docs/cost-model.md), or NULL
   AcRngMode rng;           ///< implicit random draws: keep or replay
   AcGradMode grads;        ///< how gradients are counted (option grads)
+  AcOffloadMode offload;   ///< offload saves to host memory (option offload)
+  int64_t hostBudget;      ///< bytes of host memory offload may hold; -1: none
   int strict;
   double timeLimit;        ///< seconds of planning; 0: none (work limits only)
   int sweep;               ///< ac-opt only: number of budgets to sweep (0: off)

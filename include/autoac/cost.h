@@ -119,6 +119,9 @@ typedef struct AcDevice {
   AcBackend backend;       ///< whose kernels: decides the workspaces
   int32_t threads;         ///< CPU threads the kernels run on
                            ///< (torch.get_num_threads()); 0 on GPUs
+  double hostBandwidth;    ///< bytes/s of the host link per direction
+                           ///< (pinned copies); 0: none, no offload
+  double hostLatency;      ///< seconds per host copy besides the bytes
 } AcDevice;
 
 /// Looks up a profile by name ("h100", "a100", "h200", "cpu", ...); NULL if
@@ -181,6 +184,12 @@ AcStatus acCostTableCreateFromFile(const char *path, AcCostTable **out,
                                    AcError *err);
 /// Frees a table; NULL is accepted.
 void acCostTableDestroy(AcCostTable *table);
+/// The host link of `dev` (AcDevice.hostBandwidth, hostLatency; 0 without a
+/// device), with what the table's "@device" entry gives in its place
+/// ({"@device": {"host_bandwidth": 5.5e10, "host_latency": 1e-5}}: finite
+/// numbers >= 0; bandwidth 0: no link).  `table` may be NULL.
+void acCostTableHostLink(const AcCostTable *table, const AcDevice *dev,
+                         double *bandwidth, double *latency);
 /// Number of entries.
 intptr_t acCostTableSize(const AcCostTable *table);
 /// The name the table was read from (for messages).

@@ -38,6 +38,11 @@ typedef struct AcPlan {
   intptr_t numOps;
   uint8_t *saved;      ///< [numValues] forward value kept for the backward
   uint8_t *recompute;  ///< [numOps] forward op rerun in the backward
+  uint8_t *offload;    ///< [numValues] saved value kept in host memory
+                       ///< between the forward and the backward (a subset
+                       ///< of saved[]: copied out after its producer,
+                       ///< prefetched before its first backward use;
+                       ///< acPlanOffloadable, lib/simulate/offload.c)
 } AcPlan;
 
 /// Creates an empty plan (nothing saved) for `g`; NULL on allocation failure.
@@ -47,7 +52,8 @@ void acPlanDestroy(AcPlan *plan);
 /// Copies saved[] and recompute[] of `src` into `dst` (same graph).
 void acPlanCopy(AcPlan *dst, const AcPlan *src);
 
-/// Fills recompute[] from saved[].  AC_ERR_INFEASIBLE (naming the op and
+/// Fills recompute[] from saved[] and clears offload[] of every value that
+/// is not saved.  AC_ERR_INFEASIBLE (naming the op and
 /// value) when a needed forward value is neither saved nor recomputable, or
 /// when a saved value belongs to an ac.recompute op.
 AcStatus acPlanDerive(const AcGraph *g, AcPlan *plan, AcError *err);

@@ -148,6 +148,8 @@ typedef struct AcValue {
   uint8_t saveCandidate;  ///< forward result read (maybe via views) by a bwd op
   uint8_t mutableStorage; ///< of a type with reference semantics
                           ///< (`!torch.tensor`): anything may write it
+  uint8_t noOffload;      ///< never offloaded: the rewrite cannot copy it
+                          ///< (set by the pass: not a builtin ranked tensor)
 } AcValue;
 
 /// One joint function.
@@ -182,6 +184,11 @@ typedef struct AcGraph {
   AcSchedEntry *sched; intptr_t numSched; ///< execution order of phases
   char *strings;     intptr_t stringsSize; ///< pool holding op names, each once
   AcGradMode gradMode; ///< how gradients are counted (AC_GRADS_BUFFERS: 0)
+  double hostBandwidth; ///< bytes/s of the device's host link, per direction
+                        ///< (offload, docs/cost-model.md); 0: no offload
+  double hostLatency;   ///< seconds per host copy on top of bytes/bandwidth
+  int64_t hostBudget;   ///< host bytes offloaded saves may hold; 0: no limit
+                        ///< (the pass gives a host budget of 0 no link)
 } AcGraph;
 
 /// Frees a graph and everything it owns; NULL is accepted.

@@ -65,6 +65,11 @@ typedef struct AcSimResult {
   double recomputeFlops;    ///< per schedule instance summed
   double recomputeSeconds;
   int64_t savedBytes;
+  /* Offload (AcPlan.offload; all 0 without it): */
+  int64_t offloadedBytes;   ///< bytes of offloaded saves, each storage once
+  int64_t hostPeakBytes;    ///< max host bytes the offloaded saves hold
+  double copySeconds;       ///< both copy queues' busy time, all instances
+  double stallSeconds;      ///< compute waiting for copies (an upper bound)
   AcStep *steps;            ///< [numSteps] if timeline requested (owned)
   int64_t *live;            ///< [numSteps] live bytes excluding static (owned)
   intptr_t numSteps;
@@ -82,7 +87,17 @@ int64_t acSimStaticBytes(const AcGraph *g, double optimizerFactor,
 AcStatus acSimStaticBytesChecked(const AcGraph *g, double optimizerFactor,
                                  int64_t reserve, int64_t *out, AcError *err);
 
-/// Simulates a derived plan.  With `wantTimeline`, fills steps/live (free
+/// Fills `mask` [numValues] with the values a plan may offload: forward op
+/// results owning their storage (bytes > 0, not a view), not returned by
+/// their function (nor through a view), never written in place, not of
+/// reference semantics, not AcValue.noOffload, without a view made by an op
+/// that cannot be rerun (a plan may save such a view).  Only AC_OK today (`err` for the future).
+AcStatus acPlanOffloadCandidates(const AcGraph *g, uint8_t *mask, AcError *err);
+
+/// Simulates a derived plan.  Offloaded saves (plan->offload) are placed on
+/// the host link g->hostBandwidth / g->hostLatency (lib/simulate/offload.c;
+/// AC_ERR_INVALID when a value is offloaded that is not a saved storage root
+/// or the graph has no host link).  With `wantTimeline`, fills steps/live (free
 /// with acSimResultClear).
 AcStatus acSimulate(const AcGraph *g, const AcPlan *plan, int64_t staticBytes,
                     int wantTimeline, AcSimResult *out, AcError *err);

@@ -22,6 +22,9 @@ struct AcCostTable {
   AcCostOverride *entries;  /* sorted by name */
   intptr_t num;
   char *source;
+  /* "@device": the host link (docs/cost-model.md, "Host link"). */
+  uint8_t hasHostBandwidth, hasHostLatency;
+  double hostBandwidth, hostLatency;
 };
 
 static const char *const acCostKeys =
@@ -164,6 +167,48 @@ static AcStatus acReadEntry(const char *src, const char *name, json_t *val,
   return AC_OK;
 }
 
+/* Reads the "@device" entry: {"host_bandwidth": B, "host_latency": S}. */
+static AcStatus acReadDevice(const char *src, json_t *val, AcCostTable *t,
+                             AcError *err) {
+  const char *key;
+  json_t *v;
+  if (!json_is_object(val))
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "cost table '%s': entry '@device' must be an object "
+                      "like {\"host_bandwidth\": 5.5e10, \"host_latency\": "
+                      "1e-5}", src);
+  json_object_foreach(val, key, v) {
+    if (strcmp(key, "host_bandwidth") && strcmp(key, "host_latency"))
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "cost table '%s': entry '@device': unknown key \"%s\" "
+                        "(accepted: host_bandwidth, host_latency)", src, key);
+  }
+  int r;
+  if ((r = acReadNumber(val, "host_bandwidth", src, "@device",
+                        &t->hostBandwidth, err)) < 0)
+    return AC_ERR_INVALID;
+  t->hasHostBandwidth = (uint8_t)r;
+  if ((r = acReadNumber(val, "host_latency", src, "@device", &t->hostLatency,
+                        err)) < 0)
+    return AC_ERR_INVALID;
+  t->hasHostLatency = (uint8_t)r;
+  if (!t->hasHostBandwidth && !t->hasHostLatency)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "cost table '%s': entry '@device' sets nothing "
+                      "(accepted: host_bandwidth, host_latency)", src);
+  return AC_OK;
+}
+
+void acCostTableHostLink(const AcCostTable *t, const AcDevice *dev,
+                         double *bandwidth, double *latency) {
+  *bandwidth = dev ? dev->hostBandwidth : 0;
+  *latency = dev ? dev->hostLatency : 0;
+  if (t && t->hasHostBandwidth)
+    *bandwidth = t->hostBandwidth;
+  if (t && t->hasHostLatency)
+    *latency = t->hostLatency;
+}
+
 AcStatus acCostTableCreateFromString(const char *text, size_t len,
                                      const char *sourceName,
                                      AcCostTable **out, AcError *err) {
@@ -207,6 +252,11 @@ AcStatus acCostTableCreateFromString(const char *text, size_t len,
   json_t *val;
   json_object_foreach(root, name, val) {
     AcCostOverride e;
+    if (!strcmp(name, "@device")) {
+      if ((st = acReadDevice(src, val, t, err)) != AC_OK)
+        goto cleanup;
+      continue;
+    }
     if ((st = acReadEntry(src, name, val, &e, err)) != AC_OK)
       goto cleanup;
     if (!(e.name = acStrdup(name)))

@@ -22,7 +22,8 @@ AcPlan *acPlanCreate(const AcGraph *g) {
   p->numOps = g->numOps;
   p->saved = acCalloc((size_t)g->numValues + 1, 1);
   p->recompute = acCalloc((size_t)g->numOps + 1, 1);
-  if (!p->saved || !p->recompute) {
+  p->offload = acCalloc((size_t)g->numValues + 1, 1);
+  if (!p->saved || !p->recompute || !p->offload) {
     acPlanDestroy(p);
     return NULL;
   }
@@ -34,6 +35,7 @@ void acPlanDestroy(AcPlan *plan) {
     return;
   acFree(plan->saved);
   acFree(plan->recompute);
+  acFree(plan->offload);
   acFree(plan);
 }
 
@@ -43,6 +45,7 @@ void acPlanCopy(AcPlan *dst, const AcPlan *src) {
     return;
   memcpy(dst->saved, src->saved, (size_t)src->numValues);
   memcpy(dst->recompute, src->recompute, (size_t)src->numOps);
+  memcpy(dst->offload, src->offload, (size_t)src->numValues);
 }
 
 /*===-------------------------- the needs walk ----------------------------===*/
@@ -222,6 +225,8 @@ AcStatus acPlanDerive(const AcGraph *g, AcPlan *plan, AcError *err) {
   if (st != AC_OK)
     goto cleanup;
   memset(plan->recompute, 0, (size_t)g->numOps);
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    plan->offload[v] &= plan->saved[v];
   w.g = g;
   w.saved = plan->saved;
   w.mark = plan->recompute;
@@ -242,6 +247,7 @@ cleanup:
 
 void acPlanSaveAll(const AcGraph *g, AcPlan *plan) {
   memset(plan->saved, 0, (size_t)g->numValues);
+  memset(plan->offload, 0, (size_t)g->numValues);
   memset(plan->recompute, 0, (size_t)g->numOps);
   for (intptr_t i = 0; i < g->numValues; ++i) {
     const AcValue *val = &g->values[i];

@@ -7,6 +7,7 @@
 #include "rewrite/rewrite.h"
 #include "autoac/simulate.h"
 
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 
 #include "stage_times.h"
@@ -143,7 +144,7 @@ static AcStatus acOptParse_STRATEGY(AcOptions *o, const char *name,
   return AC_OK;
 }
 
-/* Options with a list of values (MODE, RNG, GRADS): value i of an option
+/* Options with a list of values (MODE, RNG, GRADS, OFFLOAD): value i of an option
  * sets its enum field to i (the enums AcMode, AcRngMode and AcGradMode are
  * numbered in this order). */
 static const struct {
@@ -151,7 +152,8 @@ static const struct {
   const char *choices[3]; /* NULL after the last */
 } acOptChoices[] = {{"mode", {"split", "annotate", NULL}},
                     {"rng", {"keep", "replay", NULL}},
-                    {"grads", {"buffers", "accumulate", "assign"}}};
+                    {"grads", {"buffers", "accumulate", "assign"}},
+                    {"offload", {"off", "auto", NULL}}};
 
 static AcStatus acOptParse_CHOICE(AcOptions *o, const char *name,
                                   const char *value, void *field, AcError *err) {
@@ -177,10 +179,13 @@ static AcStatus acOptParse_CHOICE(AcOptions *o, const char *name,
 #define acOptParse_MODE acOptParse_CHOICE
 #define acOptParse_RNG acOptParse_CHOICE
 #define acOptParse_GRADS acOptParse_CHOICE
+#define acOptParse_OFFLOAD acOptParse_CHOICE
 _Static_assert(AC_MODE_SPLIT == 0 && AC_MODE_ANNOTATE == 1 &&
                    AC_RNG_KEEP == 0 && AC_RNG_REPLAY == 1 &&
                    AC_GRADS_BUFFERS == 0 && AC_GRADS_ACCUMULATE == 1 &&
-                   AC_GRADS_ASSIGN == 2 && sizeof(AcMode) == sizeof(int) &&
+                   AC_GRADS_ASSIGN == 2 && AC_OFFLOAD_OFF == 0 &&
+                   AC_OFFLOAD_AUTO == 1 && sizeof(AcOffloadMode) == sizeof(int) &&
+                   sizeof(AcMode) == sizeof(int) &&
                    sizeof(AcRngMode) == sizeof(int) &&
                    sizeof(AcGradMode) == sizeof(int),
                "acOptChoices numbers the enums");
@@ -270,6 +275,7 @@ static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
 #define AC_OPT_DEFAULT_RNG 1
 #define AC_OPT_DEFAULT_SECONDS 1
 #define AC_OPT_DEFAULT_GRADS 1
+#define AC_OPT_DEFAULT_OFFLOAD 1
 
 /* Defaults from the table (autoac/options.def), read by the kinds' own
  * parsers.  A DEFAULT that is prose rather than a value does not parse and
@@ -280,6 +286,7 @@ AcOptions *acOptionsCreate(void) {
   if (!o)
     return NULL;
   o->budget = -1;
+  o->hostBudget = -1;
 #define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \
   if (AC_OPT_DEFAULT_##KIND)                                                   \
     (void)acOptParse_##KIND(o, NAME, DEFAULT, &o->FIELD, NULL);
@@ -470,6 +477,17 @@ static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *o
   }
   acImportWarnUnknownOps(*out);
   (*out)->graph->gradMode = opts->grads;
+  /* The host link offload plans with (none: offload=off, or no host memory
+     to offload to). */
+  acCostTableHostLink(table, opts->device, &(*out)->graph->hostBandwidth,
+                      &(*out)->graph->hostLatency);
+  if (opts->offload == AC_OFFLOAD_OFF || opts->hostBudget == 0)
+    (*out)->graph->hostBandwidth = 0;
+  (*out)->graph->hostBudget = opts->hostBudget > 0 ? opts->hostBudget : 0;
+  /* The rewrite copies builtin ranked tensors only (lib/rewrite/offload.c). */
+  for (intptr_t v = 0; v < (*out)->graph->numValues; ++v)
+    (*out)->graph->values[v].noOffload =
+        !mlirTypeIsARankedTensor(mlirValueGetType((*out)->values[v]));
 cleanup:
   acCostTableDestroy(table);
   return st;
@@ -725,14 +743,15 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
     else if (opts->strategy == AC_STRATEGY_GREEDY && search.floorSearched)
       snprintf(floorText, sizeof floorText,
                "the lowest peak autoac's searches found (greedy%s%s%s; this "
-               "plan by %s)",
+               "plan by %s%s)",
                search.floorSearched & AC_FLOOR_BEAM ? ", beam" : "",
                search.floorSearched & AC_FLOOR_ILP ? ", the ILP" : "",
                search.floorSearched & (AC_FLOOR_BEAM | AC_FLOOR_ILP)
                    ? "" : "; beam and the ILP skipped: the graph has more "
                           "droppable saves than their bounds",
                search.foundBy == AC_STRATEGY_ILP ? "the ILP"
-                                                 : acStrategyName(search.foundBy));
+                                                 : acStrategyName(search.foundBy),
+               sim.offloadedBytes > 0 ? " and offload" : "");
     else
       acBudgetFloorText(opts->strategy, floorText, sizeof floorText);
     /* The knapsack's plan is its byte-fraction guess for the budget, not a

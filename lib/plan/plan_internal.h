@@ -53,6 +53,16 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
                       AcPlan *plan, AcSearchStats *stats, int wantTimeline,
                       AcSimResult *sim, AcError *err);
 
+/* The offload move (lib/plan/offload.c, docs/planner.md "Offload"): from
+ * the derived `plan` (the recompute searches' plan for a budget they miss),
+ * offloads and drops saves while the simulated peak is over opts->budget
+ * and a move lowers it, within g->hostBudget.  *changed says whether the
+ * plan changed; *limited is set when the work limit or `deadline` (> 0)
+ * stopped it.  Nothing happens without a budget or a host link. */
+AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
+                         double deadline, AcPlan *plan, int *changed,
+                         int *limited, AcError *err);
+
 /* acBeamSearch that also stops once the monotonic clock (acClockSeconds)
  * passes `deadline` (<= 0: never), and at its work limit
  * (acBeamMaxSimulations); either sets the front's `limited`, and the front

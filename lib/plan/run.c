@@ -155,6 +155,7 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
   startSim.peakBytes = -1;
   if (sim)
     memset(sim, 0, sizeof *sim);
+  memset(plan->offload, 0, (size_t)g->numValues);
   if (opts->strategy == AC_STRATEGY_SAVE_ALL) {
     acPlanSaveAll(g, plan);
     st = acPlanDerive(g, plan, err);
@@ -201,6 +202,17 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
         simulated = 1;
       } else {
         acSimResultClear(&fsim);
+      }
+    }
+    /* Below the lowest peak recomputing reaches: offload (the plan missing
+       the budget is the searches' lowest, the same for every such budget). */
+    if (st == AC_OK && !cut) {
+      int changed = 0, olimited = 0;
+      st = acOffloadSearch(g, opts, deadline, plan, &changed, &olimited, err);
+      S->limited |= olimited;
+      if (changed && simulated) {
+        acSimResultClear(sim);
+        simulated = 0;
       }
     }
     break;

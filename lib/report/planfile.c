@@ -64,17 +64,21 @@ char *acPlanFileToString(const AcGraph *g, const char *const *valueNames,
   failed |= json_object_set_new(root, "kind", json_string("autoac-plan"));
   for (AcId f = 0; f < g->numFuncs && !failed; ++f) {
     const AcFunc *fn = &g->funcs[f];
-    json_t *o = json_object(), *saved = json_array(), *rec = json_array();
+    json_t *o = json_object(), *saved = json_array(), *rec = json_array(),
+           *off = json_array();
     char fp[32];
     snprintf(fp, sizeof fp, "%016" PRIx64, acGraphFingerprint(g, f));
-    if (!o || !saved || !rec) {
-      json_decref(o); json_decref(saved); json_decref(rec);
+    if (!o || !saved || !rec || !off) {
+      json_decref(o); json_decref(saved); json_decref(rec); json_decref(off);
       failed = 1;
       break;
     }
     for (AcId v = fn->firstArg; v < acFuncEndValue(g, fn); ++v)
       if (plan->saved[v])
         failed |= json_array_append_new(saved, json_string(valueNames[v]));
+    for (AcId v = fn->firstArg; v < acFuncEndValue(g, fn); ++v)
+      if (plan->offload[v])
+        failed |= json_array_append_new(off, json_string(valueNames[v]));
     for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op)
       if (plan->recompute[op] && g->ops[op].numResults)
         failed |= json_array_append_new(rec, json_string(valueNames[g->ops[op].firstResult]));
@@ -82,6 +86,7 @@ char *acPlanFileToString(const AcGraph *g, const char *const *valueNames,
     failed |= json_object_set_new(o, "fingerprint", json_string(fp));
     failed |= json_object_set_new(o, "saved", saved);
     failed |= json_object_set_new(o, "recomputed", rec);
+    failed |= json_object_set_new(o, "offloaded", off);
     failed |= json_array_append_new(funcs, o);
   }
   failed |= json_object_set_new(root, "functions", funcs);
@@ -119,17 +124,21 @@ static int acNamedCmp(const void *a, const void *b) {
   return strcmp(((const AcNamed *)a)->name, ((const AcNamed *)b)->name);
 }
 
-/* Reads list `key` ("saved" or "recomputed") of function entry `fe` of
- * `fn`: an array of names, each a value of `fn` (`index`, `n` names sorted),
- * each at most once.  Saved names must be forward activations and are
- * marked in plan->saved; recomputed names must be op results (the plan's
- * recomputation is derived from what it saves: acPlanDerive). */
+/* Reads list `key` ("saved", "recomputed" or "offloaded") of function
+ * entry `fe` of `fn`: an array of names, each a value of `fn` (`index`, `n`
+ * names sorted), each at most once.  Saved names must be forward
+ * activations and are marked in plan->saved; recomputed names must be op
+ * results (the plan's recomputation is derived from what it saves:
+ * acPlanDerive); offloaded names (optional list) must be saved and may be
+ * offloaded (`cand`, acPlanOffloadCandidates), marked in plan->offload. */
 static AcStatus acPlanReadList(const AcGraph *g, const AcFunc *fn,
                                const AcNamed *index, intptr_t n, json_t *fe,
                                const char *key, const char *path, AcPlan *plan,
-                               AcError *err) {
-  int saves = !strcmp(key, "saved");
+                               const uint8_t *cand, AcError *err) {
+  int saves = !strcmp(key, "saved"), offloads = !strcmp(key, "offloaded");
   json_t *list = json_object_get(fe, key);
+  if (offloads && !list)
+    return AC_OK; /* plan files before offload */
   if (!json_is_array(list))
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "plan file '%s': function '@%s' has no \"%s\" array",
@@ -144,9 +153,28 @@ static AcStatus acPlanReadList(const AcGraph *g, const AcFunc *fn,
     if (!hit)
       return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                         "plan file '%s' %s '%s' in '@%s', which is not a value "
-                        "of this graph", path, saves ? "saves" : "recomputes",
+                        "of this graph", path,
+                        saves ? "saves" : offloads ? "offloads" : "recomputes",
                         shown, fn->name);
     const AcValue *val = &g->values[hit->id];
+    if (offloads && !plan->saved[hit->id])
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, hit->id,
+                        "plan file '%s' offloads '%s' in '@%s', which it does "
+                        "not save (an offloaded value is one of \"saved\")",
+                        path, shown, fn->name);
+    if (offloads && plan->offload[hit->id])
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, hit->id,
+                        "plan file '%s' offloads '%s' in '@%s' twice "
+                        "(\"offloaded\" #%zu)", path, shown, fn->name, k);
+    if (offloads && !cand[hit->id])
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, hit->id,
+                        "plan file '%s' offloads '%s' in '@%s', which cannot "
+                        "be offloaded (a view, returned, written in place, or "
+                        "of no bytes)", path, shown, fn->name);
+    if (offloads) {
+      plan->offload[hit->id] = 1;
+      continue;
+    }
     if (saves && (val->role != AC_ROLE_RESULT || val->phase != AC_PHASE_FWD))
       return acErrorSet(err, AC_ERR_INVALID, AC_NONE, hit->id,
                         "plan file '%s' saves '%s' in '@%s', which is not a "
@@ -244,17 +272,21 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
   AcStatus st = AC_OK;
   AcNamed *index = NULL;
   intptr_t *entryOf = NULL;
+  uint8_t *cand = NULL;
   json_t *root = NULL;
   if ((st = acPlanFileLoad(path, &root, err)) != AC_OK)
     return st;
   json_t *funcs = json_object_get(root, "functions");
   memset(plan->saved, 0, (size_t)plan->numValues);
   memset(plan->recompute, 0, (size_t)plan->numOps);
+  memset(plan->offload, 0, (size_t)plan->numValues);
   size_t i;
   json_t *entry;
   /* Every entry names a function of the graph, each at most once. */
   entryOf = acMalloc((size_t)(g->numFuncs + 1) * sizeof *entryOf);
-  if (!entryOf) {
+  cand = acMalloc((size_t)g->numValues + 1);
+  if (!entryOf || !cand ||
+      acPlanOffloadCandidates(g, cand, err) != AC_OK) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
     goto cleanup;
   }
@@ -303,11 +335,12 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
       goto cleanup;
     }
     static const char *const entryKeys[] = {"name", "fingerprint", "saved",
-                                            "recomputed", NULL};
+                                            "recomputed", "offloaded", NULL};
     char where[300];
     snprintf(where, sizeof where, "the entry of '@%.256s'", fn->name);
     if ((st = acPlanCheckKeys(fe, entryKeys, path, where,
-                              "name, fingerprint, saved, recomputed", err)) != AC_OK)
+                              "name, fingerprint, saved, recomputed, offloaded",
+                              err)) != AC_OK)
       goto cleanup;
     AcId end = acFuncEndValue(g, fn);
     intptr_t n = end - fn->firstArg;
@@ -322,13 +355,18 @@ AcStatus acPlanFileRead(const AcGraph *g, const char *const *valueNames,
       index[k].id = fn->firstArg + (AcId)k;
     }
     qsort(index, (size_t)n, sizeof *index, acNamedCmp);
-    if ((st = acPlanReadList(g, fn, index, n, fe, "saved", path, plan, err)) != AC_OK ||
-        (st = acPlanReadList(g, fn, index, n, fe, "recomputed", path, plan, err)) != AC_OK)
+    if ((st = acPlanReadList(g, fn, index, n, fe, "saved", path, plan, cand,
+                             err)) != AC_OK ||
+        (st = acPlanReadList(g, fn, index, n, fe, "recomputed", path, plan,
+                             cand, err)) != AC_OK ||
+        (st = acPlanReadList(g, fn, index, n, fe, "offloaded", path, plan,
+                             cand, err)) != AC_OK)
       goto cleanup;
   }
 cleanup:
   acFree(index);
   acFree(entryOf);
+  acFree(cand);
   json_decref(root);
   return st;
 }

@@ -32,6 +32,18 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
 /// module is unchanged.
 AcStatus acRewriteRngReplay(MlirOperation module, intptr_t *numReplaced,
                             AcError *err);
+/// Offloaded saves in the split halves (lib/rewrite/offload.c): in the
+/// body `fwd` of @f_fwd, return operand firstSavedResult + saved[j] becomes
+/// a copy made right after its definition; in the body `bwd` of @f_bwd,
+/// argument saved[j] is copied back right before its first use.  Called by acRewriteSplit after it commits;
+/// AC_ERR_INTERNAL when an op cannot be made.
+AcStatus acRewriteOffloadHalves(MlirContext ctx, MlirBlock fwd, MlirBlock bwd,
+                                intptr_t firstSavedResult,
+                                const intptr_t *saved, intptr_t n,
+                                AcError *err);
+/// AC_ERR_INVALID unless the bufferization dialect can be loaded into `ctx`
+/// (the copies of acRewriteOffloadHalves are its ops); loads it.
+AcStatus acRewriteOffloadReady(MlirContext ctx, AcError *err);
 /// Marks ops in annotate mode; the import stays valid.
 AcStatus acRewriteAnnotate(AcImport *imp, const AcPlan *plan, AcError *err);
 

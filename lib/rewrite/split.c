@@ -888,6 +888,22 @@ done:
   return st;
 }
 
+/// The offloaded saves of one split (acRewriteOffloadHalves).
+static AcStatus splitOffload(Split *s, FuncSplit *fs) {
+  intptr_t n = 0;
+  intptr_t *idx = acMalloc(sizeof(intptr_t) * (size_t)(fs->numSaved + 1));
+  if (!idx)
+    return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  for (int32_t i = 0; i < fs->numSaved; ++i)
+    if (s->plan->offload[fs->saved[i]])
+      idx[n++] = i;
+  AcStatus st = n ? acRewriteOffloadHalves(s->ctx, fs->fwdBlock, fs->bwdBlock,
+                                           fs->numFwdOuts, idx, n, s->err)
+                  : AC_OK;
+  acFree(idx);
+  return st;
+}
+
 /// Checks that @f's block holds exactly the graph's ops and its return, and
 /// records in s->opInfo what the build needs of each op.  Op i is checked as
 /// the successor of op i-1 (the block's first op for i = 0), so that reading
@@ -1096,6 +1112,12 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
   s.ctx = mlirOperationGetContext(imp->module);
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), s.ctx);
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__scf__(), s.ctx);
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (plan->offload[v]) {
+      if ((st = acRewriteOffloadReady(s.ctx, err)) != AC_OK)
+        return st;
+      break;
+    }
   s.markers[0] = mlirIdentifierGet(s.ctx, SREF("ac.save"));
   s.markers[1] = mlirIdentifierGet(s.ctx, SREF("ac.recompute"));
   s.markers[2] = mlirIdentifierGet(s.ctx, SREF("ac.phase"));
@@ -1178,7 +1200,9 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
     commit(&s, &fss[f], symtab);
   for (intptr_t i = 0; i < s.numRemaps; ++i)
     mlirOperationSetOperand(s.remaps[i].op, s.remaps[i].index, s.remaps[i].value);
-  if (!mlirOperationVerify(imp->module))
+  for (intptr_t f = 0; f < g->numFuncs && st == AC_OK; ++f)
+    st = splitOffload(&s, &fss[f]);
+  if (st == AC_OK && !mlirOperationVerify(imp->module))
     st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
                     "rewrite: the split module does not verify");
 

@@ -15,6 +15,7 @@
  * + slots).  An op's workspace (AcOp.workspace) adds to its own step only.
  * Parameters and gradient storages are static (excluded). */
 #include "autoac/simulate.h"
+#include "simulate/offload.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -90,6 +91,11 @@ typedef struct AcSim {
   intptr_t *inPlace;      /* [4 * numInPlace] */
   intptr_t numInPlace, capInPlace;
   int failed;             /* out of memory recording them */
+  /* Offload (plan->offload): the offloaded storage roots, and per slot the
+     last forward use and the first backward read (NULL without any). */
+  uint8_t *offRoot;       /* [numValues] */
+  intptr_t *offLastFwd;   /* [numSlots] */
+  intptr_t *offFirstBwd;  /* [numSlots] */
 } AcSim;
 
 static void acSimFree(AcSim *s) {
@@ -106,6 +112,9 @@ static void acSimFree(AcSim *s) {
   acFree(s->delta);
   acRecomputeGroupsDestroy(s->groups);
   acFree(s->inPlace);
+  acFree(s->offRoot);
+  acFree(s->offLastFwd);
+  acFree(s->offFirstBwd);
 }
 
 static intptr_t acSlot(const AcSim *s, intptr_t entry, AcId v) {
@@ -152,6 +161,9 @@ static AcStatus acRead(AcSim *s, intptr_t entry, int inBwd, AcId v,
                       "simulation: op '%s' reads value %d before it exists",
                       g->ops[reader].name, (int)v);
   acTouch(s, slot, step);
+  if (s->offFirstBwd && inBwd && side == AC_SIDE_FWD && s->offRoot[root] &&
+      s->offFirstBwd[slot] < 0)
+    s->offFirstBwd[slot] = step;
   return AC_OK;
 }
 
@@ -258,6 +270,40 @@ static void acSimWorkspaces(AcSim *s) {
   }
 }
 
+/* The offloaded storages of `plan` (none: nothing allocated). */
+static AcStatus acSimPrepareOffload(AcSim *s, const AcPlan *plan,
+                                    AcError *err) {
+  const AcGraph *g = s->g;
+  intptr_t n = 0;
+  for (intptr_t v = 0; v < g->numValues; ++v) {
+    if (!plan->offload[v])
+      continue;
+    if (!plan->saved[v] || g->values[v].aliasRoot != (AcId)v ||
+        g->values[v].role != AC_ROLE_RESULT || s->staticRoot[v])
+      return acErrorSet(err, AC_ERR_INVALID, AC_NONE, (AcId)v,
+                        "value %d is offloaded but is not a saved storage "
+                        "root", (int)v);
+    n++;
+  }
+  if (n == 0)
+    return AC_OK;
+  if (!(g->hostBandwidth > 0))
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "the plan offloads %ld values but there is no host "
+                      "link to offload to (offload=off, a host budget of 0, "
+                      "or a device profile without one)", (long)n);
+  s->offRoot = acCalloc((size_t)g->numValues + 1, 1);
+  s->offLastFwd = acMalloc(((size_t)s->numSlots + 1) * sizeof *s->offLastFwd);
+  s->offFirstBwd = acMalloc(((size_t)s->numSlots + 1) * sizeof *s->offFirstBwd);
+  if (!s->offRoot || !s->offLastFwd || !s->offFirstBwd)
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory while simulating");
+  memcpy(s->offRoot, plan->offload, (size_t)g->numValues);
+  for (intptr_t i = 0; i < s->numSlots; ++i)
+    s->offLastFwd[i] = s->offFirstBwd[i] = -1;
+  return AC_OK;
+}
+
 static AcStatus acSimPrepare(AcSim *s, const AcPlan *plan, AcError *err) {
   const AcGraph *g = s->g;
   AcStatus st = AC_OK;
@@ -357,6 +403,7 @@ static AcStatus acSimPrepare(AcSim *s, const AcPlan *plan, AcError *err) {
   }
   for (intptr_t i = 0; i < s->numSlots; ++i)
     s->allocAt[i] = -1;
+  st = acSimPrepareOffload(s, plan, err);
 cleanup:
   return st;
 }
@@ -365,6 +412,88 @@ cleanup:
 static void acExtend(AcSim *s, intptr_t slot, intptr_t step) {
   if (s->allocAt[slot] >= 0 && s->lastAt[slot] < step)
     s->lastAt[slot] = step;
+}
+
+/* The compute time at which each step starts, [numSteps + 1]. */
+static double *acSimStepStarts(const AcSim *s) {
+  const AcGraph *g = s->g;
+  double *T = acMalloc(((size_t)s->numSteps + 1) * sizeof *T);
+  if (!T)
+    return NULL;
+  double now = 0;
+  for (intptr_t e = 0; e < g->numSched; ++e) {
+    const AcSchedEntry *se = &g->sched[e];
+    const AcFunc *fn = &g->funcs[se->func];
+    intptr_t t = s->entryBegin[e];
+    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+      if (g->ops[o].phase != se->phase)
+        continue;
+      if (se->phase == AC_PHASE_BWD && s->anchorGroup[o] >= 0) {
+        const AcRecomputeGroup *grp = &s->groups->groups[s->anchorGroup[o]];
+        for (int32_t k = 0; k < grp->numOps; ++k) {
+          T[t++] = now;
+          now += g->ops[s->groups->ops[grp->firstOp + k]].seconds;
+        }
+      }
+      T[t++] = now;
+      now += g->ops[o].seconds;
+    }
+  }
+  T[s->numSteps] = now;
+  return T;
+}
+
+/* Offloaded storages: their slots leave the plain intervals (allocAt -1)
+ * and acOffloadSchedule adds their device and host intervals instead. */
+static AcStatus acSimOffload(AcSim *s, AcSimResult *out, AcError *err) {
+  const AcGraph *g = s->g;
+  AcStatus st = AC_OK;
+  AcOffloadSlot *slots = NULL;
+  intptr_t n = 0, cap = 0;
+  int64_t *host = acCalloc((size_t)s->numSteps + 2, sizeof *host);
+  double *T = acSimStepStarts(s);
+  if (!host || !T) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while simulating");
+    goto cleanup;
+  }
+  for (intptr_t e = 0; e < g->numSched; ++e) {
+    if (g->sched[e].phase != AC_PHASE_FWD)
+      continue;
+    AcId f = g->sched[e].func;
+    intptr_t bwd = g->sched[e].partner;
+    for (AcId v = s->valueBase[f]; v < s->valueBase[f + 1]; ++v) {
+      intptr_t sl = acSlot(s, e, v);
+      if (!s->offRoot[v] || s->allocAt[sl] < 0 || s->offLastFwd[sl] < 0)
+        continue;
+      if (!acArrayGrow((void **)&slots, &cap, n + 1, sizeof *slots)) {
+        st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                        "out of memory while simulating");
+        goto cleanup;
+      }
+      slots[n++] = (AcOffloadSlot){s->allocAt[sl], s->offLastFwd[sl],
+                                   s->offFirstBwd[sl], s->lastAt[sl],
+                                   s->entryBegin[bwd], s->entryBegin[bwd + 1] - 1,
+                                   g->values[v].bytes};
+      s->allocAt[sl] = -1;
+    }
+  }
+  if ((st = acOffloadSchedule(T, s->numSteps, slots, n, g->hostBandwidth,
+                              g->hostLatency, s->delta, host,
+                              &out->copySeconds, &out->stallSeconds, err)) !=
+      AC_OK)
+    goto cleanup;
+  int64_t live = 0;
+  for (intptr_t t = 0; t < s->numSteps; ++t) {
+    live += host[t];
+    if (live > out->hostPeakBytes)
+      out->hostPeakBytes = live;
+  }
+cleanup:
+  acFree(slots);
+  acFree(host);
+  acFree(T);
+  return st;
 }
 
 static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
@@ -406,8 +535,11 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
       }
       /* Saved storages wait for the backward; returned ones outlive it. */
       for (AcId v = v0; v < v1; ++v)
-        if (s->savedRoot[v] && !s->staticRoot[v])
+        if (s->savedRoot[v] && !s->staticRoot[v]) {
+          if (s->offRoot && s->offRoot[v])
+            s->offLastFwd[acSlot(s, e, v)] = s->lastAt[acSlot(s, e, v)];
           acExtend(s, acSlot(s, e, v), bwdBegin - 1);
+        }
       for (int32_t r = 0; r < fn->numRets; ++r) {
         intptr_t ri = fn->firstRet + r;
         AcId root = g->values[g->rets[ri]].aliasRoot;
@@ -509,6 +641,8 @@ AcStatus acSimulate(const AcGraph *g, const AcPlan *plan, int64_t staticBytes,
   }
   acSimInPlace(&s);
   acSimWorkspaces(&s);
+  if (s.offRoot && (st = acSimOffload(&s, out, err)) != AC_OK)
+    goto cleanup;
 
   /* Slots to intervals, intervals to live bytes. */
   for (intptr_t e = 0; e < g->numSched; ++e) {
@@ -528,6 +662,9 @@ AcStatus acSimulate(const AcGraph *g, const AcPlan *plan, int64_t staticBytes,
   out->peakOp = AC_NONE;
   out->peakSched = -1;
   out->savedBytes = acPlanSavedBytes(g, plan);
+  if (s.offRoot)
+    for (intptr_t v = 0; v < g->numValues; ++v)
+      out->offloadedBytes += s.offRoot[v] ? g->values[v].bytes : 0;
   out->numSteps = s.numSteps;
   int64_t live = 0, best = -1;
   for (intptr_t t = 0; t < s.numSteps; ++t) {

@@ -393,6 +393,11 @@ class _AutoacPartition:
         options["mode"] = "annotate"
         if options.get("device") in (None, ""):
             options["device"] = device_profile(pytree.tree_flatten(joint_inputs)[0])
+        # The door runs saved values where they are made: it does not move
+        # them to host memory (offload, docs/planner.md) yet.
+        if options.get("offload", "off") != "off":
+            raise AutoacError("offload is not supported by the PyTorch door yet; use offload=\"off\"")
+        options["offload"] = "off"
         # "autoac.replay" is a replayable random op to the library's cost
         # model (docs/cost-model.md, RNG_REPLAY): recomputable as it is.
         result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)

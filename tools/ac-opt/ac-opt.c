@@ -26,7 +26,7 @@ static int acPrintUsage(FILE *f) {
       "Plans activation checkpointing for every ac.joint function and rewrites\n"
       "it (docs/contract.md).  Options (--ac-NAME=VALUE):\n", f) == EOF;
 #define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \
-  bad |= fprintf(f, "  %-11s%s%s%s%s\n", NAME, HELP, *DEFAULT ? " (default: " : "", \
+  bad |= fprintf(f, "  %-12s%s%s%s%s\n", NAME, HELP, *DEFAULT ? " (default: " : "", \
                  DEFAULT, *DEFAULT ? ")" : "") < 0;
 #include "autoac/options.def"
 #undef AC_OPTION
@@ -87,6 +87,17 @@ static void acPrintSummaryExtras(json_t *r) {
           "overhead %.3g %%\n",
           json_number_value(json_object_get(r, "step_seconds")),
           json_number_value(json_object_get(r, "recompute_overhead_percent")));
+  if (json_integer_value(json_object_get(r, "offloaded_bytes")) > 0) {
+    char off[32], host[32];
+    acFormatBytes(json_integer_value(json_object_get(r, "offloaded_bytes")),
+                  off, sizeof off);
+    acFormatBytes(json_integer_value(json_object_get(r, "host_peak_bytes")),
+                  host, sizeof host);
+    fprintf(stderr, "  offloaded %s to host memory (host peak %s), copies "
+            "%.3g s, stalls %.3g s\n", off, host,
+            json_number_value(json_object_get(r, "copy_seconds")),
+            json_number_value(json_object_get(r, "stall_seconds")));
+  }
   json_t *search = json_object_get(r, "search");
   if (json_is_object(search)) {
     json_t *nodes = json_object_get(search, "nodes");
