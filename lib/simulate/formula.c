@@ -6,6 +6,7 @@
  * live bytes are then sum_k live_k[s] * monomial_k. */
 #include "simulate/formula.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct AcSimFormula {
@@ -172,5 +173,66 @@ AcStatus acSimFormulaAtStep(const AcSimFormula *f, intptr_t step, AcPoly *out) {
       return st;
     }
   }
+  return AC_OK;
+}
+
+/* Whether step a's coefficients are all <= step b's. */
+static int acDominated(const AcSimFormula *f, intptr_t a, intptr_t b) {
+  for (intptr_t k = 0; k < f->numMonos; ++k)
+    if (f->coef[k * (f->numSteps + 1) + a] > f->coef[k * (f->numSteps + 1) + b])
+      return 0;
+  return 1;
+}
+
+typedef struct AcStepValue {
+  int64_t value;
+  intptr_t step;
+} AcStepValue;
+
+static int acStepValueCmp(const void *x, const void *y) {
+  const AcStepValue *a = x, *b = y;
+  if (a->value != b->value)
+    return a->value > b->value ? -1 : 1;
+  return a->step < b->step ? -1 : a->step > b->step;
+}
+
+AcStatus acSimFormulaPieces(const AcSimFormula *f, const int64_t *symVals,
+                            intptr_t max, intptr_t *steps, intptr_t *num,
+                            int *complete) {
+  intptr_t n = f->numSteps ? f->numSteps : 1;
+  AcStepValue *order = acMalloc(((size_t)n + 1) * sizeof *order);
+  if (!order)
+    return AC_ERR_NOMEM;
+  for (intptr_t s = 0; s < n; ++s) {
+    int64_t sum = 0, mv, t;
+    for (intptr_t k = 0; k < f->numMonos; ++k) {
+      AcPoly one = {&f->monos[k], 1, 1};
+      if (acPolyEval(&one, symVals, &mv) ||
+          __builtin_mul_overflow(f->coef[k * (f->numSteps + 1) + s], mv, &t) ||
+          __builtin_add_overflow(sum, t, &sum))
+        sum = INT64_MAX;
+    }
+    order[s].value = sum;
+    order[s].step = s;
+  }
+  qsort(order, (size_t)n, sizeof *order, acStepValueCmp);
+  /* A step dominated by a kept one (which is at least as large at symVals,
+     as it comes first) is left out; one that dominates a kept one cannot
+     come later unless equal there, and equal polynomials are kept once. */
+  *num = 0;
+  *complete = 1;
+  for (intptr_t i = 0; i < n; ++i) {
+    int dominated = 0;
+    for (intptr_t j = 0; j < *num && !dominated; ++j)
+      dominated = acDominated(f, order[i].step, steps[j]);
+    if (dominated)
+      continue;
+    if (*num == max) {
+      *complete = 0;
+      break;
+    }
+    steps[(*num)++] = order[i].step;
+  }
+  acFree(order);
   return AC_OK;
 }

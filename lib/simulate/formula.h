@@ -46,6 +46,16 @@ int64_t acSimFormulaPeakAt(const AcSimFormula *f, const int64_t *symVals,
 /// `*out` (cleared first).
 AcStatus acSimFormulaAtStep(const AcSimFormula *f, intptr_t step, AcPoly *out);
 
+/// The pieces of the peak: steps whose polynomials no other step's
+/// dominates coefficient by coefficient (a dominated step is never the
+/// maximum at any sizes >= 0, so the peak at any sizes is the maximum of
+/// the pieces), equal polynomials once, ordered by their value at
+/// `symVals` (descending; the first is the peak there).  At most `max` into
+/// steps[]; `*num` their count; `*complete` 0 when more were left out.
+AcStatus acSimFormulaPieces(const AcSimFormula *f, const int64_t *symVals,
+                            intptr_t max, intptr_t *steps, intptr_t *num,
+                            int *complete);
+
 #ifdef __cplusplus
 }
 #endif
