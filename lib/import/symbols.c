@@ -50,6 +50,7 @@ struct AcSymbols {
   int64_t global;    /* the option's N, or -1 */
   intptr_t numJoint;
   char **names;
+  char **args;       /* per symbol: its argument dimensions, "arg0.0,arg3.0" */
   int64_t *bounds;
   intptr_t numSyms, capSyms;
 };
@@ -164,9 +165,12 @@ void acSymbolsDestroy(AcSymbols *s) {
   for (intptr_t i = 0; i < s->numEntries; ++i)
     acFree(s->entries[i].func);
   acFree(s->entries);
-  for (intptr_t i = 0; i < s->numSyms; ++i)
+  for (intptr_t i = 0; i < s->numSyms; ++i) {
     acFree(s->names[i]);
+    acFree(s->args[i]);
+  }
   acFree(s->names);
+  acFree(s->args);
   acFree(s->bounds);
   acFree(s->nodes);
   acPtrMapClear(&s->base);
@@ -773,10 +777,12 @@ static AcStatus acNewSymbol(AcSymbols *s, int32_t x, const char *fname,
     snprintf(buf, sizeof buf, "%s%s%s.%d", q, sep, t.data ? t.data : "?", (int)d);
     acFree(t.data);
   }
-  intptr_t cap = s->capSyms;
+  intptr_t cap = s->capSyms, cap2 = s->capSyms;
   if (!acArrayGrow((void **)&s->names, &s->capSyms, s->numSyms + 1, sizeof *s->names) ||
-      !acArrayGrow((void **)&s->bounds, &cap, s->numSyms + 1, sizeof *s->bounds))
+      !acArrayGrow((void **)&s->bounds, &cap, s->numSyms + 1, sizeof *s->bounds) ||
+      !acArrayGrow((void **)&s->args, &cap2, s->numSyms + 1, sizeof *s->args))
     return AC_ERR_NOMEM;
+  s->args[s->numSyms] = NULL;
   if (!(s->names[s->numSyms] = acStrdup(buf)))
     return AC_ERR_NOMEM;
   s->bounds[s->numSyms] = n->bound;
@@ -812,6 +818,24 @@ static AcStatus acUnbounded(const AcSymbols *s, MlirValue v, int32_t d,
                     on.data);
 }
 
+/* Appends argument `arg`'s dimension `d` to symbol `sym`'s list. */
+static AcStatus acNoteArgDim(AcSymbols *s, int32_t sym, int arg, int32_t d,
+                             const char *fname) {
+  char buf[300];
+  const char *old = s->args[sym];
+  snprintf(buf, sizeof buf, "%s%s%s%sarg%d.%d", old ? old : "", old ? "," : "",
+           s->numJoint > 1 ? fname : "", s->numJoint > 1 ? ":" : "", arg, (int)d);
+  size_t n = strlen(buf);
+  if (n >= sizeof buf - 1)
+    return AC_OK; /* a long list is cut: the first dimensions are kept */
+  char *t = acStrdup(buf);
+  if (!t)
+    return AC_ERR_NOMEM;
+  acFree(s->args[sym]);
+  s->args[sym] = t;
+  return AC_OK;
+}
+
 /* Symbols for value v's dynamic dims (in order), or the error. */
 static AcStatus acFinishValue(AcSymbols *s, MlirValue v, const char *fname,
                               MlirOperation func, MlirAsmState *state,
@@ -824,15 +848,21 @@ static AcStatus acFinishValue(AcSymbols *s, MlirValue v, const char *fname,
       continue;
     int32_t x = acFind(s, b + d);
     AcDimNode *n = &s->nodes[x];
-    if (n->konst >= 0 || n->sym >= 0)
+    if (n->konst >= 0)
       continue;
-    if (n->bound < 0)
-      n->bound = s->global;
-    if (n->bound < 0)
-      return acUnbounded(s, v, d, fname, err, errLoc, func);
-    AcStatus st = acNewSymbol(s, x, fname, v, d, state, func);
-    if (st != AC_OK)
-      return st;
+    if (n->sym < 0) {
+      if (n->bound < 0)
+        n->bound = s->global;
+      if (n->bound < 0)
+        return acUnbounded(s, v, d, fname, err, errLoc, func);
+      AcStatus st = acNewSymbol(s, x, fname, v, d, state, func);
+      if (st != AC_OK)
+        return st;
+    }
+    if (mlirValueIsABlockArgument(v) &&
+        acNoteArgDim(s, n->sym, (int)mlirBlockArgumentGetArgNumber(v), d,
+                     fname) != AC_OK)
+      return AC_ERR_NOMEM;
   }
   return AC_OK;
 }
@@ -938,6 +968,9 @@ int acSymbolsValueBytes(const AcSymbols *s, MlirValue v, AcPoly *out) {
 intptr_t acSymbolsCount(const AcSymbols *s) { return s ? s->numSyms : 0; }
 const char *acSymbolName(const AcSymbols *s, intptr_t i) { return s->names[i]; }
 int64_t acSymbolBound(const AcSymbols *s, intptr_t i) { return s->bounds[i]; }
+const char *acSymbolArgs(const AcSymbols *s, intptr_t i) {
+  return s->args[i] ? s->args[i] : "";
+}
 const char *const *acSymbolNames(const AcSymbols *s) {
   return (const char *const *)s->names;
 }

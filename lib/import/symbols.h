@@ -66,6 +66,9 @@ int acSymbolsValueBytes(const AcSymbols *s, MlirValue v, AcPoly *out);
 intptr_t acSymbolsCount(const AcSymbols *s);
 const char *acSymbolName(const AcSymbols *s, intptr_t i);
 int64_t acSymbolBound(const AcSymbols *s, intptr_t i);
+/// Symbol i's argument dimensions, comma-separated ("arg0.0,arg3.0"; ""
+/// for a symbol of no argument; a very long list is cut).
+const char *acSymbolArgs(const AcSymbols *s, intptr_t i);
 /// The names of the symbols, [acSymbolsCount] (owned by `s`).
 const char *const *acSymbolNames(const AcSymbols *s);
 /// After every function is analysed: a named `max-dim` entry that matched

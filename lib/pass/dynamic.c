@@ -43,7 +43,23 @@ static json_t *acDynamicObject(const AcSymbols *syms, const AcSimFormula *f,
   for (intptr_t i = 0; !failed && i < acSymbolsCount(syms); ++i) {
     json_t *e = json_pack("{s:s, s:I}", "name", names[i], "bound",
                           (json_int_t)bounds[i]);
-    failed = !e || json_array_append_new(symbols, e) != 0;
+    json_t *args = json_array();
+    const char *p = acSymbolArgs(syms, i);
+    while (args && *p) {
+      const char *end = strchr(p, ',');
+      size_t n = end ? (size_t)(end - p) : strlen(p);
+      if (json_array_append_new(args, json_stringn(p, n)) != 0)
+        failed = 1;
+      p = end ? end + 1 : p + n;
+    }
+    if (!e || !args) {
+      json_decref(e);
+      json_decref(args);
+      failed = 1;
+      break;
+    }
+    failed |= json_object_set_new(e, "args", args) != 0 ||
+              json_array_append_new(symbols, e) != 0;
   }
   AcPoly p = {0};
   intptr_t step = sim->peakStep >= 0 ? sim->peakStep : 0;

@@ -10,7 +10,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ac-opt %s --ac-report=%t/r.json -o %t/out.mlir
 // RUN: %python %inputs/jq.py %t/r.json symbols peak_formula peak_bytes | FileCheck %s
-// CHECK: symbols = [{"bound":8,"name":"arg0.0"}]
+// CHECK: symbols = [{"args":["arg0.0","arg2.0"],"bound":8,"name":"arg0.0"}]
 // At the peak (threshold_backward): x 64 + dy 128 + r 128 (saved, and the
 // storage of the output v, live to the end) + g 128 = 448 per row; static
 // 4096.
