@@ -571,6 +571,147 @@ static void acRuleTorchTranspose(AcSymbols *s, MlirOperation op, const char *nam
     acUnite(s, acNode(s, r, i), acNode(s, a, perm[i]));
 }
 
+/* The constant ints of a `torch.prim.ListConstruct` (at most AC_MAX_RANK):
+ * their count, or -1 when v is not such a list of literals. */
+static int acLiteralList(MlirValue v, int64_t *out) {
+  if (!mlirValueIsAOpResult(v))
+    return -1;
+  MlirOperation lo = mlirOpResultGetOwner(v);
+  intptr_t n = mlirOperationGetNumOperands(lo);
+  if (!acOpIs(lo, "torch.prim.ListConstruct") || n > AC_MAX_RANK)
+    return -1;
+  for (intptr_t i = 0; i < n; ++i)
+    if (!acLiteral(mlirOperationGetOperand(lo, i), &out[i]))
+      return -1;
+  return (int)n;
+}
+
+/* A literal torch.constant.bool, or -1. */
+static int acLiteralBool(MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return -1;
+  MlirOperation d = mlirOpResultGetOwner(v);
+  MlirAttribute a = mlirOperationGetAttributeByName(d, acS("value"));
+  if (!acOpIs(d, "torch.constant.bool") || mlirAttributeIsNull(a))
+    return -1;
+  if (mlirAttributeIsABool(a))
+    return mlirBoolAttrGetValue(a);
+  if (mlirAttributeIsAInteger(a))
+    return mlirIntegerAttrGetValueInt(a) != 0;
+  return -1;
+}
+
+/* Operand a's dims with result r's, skipping a's dims flagged in `drop`
+ * (r's in `skipRes`): the kept dims in order. */
+static void acUniteKept(AcSymbols *s, MlirValue a, MlirValue r,
+                        const uint8_t *drop, const uint8_t *skipRes) {
+  int32_t ra = acRank(s, a), rr = acRank(s, r), j = 0;
+  for (int32_t i = 0; i < ra; ++i) {
+    if (drop[i])
+      continue;
+    while (j < rr && skipRes[j])
+      ++j;
+    if (j >= rr)
+      return;
+    acUnite(s, acNode(s, a, i), acNode(s, r, j++));
+  }
+}
+
+/* torch shape rules with literal arguments: reductions over a dim list
+ * (keepdim), layer norm's statistics, embedding, unsqueeze, squeeze.dim,
+ * select.int, permute, cat.  1 when `name` is one of them. */
+static int acRuleTorchLiteral(AcSymbols *s, MlirOperation op, const char *name) {
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  if (nops < 2 || mlirOperationGetNumResults(op) < 1)
+    return 0;
+  MlirValue a = mlirOperationGetOperand(op, 0), r = mlirOperationGetResult(op, 0);
+  int32_t ra = acRank(s, a), rr = acRank(s, r);
+  uint8_t drop[AC_MAX_RANK] = {0}, skip[AC_MAX_RANK] = {0};
+  int64_t l[AC_MAX_RANK], k;
+  if (!strcmp(name, "torch.aten.sum.dim_IntList") || !strcmp(name, "torch.aten.mean.dim") ||
+      !strcmp(name, "torch.aten.amax") || !strcmp(name, "torch.aten.amin")) {
+    int n = acLiteralList(mlirOperationGetOperand(op, 1), l);
+    int keep = nops > 2 ? acLiteralBool(mlirOperationGetOperand(op, 2)) : -1;
+    if (n < 0 || keep < 0 || ra <= 0)
+      return 1;
+    for (int i = 0; i < n; ++i) {
+      int64_t d = l[i] < 0 ? l[i] + ra : l[i];
+      if (d < 0 || d >= ra)
+        return 1;
+      drop[d] = 1;
+      if (keep && d < rr)
+        skip[d] = 1;
+    }
+    acUniteKept(s, a, r, drop, skip);
+    return 1;
+  }
+  if (!strcmp(name, "torch.aten.native_layer_norm")) {
+    int n = acLiteralList(mlirOperationGetOperand(op, 1), l);
+    if (n < 0 || ra <= 0)
+      return 1;
+    for (intptr_t q = 1; q < mlirOperationGetNumResults(op); ++q)
+      for (int32_t i = 0; i + n < ra; ++i)
+        acUnite(s, acNode(s, a, i), acNode(s, mlirOperationGetResult(op, q), i));
+    acUniteShapes(s, r, a);
+    return 1;
+  }
+  if (!strcmp(name, "torch.aten.embedding")) {
+    /* (weight [V, D], indices [...]) -> [..., D] */
+    MlirValue idx = mlirOperationGetOperand(op, 1);
+    int32_t ri = acRank(s, idx);
+    if (ra != 2 || ri < 0 || rr != ri + 1)
+      return 1;
+    for (int32_t i = 0; i < ri; ++i)
+      acUnite(s, acNode(s, idx, i), acNode(s, r, i));
+    acUnite(s, acNode(s, a, 1), acNode(s, r, ri));
+    return 1;
+  }
+  if (!strcmp(name, "torch.aten.unsqueeze") || !strcmp(name, "torch.aten.squeeze.dim") ||
+      !strcmp(name, "torch.aten.select.int")) {
+    if (!acLiteral(mlirOperationGetOperand(op, 1), &k))
+      return 1;
+    int unsq = name[11] == 'u';
+    int32_t big = unsq ? rr : ra;
+    k = k < 0 ? k + big : k;
+    if (k < 0 || k >= big || (unsq ? ra + 1 != rr : ra != rr + 1))
+      return 1;
+    (unsq ? skip : drop)[k] = 1;
+    acUniteKept(s, a, r, drop, skip);
+    return 1;
+  }
+  if (!strcmp(name, "torch.aten.permute")) {
+    int n = acLiteralList(mlirOperationGetOperand(op, 1), l);
+    if (n != ra || rr != ra)
+      return 1;
+    for (int i = 0; i < n; ++i) {
+      int64_t d = l[i] < 0 ? l[i] + ra : l[i];
+      if (d >= 0 && d < ra)
+        acUnite(s, acNode(s, r, i), acNode(s, a, d));
+    }
+    return 1;
+  }
+  if (!strcmp(name, "torch.aten.cat")) {
+    /* (list of tensors, dim): every dim but `dim` is the result's */
+    MlirValue lv = a;
+    if (!acLiteral(mlirOperationGetOperand(op, 1), &k) || rr <= 0 ||
+        !mlirValueIsAOpResult(lv) ||
+        !acOpIs(mlirOpResultGetOwner(lv), "torch.prim.ListConstruct"))
+      return 1;
+    k = k < 0 ? k + rr : k;
+    MlirOperation lo = mlirOpResultGetOwner(lv);
+    for (intptr_t e = 0; e < mlirOperationGetNumOperands(lo); ++e) {
+      MlirValue t = mlirOperationGetOperand(lo, e);
+      if (acRank(s, t) != rr)
+        continue;
+      for (int32_t i = 0; i < rr; ++i)
+        if (i != k)
+          acUnite(s, acNode(s, t, i), acNode(s, r, i));
+    }
+    return 1;
+  }
+  return 0;
+}
+
 /* torch ops whose result 0 has operand 0's shape. */
 static int acTorchSameShape(const char *n) {
   static const char *const names[] = {
@@ -663,6 +804,15 @@ static void acRuleOp(AcSymbols *s, MlirOperation op) {
     acUniteShapes(s, res, mlirOperationGetOperand(op, 1));
     return;
   }
+  if (!strcmp(name, "scf.for") || !strcmp(name, "scf.forall") ||
+      !strcmp(name, "bufferization.materialize_in_destination")) {
+    /* a loop's results have its inits' shapes (the trailing operands), a
+       materialization its destination's */
+    for (intptr_t k = 0; k < nres && k < nops; ++k)
+      acUniteShapes(s, mlirOperationGetResult(op, k),
+                    mlirOperationGetOperand(op, nops - nres + k));
+    return;
+  }
   if (!strcmp(name, "tensor.extract_slice")) {
     acRuleExtractSlice(s, op);
     return;
@@ -698,6 +848,8 @@ static void acRuleOp(AcSymbols *s, MlirOperation op) {
     acRuleTorchSizeList(s, op);
     return;
   }
+  if (acRuleTorchLiteral(s, op, name))
+    return;
   if (acTorchSameShape(name) && nops >= 1) {
     acUniteShapes(s, res, mlirOperationGetOperand(op, 0));
     return;
