@@ -36,6 +36,16 @@
 // RUN: %python %inputs/../../tools/ac-measure %s --budget=40000 --bytes --max-error=0 --dims=arg0.0=1,arg0.1=1 | FileCheck %s --check-prefix=S11
 // S11: planned   greedy @ 40000 6596 6596 +0.00%
 // S11: results equal: yes
+// The GPU lowering (auto-ac-lower-gpu, buffers in device memory counted by
+// the runtime stub, kernels not run) on dynamic buffers: the device peak
+// at 2 x 8 is the formula's too.
+// RUN: %python %inputs/../../tools/ac-measure %s --target=gpu --budget=40000 --bytes --max-error=0 --no-original --dims=arg0.0=2,arg0.1=8 | FileCheck %s --check-prefix=GPU
+// GPU: planned   greedy @ 40000 13824 13824 +0.00%
+// GPU: planned within budget: yes
+// auto-ac-free-at-last-use on dynamic buffers: without it (the upstream
+// passes only) the same plan measures 17920 B at 2 x 8, 4096 B over.
+// RUN: %python %inputs/../../tools/ac-measure %s --budget=40000 --bytes --no-free-pass --no-original --dims=arg0.0=2,arg0.1=8 | FileCheck %s --check-prefix=NOFREE
+// NOFREE: planned   greedy @ 40000 13824 17920 -22.86%
 // A size of no symbol is refused.
 // RUN: not %python %inputs/../../tools/ac-measure %s --dims=arg1.0=3 2>&1 | FileCheck %s --check-prefix=NOSYM
 // NOSYM: --dims: 'arg1.0' is no symbol or argument dimension of the report
