@@ -1,8 +1,10 @@
 /* test_poly.c - sizes as polynomials (graph/poly.h) and the peak formula
- * (simulate/formula.h): canonical sums, evaluation, printing, overflow;
+ * (simulate/formula.h): canonical sums, evaluation, printing, overflow,
+ * the type parser's dynamic variant;
  * and the formula against the simulator run on the graph with every
  * value's bytes evaluated at random sizes (brute force), on random graphs,
  * plans, schedules and workspaces. */
+#include "autoac/cost.h"
 #include "graph/poly.h"
 #include "plan_testkit.h"
 #include "simulate/formula.h"
@@ -170,7 +172,31 @@ AC_TEST(formulaMatchesSimulator) {
   printf("  %d plans checked\n", plans);
 }
 
+/* The type parser's dynamic variant: `?` and torch's -1 are AC_DIM_DYNAMIC,
+ * the static parser still refuses them, bad text is still refused. */
+AC_TEST(typeParseDynamic) {
+  AcTensorType t;
+  AcError err;
+  const char *a = "!torch.vtensor<[?,-1,3],f16>";
+  CHECK(acTypeParseTorchDynamic(a, strlen(a), &t, &err) == AC_OK);
+  CHECK(t.isTensor && t.rank == 3 && t.elemBits == 16);
+  CHECK(t.dims[0] == AC_DIM_DYNAMIC && t.dims[1] == AC_DIM_DYNAMIC && t.dims[2] == 3);
+  CHECK(acTypeParseTorch(a, strlen(a), &t, &err) == AC_ERR_INVALID);
+  const char *b = "tensor<?x4x?xf32>";
+  CHECK(acTypeParseTorchDynamic(b, strlen(b), &t, &err) == AC_OK);
+  CHECK(t.rank == 3 && t.dims[0] == AC_DIM_DYNAMIC && t.dims[1] == 4 &&
+        t.dims[2] == AC_DIM_DYNAMIC);
+  const char *c = "!torch.vtensor<[?,-2],f32>"; /* other negatives: refused */
+  CHECK(acTypeParseTorchDynamic(c, strlen(c), &t, &err) == AC_ERR_INVALID);
+  const char *d = "tensor<?x?>"; /* no element type */
+  CHECK(acTypeParseTorchDynamic(d, strlen(d), &t, &err) == AC_ERR_INVALID);
+  /* the static dims still checked for overflow, the dynamic ones as 1 */
+  const char *e = "!torch.vtensor<[?,4611686018427387904,4],f32>";
+  CHECK(acTypeParseTorchDynamic(e, strlen(e), &t, &err) == AC_ERR_INVALID);
+}
+
 int main(void) {
+  RUN(typeParseDynamic);
   RUN(polyCanonical);
   RUN(polyEvalAndOverflow);
   RUN(formulaMatchesSimulator);
