@@ -58,8 +58,9 @@ static json_t *acDynamicObject(const AcSymbols *syms, const AcSimFormula *f,
       failed = 1;
       break;
     }
-    failed |= json_object_set_new(e, "args", args) != 0 ||
-              json_array_append_new(symbols, e) != 0;
+    /* each call takes its reference, also when it fails */
+    failed |= json_object_set_new(e, "args", args) != 0;
+    failed |= json_array_append_new(symbols, e) != 0;
   }
   AcPoly p = {0};
   intptr_t step = sim->peakStep >= 0 ? sim->peakStep : 0;
@@ -70,6 +71,7 @@ static json_t *acDynamicObject(const AcSymbols *syms, const AcSimFormula *f,
   else
     failed = 1;
   acFree(text);
+  text = NULL;
   acPolyClear(&p);
   intptr_t max = 64, num = 0, *steps = acMalloc((size_t)max * sizeof *steps);
   int complete = 0;
@@ -130,8 +132,14 @@ char *acDynamicReportJson(const AcImport *imp, const AcPlan *plan,
                            &f, err);
   if (*st != AC_OK)
     goto cleanup;
-  /* The formula at the bounds is the simulation there. */
-  if (acSimFormulaPeakAt(f, bounds, NULL) != sim->peakBytes) {
+  /* The formula at the bounds is the simulation there (-1: out of memory,
+     the sizes at the bounds cannot overflow). */
+  int64_t atBounds = acSimFormulaPeakAt(f, bounds, NULL);
+  if (atBounds < 0) {
+    *st = AC_ERR_NOMEM;
+    goto cleanup;
+  }
+  if (atBounds != sim->peakBytes) {
     *st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
                      "autoac: the peak formula at the bounds differs from the "
                      "simulated peak");

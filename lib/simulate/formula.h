@@ -39,7 +39,7 @@ void acSimFormulaDestroy(AcSimFormula *f);
 intptr_t acSimFormulaNumSteps(const AcSimFormula *f);
 /// The peak (static part included) with symbol i at symVals[i]: the maximum
 /// over steps; `*stepOut` (may be NULL) the first step reaching it.  -1 on
-/// overflow of int64_t.
+/// overflow of int64_t or when out of memory.
 int64_t acSimFormulaPeakAt(const AcSimFormula *f, const int64_t *symVals,
                            intptr_t *stepOut);
 /// The bytes live at `step` (static part included) as a polynomial, into
