@@ -124,6 +124,9 @@ typedef struct AcOp {
                           ///< [0, AC_MAX_BYTES]
   AcId dpsInit;           ///< destination-style init result 0 is written into
                           ///< (linalg `outs`), or AC_NONE
+  uint8_t initAlsoRead;   ///< the op reads its dpsInit value again (another
+                          ///< operand, or a capture in a nested region): never
+                          ///< written in place (acGraphInPlaceRoot)
   AcId mutates;           ///< (first) value this op writes in place (torch
                           ///< `relu_`, `copy_`, overwrite.tensor.contents,
                           ///< any declared write effect), or AC_NONE
@@ -315,8 +318,10 @@ double acGraphStepSeconds(const AcGraph *g, double *flops);
 
 /// The storage root op `o` may write its result in place of: the root of its
 /// destination-style init (dpsInit) when o has one result, that result is
-/// its own storage root, and the init's root is an op result of the same
-/// bytes; AC_NONE otherwise.  Whether it does depends on liveness
+/// its own storage root, the init's root is an op result of the same
+/// bytes, and `o` reads that storage through its init alone (not
+/// initAlsoRead, no other operand of the same root: bufferization would
+/// copy); AC_NONE otherwise.  Whether it does depends on liveness
 /// (simulate.h); this is the part that depends on the graph alone.
 AcId acGraphInPlaceRoot(const AcGraph *g, AcId o);
 

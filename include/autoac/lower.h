@@ -77,6 +77,21 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats);
 /// number of copies made goes to `*copies` (may be NULL).
 AcStatus acCopyReturnedViews(MlirOperation module, intptr_t *copies);
 
+/// The `auto-ac-copy-before-write` pass (auto-ac-lower-cpu and -gpu run it
+/// after auto-ac-copy-returned-views, before one-shot-bufferize): in every
+/// one-block func.func, a destination-style write (a linalg op's `outs`,
+/// the dest of `tensor.insert_slice`/`tensor.insert`, the init of a
+/// one-result `scf.for`/`scf.while`) in the function's block or in an
+/// `scf.execute_region` of it, whose init's storage (the base of its view
+/// chain, through execute_region results) is read after the write, gets a
+/// fresh init right before it: `tensor.empty` + `bufferization.
+/// materialize_in_destination` of the init (the empty alone when a linalg
+/// payload never reads its init).  That is where the planner counts the
+/// copy (a new buffer at the write); bufferization would place its own
+/// copy anywhere up the view chain.  Returns AC_OK or AC_ERR_NOMEM; the
+/// number of copies made goes to `*copies` (may be NULL).
+AcStatus acCopyBeforeWrite(MlirOperation module, intptr_t *copies);
+
 /// Whether a call in `func` (a func.func on tensors of `module`, before
 /// planning) may make the peak of the program `auto-ac-lower-cpu` compiles
 /// differ from the simulated one (the plan counts a call as the buffers of

@@ -913,8 +913,13 @@ AcId acGraphInPlaceRoot(const AcGraph *g, AcId o) {
     return AC_NONE;
   AcId r = op->firstResult, root = g->values[op->dpsInit].aliasRoot;
   if (g->values[r].aliasRoot != r || g->values[root].bytes != g->values[r].bytes ||
-      g->values[root].role != AC_ROLE_RESULT)
+      g->values[root].role != AC_ROLE_RESULT || op->initAlsoRead)
     return AC_NONE;
+  for (int32_t i = 0; i < op->numOperands; ++i) {
+    AcId v = g->operands[op->firstOperand + i];
+    if (v != op->dpsInit && g->values[v].aliasRoot == root)
+      return AC_NONE;
+  }
   return root;
 }
 

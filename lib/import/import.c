@@ -799,6 +799,40 @@ static MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth) {
   return none;
 }
 
+/* Walk callback: whether a nested op reads the value in `user`. */
+static MlirWalkResult acReadsValueWalk(MlirOperation op, void *user) {
+  MlirValue *v = user;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
+    if (mlirValueEqual(mlirOperationGetOperand(op, i), *v)) {
+      v->ptr = NULL;
+      return MlirWalkResultInterrupt;
+    }
+  return MlirWalkResultAdvance;
+}
+
+/* Whether `op` reads its init `init` (a direct operand: not an scf.if's
+ * captured one) again: as a second direct operand, or captured by an op of
+ * a nested region (an scf.for body reading the loop's init itself, not its
+ * iter_arg).  Bufferization then copies the init rather than write into it
+ * (graph initAlsoRead; lower.h acCopyBeforeWrite does the same). */
+static int acInitAlsoRead(MlirOperation op, MlirValue init) {
+  int direct = 0;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
+    direct += mlirValueEqual(mlirOperationGetOperand(op, i), init);
+  if (direct == 0)
+    return 0;  /* scf.if: its init is a capture of its branches */
+  if (direct > 1)
+    return 1;
+  MlirValue v = init;
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op) && v.ptr; ++r)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         !mlirBlockIsNull(b) && v.ptr; b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation no = mlirBlockGetFirstOperation(b);
+           !mlirOperationIsNull(no) && v.ptr; no = mlirOperationGetNextInBlock(no))
+        mlirOperationWalk(no, acReadsValueWalk, &v, MlirWalkPreOrder);
+  return v.ptr == NULL;
+}
+
 /* The init of `op`'s result k (acDpsResultInit), or a null value. */
 static MlirValue acDpsInit(MlirOperation op, intptr_t k) {
   return acDpsResultInit(op, k, 0);
@@ -1067,8 +1101,10 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
        afterwards, and the simulator counts it so. */
     if (nres == 1) {
       MlirValue init = acDpsInit(op, 0);
-      if (!mlirValueIsNull(init))
+      if (!mlirValueIsNull(init)) {
         gop->dpsInit = acPtrMapGet(&c->valueIds, init.ptr);
+        gop->initAlsoRead = (uint8_t)acInitAlsoRead(op, init);
+      }
     }
     if ((flag = acRequestFlag(op, "ac.recompute")) < 0)
       return acFailAt(c, loc, AC_ERR_INVALID, opId,

@@ -84,16 +84,86 @@ static int madeInside(MlirValue v, MlirOperation parent) {
   return 0;
 }
 
+static int isLinalg(MlirOperation op) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  return s.length > 7 && memcmp(s.data, "linalg.", 7) == 0;
+}
+
+/* The tensor.empty that starts the in-place chain yielding `y` in `block`:
+   `y` made by a destination-style writer of the block (one init: a linalg
+   op's `outs`, an insert's dest), into an init made likewise, ..., into a
+   static tensor.empty of the block, every init read by its writer alone.
+   A null op otherwise. */
+static MlirOperation chainEmpty(MlirBlock block, MlirValue y) {
+  MlirOperation none = {NULL};
+  for (int depth = 0; depth < AC_LAYOUT_MAX_CHAIN; ++depth) {
+    if (!mlirValueIsAOpResult(y))
+      return none;
+    MlirOperation p = mlirOpResultGetOwner(y);
+    if (!mlirBlockEqual(mlirOperationGetBlock(p), block))
+      return none;
+    if (nameIs(p, "tensor.empty"))
+      return mlirOperationGetNumOperands(p) == 0 ? p : none;
+    intptr_t n = mlirOperationGetNumOperands(p), at;
+    if (mlirOperationGetNumResults(p) != 1 || n < 1)
+      return none;
+    if (nameIs(p, "tensor.insert_slice") || nameIs(p, "tensor.insert"))
+      at = 1;
+    else if (isLinalg(p))
+      at = n - 1;
+    else
+      return none;
+    y = mlirOperationGetOperand(p, at);
+    if (!mlirTypeEqual(mlirValueGetType(y), mlirValueGetType(mlirOperationGetResult(p, 0))))
+      return none;
+    MlirOpOperand u = mlirValueGetFirstUse(y);
+    if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+      return none;
+  }
+  return none;
+}
+
+int acLayoutBranchEmpties(MlirOperation op, intptr_t k, MlirOperation *empties,
+                          intptr_t cap) {
+  if (!nameIs(op, "scf.if") && !nameIs(op, "scf.index_switch"))
+    return 0;
+  intptr_t nr = mlirOperationGetNumRegions(op);
+  if (k >= mlirOperationGetNumResults(op) || nr < 2 || (empties && nr > cap))
+    return 0;
+  MlirType t = mlirValueGetType(mlirOperationGetResult(op, k));
+  if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
+    return 0;
+  for (intptr_t r = 0; r < nr; ++r) {
+    MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+    if (mlirBlockIsNull(b) || !mlirBlockIsNull(mlirBlockGetNextInRegion(b)))
+      return 0;
+    MlirOperation y = mlirBlockGetTerminator(b);
+    if (mlirOperationIsNull(y) || k >= mlirOperationGetNumOperands(y))
+      return 0;
+    MlirOperation e = chainEmpty(b, mlirOperationGetOperand(y, k));
+    if (mlirOperationIsNull(e) ||
+        !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(e, 0)), t))
+      return 0;
+    if (empties)
+      empties[r] = e;
+  }
+  return 1;
+}
+
 /* Whether result `v` of an scf.if / scf.index_switch bufferizes to a fully
    dynamic layout: what one-shot bufferization gives (measured on MLIR 22)
    when every branch yields a buffer made inside it (their types are not
    known when the result's is chosen); a branch yielding a value from
-   outside gives the identity. */
+   outside gives the identity, and so do branches whose yields
+   auto-ac-copy-before-write makes one buffer made outside
+   (acLayoutBranchEmpties). */
 static int dynamicResult(MlirValue v) {
   MlirOperation op = mlirOpResultGetOwner(v);
   if (!nameIs(op, "scf.if") && !nameIs(op, "scf.index_switch"))
     return 0;
   intptr_t k = mlirOpResultGetResultNumber(v);
+  if (acLayoutBranchEmpties(op, k, NULL, 0))
+    return 0;  /* auto-ac-copy-before-write gives them one buffer */
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
     MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
     if (mlirBlockIsNull(b))

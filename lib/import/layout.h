@@ -68,6 +68,17 @@ void acLayoutOfValue(MlirValue v, MlirOperation ret, int fromCopy, AcLayout *out
 /// else is AC_LAYOUT_OTHER (out: the identity layout of the result).
 AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out);
 
+/// Whether every branch of `op` (an scf.if or scf.index_switch, one block
+/// per region) yields as result `k` (a static ranked tensor) the end of an
+/// in-place chain of destination-style writers of that block (linalg
+/// `outs`, insert dests) starting at a `tensor.empty` of the block of the
+/// result's type, each init read by its writer alone.  Then
+/// auto-ac-copy-before-write replaces those empties by one made before
+/// `op`, so the result is a buffer made outside, of the identity layout.
+/// `empties` (may be NULL; room for `cap`) receives each region's empty.
+int acLayoutBranchEmpties(MlirOperation op, intptr_t k, MlirOperation *empties,
+                          intptr_t cap);
+
 /// Whether `op` is a view op the layouts follow (tensor.extract_slice,
 /// expand_shape, collapse_shape, cast, bitcast, reshape).
 int acLayoutIsView(MlirOperation op);

@@ -1084,7 +1084,8 @@ AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
      backward): the deallocation pipeline cannot tell whether a call's
      results alias each other or its arguments, and frees them together at
      the end of the caller, behind a run-time alias check. */
-  static const char inl[] = "inline{default-pipeline=},auto-ac-copy-returned-views,";
+  static const char inl[] =
+      "inline{default-pipeline=},auto-ac-copy-returned-views,auto-ac-copy-before-write,";
   acStrBufAppend(out, inl, sizeof inl - 1);
   appendf(out,
           "one-shot-bufferize{bufferize-function-boundaries "

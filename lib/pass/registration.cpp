@@ -277,6 +277,29 @@ struct CopyReturnedViewsPass
   }
 };
 
+/// auto-ac-copy-before-write: the body is acCopyBeforeWrite
+/// (lib/pass/writecopy.c).
+struct CopyBeforeWritePass
+    : public mlir::PassWrapper<CopyBeforeWritePass,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CopyBeforeWritePass)
+
+  llvm::StringRef getArgument() const final { return "auto-ac-copy-before-write"; }
+  llvm::StringRef getDescription() const final {
+    return "Before one-shot-bufferize: a write whose init's storage is read "
+           "later writes into a fresh copy made right at the write (where "
+           "the planner counts it), not wherever bufferization would copy";
+  }
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::bufferization::BufferizationDialect,
+                    mlir::tensor::TensorDialect>();
+  }
+  void runOnOperation() override {
+    if (acCopyBeforeWrite(wrap(getOperation().getOperation()), nullptr) != AC_OK)
+      signalPassFailure();
+  }
+};
+
 /// auto-ac-gpu-buffers: the body is acGpuBuffers (lib/pass/gpubuf.c).
 struct GpuBuffersPass
     : public mlir::PassWrapper<GpuBuffersPass,
@@ -332,6 +355,7 @@ extern "C" void acRegisterPasses(void) {
     mlir::PassRegistration<AutoACPass>();
     mlir::PassRegistration<FreeAtLastUsePass>();
     mlir::PassRegistration<CopyReturnedViewsPass>();
+    mlir::PassRegistration<CopyBeforeWritePass>();
     mlir::PassRegistration<GpuBuffersPass>();
     mlir::PassPipelineRegistration<LowerOptions>(
         "auto-ac-lower-cpu",

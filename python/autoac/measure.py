@@ -696,7 +696,7 @@ def lower_and_run(tools, text, work, tag, calls, free_pass, poison,
     if explain_with:
         # The IR the named pipeline lowers, after the free pass: for reading.
         epipe = ",".join(pre + ([] if pre else ["inline{default-pipeline=}"]) +
-                         ["auto-ac-copy-returned-views"] +
+                         ["auto-ac-copy-returned-views", "auto-ac-copy-before-write"] +
                          [BUFFERIZE % alignment, DEALLOC] +
                          (["auto-ac-free-at-last-use"] if free_pass else []))
         buf = os.path.join(work, tag + ".buf.mlir")

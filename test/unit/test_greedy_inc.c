@@ -599,6 +599,125 @@ AC_TEST(budgetLastDrop) {
   CHECK(budgets >= 3000 && refined >= 80);
 }
 
+/* A chain of `layers` layers as bench/scale_chain.py's (gen_chain.py):
+ * forward wt = view(W[i % K]), h = mm(x, wt), x' = relu(h); backward
+ * gh = tb(g', x'), g = mm(gh, W), xt = view(x), gw = mm(xt, gh), the
+ * gradient of each parameter summed.  Every x is a candidate; with equal
+ * sizes and costs, greedy's ties go to the lowest id and it grows one
+ * recompute group whose anchor moves to an earlier backward op at every
+ * drop (the whole group moves: issue 22's long chains).  `vary`: sizes and
+ * seconds drawn per layer instead. */
+static AcGraph *chainGraph(uint64_t seed, int layers, int nMicro, int vary) {
+  uint64_t rs = seed * 0x9E3779B97F4A7C15ULL + 7;
+  int k = 1 + tkRand(&rs, 3);
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "chain");
+  AcId x = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, 64);
+  AcId w[3];
+  for (int j = 0; j < k; ++j)
+    w[j] = acGraphBuilderAddArg(b, AC_ROLE_PARAM, 64);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, 4);
+  AcId *xs = calloc((size_t)layers + 1, sizeof *xs);
+  int64_t zero = 0;
+  xs[0] = x;
+  for (int i = 0; i < layers; ++i) {
+    AcId vo = acGraphBuilderAddOp(b, "t", &w[i % k], 1, 1, &zero);
+    tkOp(b, vo, AC_KIND_VIEW, 1, 0);
+    acGraphBuilderSetAlias(b, tkRes(b, vo), w[i % k]);
+    int64_t hb = vary ? 8 * (4 + tkRand(&rs, 8)) : 64;
+    int64_t xb = vary ? 8 * (4 + tkRand(&rs, 8)) : 64;
+    double sec = vary ? 0.001 * (1 + tkRand(&rs, 4)) : 0.002;
+    AcId mm = tkAdd(b, "mm", (AcId[]){xs[i], tkRes(b, vo)}, 2, hb, AC_KIND_MATMUL, 1, sec);
+    AcId re = tkAdd(b, "relu", (AcId[]){tkRes(b, mm)}, 1, xb, AC_KIND_ELEMENTWISE, 1, sec / 4);
+    xs[i + 1] = tkRes(b, re);
+  }
+  AcId loss = tkRes(b, tkAdd(b, "sum", &xs[layers], 1, 4, AC_KIND_REDUCTION, 1, 0.001));
+  acGraphBuilderAddRet(b, loss, AC_RET_OUTPUT);
+  AcId g = tkRes(b, tkAdd(b, "mul", (AcId[]){dy, xs[layers]}, 2, 64, AC_KIND_ELEMENTWISE, 1, 0.001));
+  AcId acc[3] = {AC_NONE, AC_NONE, AC_NONE};
+  for (int i = layers - 1; i >= 0; --i) {
+    AcId gh = tkRes(b, tkAdd(b, "tb", (AcId[]){g, xs[i + 1]}, 2, 64, AC_KIND_ELEMENTWISE, 1, 0.001));
+    g = tkRes(b, tkAdd(b, "mm", (AcId[]){gh, w[i % k]}, 2, 64, AC_KIND_MATMUL, 1, 0.002));
+    AcId vo = acGraphBuilderAddOp(b, "t", &xs[i], 1, 1, &zero);
+    tkOp(b, vo, AC_KIND_VIEW, 1, 0);
+    acGraphBuilderSetAlias(b, tkRes(b, vo), xs[i]);
+    AcId gw = tkRes(b, tkAdd(b, "mm", (AcId[]){tkRes(b, vo), gh}, 2, 64, AC_KIND_MATMUL, 1, 0.002));
+    acc[i % k] = acc[i % k] == AC_NONE
+                     ? gw
+                     : tkRes(b, tkAdd(b, "add", (AcId[]){acc[i % k], gw}, 2, 64,
+                                      AC_KIND_ELEMENTWISE, 1, 0.001));
+  }
+  for (int j = 0; j < k; ++j)
+    acGraphBuilderAddRet(b, acc[j], AC_RET_GRAD);
+  for (int m = 0; nMicro > 1 && m < nMicro; ++m)
+    acGraphBuilderAddSched(b, 0, AC_PHASE_FWD, m);
+  for (int m = 0; nMicro > 1 && m < nMicro; ++m)
+    acGraphBuilderAddSched(b, 0, AC_PHASE_BWD, m);
+  AcGraph *out = NULL;
+  AcError err;
+  if (acGraphBuilderFinish(b, &out, &err) != AC_OK) {
+    printf("  chain: %s\n", err.message);
+    out = NULL;
+  }
+  acGraphBuilderDestroy(b);
+  free(xs);
+  return out;
+}
+
+/* The largest recompute group of the last plan of g's min-cut trajectory. */
+static int32_t chainLargestGroup(const AcGraph *g, int64_t staticB) {
+  AcTrajectory *t = NULL;
+  AcPlan *p = acPlanCreate(g);
+  AcRecomputeGroups *gr = NULL;
+  int32_t largest = -1;
+  if (p && acGreedyTrajectory(g, staticB, &t, NULL) == AC_OK &&
+      acTrajectoryPlan(g, t, t->numPlans - 1, p, NULL) == AC_OK &&
+      acPlanGroups(g, p, &gr, NULL) == AC_OK) {
+    largest = 0;
+    for (intptr_t i = 0; i < gr->numGroups; ++i)
+      if (gr->groups[i].numOps > largest)
+        largest = gr->groups[i].numOps;
+  }
+  acRecomputeGroupsDestroy(gr);
+  acTrajectoryDestroy(t);
+  acPlanDestroy(p);
+  return largest;
+}
+
+/* Long chains (issue 22 section 3): the trajectories where each drop moves
+ * a whole recompute group of up to a hundred-odd ops to an earlier anchor,
+ * past the leaf-index threshold, are the reference's, from the min-cut set,
+ * save-all and a random set, with equal and with varied layers, one or two
+ * microbatches, plain and with every leaf indexed; the state is checked
+ * against a fresh simulation after every drop. */
+AC_TEST(chainGraphs) {
+  int saved = acGreedyLeafIndexMin;
+  int32_t largest = 0;
+  for (int indexed = 0; indexed < 2; ++indexed) {
+    acGreedyLeafIndexMin = indexed ? 1 : saved;
+    Stats st = {0, 0, 0, 0};
+    for (uint64_t seed = 1; seed <= 8 && st.failures < 3; ++seed) {
+      int layers = 12 + (int)(seed * 37 % 70), micro = 1 + (int)(seed % 3 == 0);
+      AcGraph *g = chainGraph(seed, layers, micro, (int)(seed % 2 == 0));
+      CHECK(g != NULL);
+      if (!g)
+        continue;
+      compareGraph(g, seed, &st);
+      if (!indexed) {
+        int32_t lg = chainLargestGroup(g, acSimStaticBytes(g, 1.0, 0));
+        largest = lg > largest ? lg : largest;
+      }
+      acGraphDestroy(g);
+    }
+    printf("  %s: %d trajectories, %d drops (%d on plateaus)\n",
+           indexed ? "indexed" : "plain", st.trajectories, st.drops, st.plateauDrops);
+    CHECK(st.failures == 0 && st.trajectories >= 20 && st.drops >= 300);
+  }
+  printf("  largest recompute group: %d ops\n", (int)largest);
+  CHECK(largest >= 2 * saved);
+  acGreedyLeafIndexMin = saved;
+}
+
 int main(void) {
   RUN(trajectoryEqual);
   RUN(exactOrder);
@@ -613,5 +732,6 @@ int main(void) {
   RUN(inPlaceDestGraphs);
   RUN(workspaceGraphs);
   RUN(budgetLastDrop);
+  RUN(chainGraphs);
   return acTestSummary("greedy_inc");
 }

@@ -1,14 +1,16 @@
 // Differential tester, seed 30309 (found on 2026-12-03, not shrunk: the
 // shrinker keeps the whole program).  Every strategy's plan at a budget the
-// report calls feasible measures above it in the compiled program (+384 B,
-// see the first line below).  Not yet classified: the program has no
-// collapse of a strided view, no returned strided view, no call, no loop
-// and no scf.if; its gradients come from pads, inserts and extract_slices
-// of padded tensors (docs/reliability.md, "Open over-budget findings").
-// Open: the budget promise is broken here; once the cause is fixed this
-// passes: drop the XFAIL.
+// report called feasible measured +384 B above it in the compiled program.
+// Cause: in the backward, a recompute region inserts into a view
+// (collapse -> expand) of a buffer that later ops still read.  The planner
+// counts a copy at the insert (a new 2048 B buffer, 16x32xf32); one-shot
+// bufferization resolved the conflict with copies of its own choosing, at
+// both collapse_shapes of the chain (one per later reader), which lived
+// longer.  Fixed by auto-ac-copy-before-write (lib/pass/writecopy.c), run
+// by auto-ac-lower-cpu/gpu before bufferizing: the copy is made at the
+// write, where the planner counts it, and bufferization has no conflict
+// left to resolve (docs/fidelity.md, cause 7).
 //
-// XFAIL: *
 // UNSUPPORTED: asan
 // RUN: %python %S/../../difftest/difftest.py --case %s --build %autoac_build | FileCheck %s
 // CHECK: difftest: {{.*}}: no divergence

@@ -10,6 +10,7 @@
 // DUMP:      auto-ac{
 // DUMP-NEXT: inline{default-pipeline= {{.*}}},
 // DUMP-NEXT: auto-ac-copy-returned-views,
+// DUMP-NEXT: auto-ac-copy-before-write,
 // DUMP-NEXT: one-shot-bufferize{{.*}}buffer-alignment=64 bufferize-function-boundaries=true {{.*}}function-boundary-type-conversion=identity-layout-map
 // DUMP:      ownership-based-buffer-deallocation
 // DUMP:      bufferization-lower-deallocations

@@ -1,0 +1,206 @@
+// auto-ac-copy-before-write (lib/pass/writecopy.c), the step of
+// auto-ac-lower-cpu/gpu before one-shot-bufferize: a destination-style write
+// whose init's storage (the base of its view chain, through recompute
+// regions) is read after it writes into a fresh copy made right before it,
+// which is where the planner counts the copy (simulate.c, acSimInPlace).
+// Bufferization then has no conflict left to place a copy of its own
+// (difftest seed 30309).  Shared inits after `cse` get one copy per writer
+// first, as the import gives them.  Writes inside loops and ifs are left
+// alone.  A second run changes nothing.
+//
+// RUN: ac-opt %s --pass-pipeline='builtin.module(auto-ac-copy-before-write)' | FileCheck %s
+// RUN: ac-opt %s --pass-pipeline='builtin.module(auto-ac-copy-before-write,auto-ac-copy-before-write)' | FileCheck %s
+// RUN: %if plugin %{ mlir-opt %s --load-pass-plugin=%plugin -split-input-file --pass-pipeline='builtin.module(auto-ac-copy-before-write)' | FileCheck %s %}
+
+// The insert writes into a view of %y, and %y is read after it: the copy
+// (16x32xf32, 2048 B) is made at the insert, not up the view chain.
+// CHECK-LABEL: func.func @insert_into_view_read_later
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<16x32xf32>, %[[Y:[^:]*]]: tensor<32x16xf32>
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[Y]]
+// CHECK-NEXT:    %[[V:.*]] = tensor.expand_shape %[[C]]
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<16x32xf32>
+// CHECK-NEXT:    %[[M:.*]] = bufferization.materialize_in_destination %[[V]] in %[[E]]
+// CHECK-NEXT:    %[[I:.*]] = tensor.insert_slice %[[X]] into %[[M]]
+// CHECK:         linalg.add ins(%[[Y]], %[[Y]]
+func.func @insert_into_view_read_later(%x: tensor<16x32xf32>, %y: tensor<32x16xf32>) -> (tensor<16x32xf32>, tensor<32x16xf32>) {
+  %c = tensor.collapse_shape %y [[0, 1]] : tensor<32x16xf32> into tensor<512xf32>
+  %v = tensor.expand_shape %c [[0, 1]] output_shape [16, 32] : tensor<512xf32> into tensor<16x32xf32>
+  %i = tensor.insert_slice %x into %v[0, 0] [16, 32] [1, 1] : tensor<16x32xf32> into tensor<16x32xf32>
+  %e = tensor.empty() : tensor<32x16xf32>
+  %r = linalg.add ins(%y, %y : tensor<32x16xf32>, tensor<32x16xf32>) outs(%e : tensor<32x16xf32>) -> tensor<32x16xf32>
+  return %i, %r : tensor<16x32xf32>, tensor<32x16xf32>
+}
+
+// -----
+
+// Nothing reads %t after the insert: it writes in place, no copy.
+// CHECK-LABEL: func.func @insert_last_read
+// CHECK-NOT:     materialize_in_destination
+// CHECK-NOT:     tensor.empty
+// CHECK:         tensor.insert_slice
+func.func @insert_last_read(%x: tensor<4xf32>, %t: tensor<8xf32>) -> tensor<8xf32> {
+  %i = tensor.insert_slice %x into %t[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  return %i : tensor<8xf32>
+}
+
+// -----
+
+// The payload never reads its init (%a is read later by the add): a fresh
+// tensor.empty, no copy of the contents.
+// CHECK-LABEL: func.func @outs_not_read
+// CHECK:         %[[A:.*]] = linalg.exp
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK-NEXT:    %[[B:.*]] = linalg.generic {{.*}} outs(%[[E]] : tensor<8xf32>)
+// CHECK-NOT:     materialize_in_destination
+// CHECK:         linalg.add ins(%[[A]], %[[B]]
+func.func @outs_not_read(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %a = linalg.exp ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<8xf32>
+  %e2 = tensor.empty() : tensor<8xf32>
+  %s = linalg.add ins(%a, %b : tensor<8xf32>, tensor<8xf32>) outs(%e2 : tensor<8xf32>) -> tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+
+// -----
+
+// A shared zero-filled init after cse: every writer gets its own fill of its
+// own empty right before it, the shared one is erased; then nothing is
+// read after a write, so there is no copy.
+// CHECK-LABEL: func.func @shared_fill
+// CHECK-NOT:     materialize_in_destination
+// CHECK:         %[[E1:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-NEXT:    %[[F1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E1]]
+// CHECK-NEXT:    linalg.matmul ins({{.*}}) outs(%[[F1]]
+// CHECK-NEXT:    %[[E2:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-NEXT:    %[[F2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E2]]
+// CHECK-NEXT:    linalg.matmul ins({{.*}}) outs(%[[F2]]
+// CHECK-NOT:     linalg.fill
+// CHECK:         return
+func.func @shared_fill(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m1 = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m2 = linalg.matmul ins(%b, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %m1, %m2 : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Recompute regions: the insert in the second region writes into a view of
+// the first region's result, which the mul after it reads: the copy is made
+// in the second region, at the insert.
+// CHECK-LABEL: func.func @across_regions
+// CHECK:         %[[R:.*]] = scf.execute_region
+// CHECK:         scf.execute_region
+// CHECK:           %[[V:.*]] = tensor.collapse_shape %[[R]]
+// CHECK-NEXT:      %[[E:.*]] = tensor.empty() : tensor<16xf32>
+// CHECK-NEXT:      %[[M:.*]] = bufferization.materialize_in_destination %[[V]] in %[[E]]
+// CHECK-NEXT:      tensor.insert_slice %{{.*}} into %[[M]]
+// CHECK:         linalg.mul ins(%[[R]], %[[R]]
+func.func @across_regions(%x: tensor<4x4xf32>, %s: tensor<4xf32>) -> (tensor<16xf32>, tensor<4x4xf32>) {
+  %r = scf.execute_region -> tensor<4x4xf32> {
+    %e = tensor.empty() : tensor<4x4xf32>
+    %n = linalg.negf ins(%x : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    scf.yield %n : tensor<4x4xf32>
+  } {ac.recompute}
+  %i = scf.execute_region -> tensor<16xf32> {
+    %v = tensor.collapse_shape %r [[0, 1]] : tensor<4x4xf32> into tensor<16xf32>
+    %w = tensor.insert_slice %s into %v[4] [4] [1] : tensor<4xf32> into tensor<16xf32>
+    scf.yield %w : tensor<16xf32>
+  } {ac.recompute}
+  %e2 = tensor.empty() : tensor<4x4xf32>
+  %m = linalg.mul ins(%r, %r : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e2 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %i, %m : tensor<16xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// A collapse of a strided slice is a copy (a buffer of its own), so writing
+// into it conflicts with nothing: no copy.
+// CHECK-LABEL: func.func @own_storage
+// CHECK-NOT:     materialize_in_destination
+// CHECK:         return
+func.func @own_storage(%x: tensor<4x8xf32>, %s: tensor<2xf32>) -> (tensor<8xf32>, tensor<4x8xf32>) {
+  %sl = tensor.extract_slice %x[0, 0] [2, 4] [1, 1] : tensor<4x8xf32> to tensor<2x4xf32>
+  %c = tensor.collapse_shape %sl [[0, 1]] : tensor<2x4xf32> into tensor<8xf32>
+  %w = tensor.insert_slice %s into %c[0] [2] [1] : tensor<2xf32> into tensor<8xf32>
+  return %w, %x : tensor<8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// A loop writes into its init, which is returned too: the copy is made at
+// the loop (the planner's op); the write inside the body is the loop's own
+// business and is left alone.
+// CHECK-LABEL: func.func @loop_init
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<4x8xf32>
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x8xf32>
+// CHECK-NEXT:    %[[M:.*]] = bufferization.materialize_in_destination %[[X]] in %[[E]]
+// CHECK-NEXT:    scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[M]])
+// CHECK-NEXT:      linalg.negf ins(%[[ACC]] : tensor<4x8xf32>) outs(%[[ACC]] : tensor<4x8xf32>)
+// CHECK-NOT:     materialize_in_destination
+// CHECK:         return
+func.func @loop_init(%x: tensor<4x8xf32>, %n: index) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %l = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> tensor<4x8xf32> {
+    %t = linalg.negf ins(%acc : tensor<4x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+    scf.yield %t : tensor<4x8xf32>
+  }
+  return %l, %x : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Both branches of the if yield an in-place chain into an empty of their
+// own: the empties become one, made before the if (the result is then a
+// buffer owned where it is made: no clone by the deallocation pipeline, an
+// identity layout, so the collapse after it is a view).
+// CHECK-LABEL: func.func @if_branch_empties
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-NEXT:    scf.if
+// CHECK-NOT:       tensor.empty
+// CHECK:           linalg.exp ins(%{{.*}} : tensor<4x4xf32>) outs(%[[E]] : tensor<4x4xf32>)
+// CHECK:         } else {
+// CHECK-NOT:       tensor.empty
+// CHECK:           %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<4x4xf32>)
+// CHECK-NEXT:      linalg.add ins({{.*}}) outs(%[[F]] : tensor<4x4xf32>)
+// CHECK:         tensor.collapse_shape
+func.func @if_branch_empties(%c: i1, %x: tensor<4x4xf32>) -> tensor<16xf32> {
+  %r = scf.if %c -> tensor<4x4xf32> {
+    %e = tensor.empty() : tensor<4x4xf32>
+    %a = linalg.exp ins(%x : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    scf.yield %a : tensor<4x4xf32>
+  } else {
+    %z = arith.constant 1.0 : f32
+    %e = tensor.empty() : tensor<4x4xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %a = linalg.add ins(%x, %x : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+    scf.yield %a : tensor<4x4xf32>
+  }
+  %v = tensor.collapse_shape %r [[0, 1]] : tensor<4x4xf32> into tensor<16xf32>
+  return %v : tensor<16xf32>
+}
+
+// -----
+
+// One branch yields a value from outside: left alone.
+// CHECK-LABEL: func.func @if_outside_value
+// CHECK:         scf.if
+// CHECK-NEXT:      tensor.empty
+func.func @if_outside_value(%c: i1, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = scf.if %c -> tensor<4xf32> {
+    %e = tensor.empty() : tensor<4xf32>
+    %a = linalg.exp ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %a : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
