@@ -375,8 +375,11 @@ def dynamic_sizes(rep, dims_text):
         if sym is None:
             die("--dims: %r is no symbol or argument dimension of the report "
                 "(symbols: %s)" % (name, ", ".join(sizes) or "none"))
-        if int(val) > sizes[sym] and name in sizes:
-            pass  # above the bound: run anyway, the plan is not promised there
+        if int(val) > sizes[sym]:
+            # Run anyway (the formula still says what it costs); the plan
+            # and the budget are not promised there.
+            sys.stderr.write("ac-measure: note: %s=%s is above the bound %d\n"
+                             % (name, val, sizes[sym]))
         sizes[sym] = int(val)
     argdims = {}
     for a, sym in of.items():
