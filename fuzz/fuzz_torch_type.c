@@ -1,4 +1,5 @@
-/* fuzz_torch_type.c - libFuzzer target for acTypeParseTorch, the reader of
+/* fuzz_torch_type.c - libFuzzer target for acTypeParseTorch (and its
+ * dynamic variant acTypeParseTorchDynamic), the reader of
  * `!torch.vtensor<[d0,...],dtype>` type text, and acElemBitsFromName.
  *
  * The input is copied into a buffer of exactly its size, NOT NUL-terminated,
@@ -38,6 +39,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (st != AC_OK && !memchr(err.message, '\0', sizeof err.message))
     abort();
   acTypeParseTorch(text, size, &t, NULL);
+  /* The dynamic variant: a dimension is >= 0 or AC_DIM_DYNAMIC, and with
+     the dynamic ones at 1 the size fits (what the import bounds later). */
+  memset(&t, 0xa5, sizeof t);
+  st = acTypeParseTorchDynamic(text, size, &t, &err);
+  if (st != AC_OK && st != AC_ERR_INVALID)
+    abort();
+  if (st == AC_OK && t.isTensor) {
+    if (t.rank < 0 || t.rank > AC_MAX_RANK || t.elemBits <= 0)
+      abort();
+    for (int32_t i = 0; i < t.rank; ++i) {
+      if (t.dims[i] < 0 && t.dims[i] != AC_DIM_DYNAMIC)
+        abort();
+      if (t.dims[i] == AC_DIM_DYNAMIC)
+        t.dims[i] = 1;
+    }
+    if (acTensorElements(&t) < 0 || acTensorBytes(&t) < 0)
+      abort();
+  }
   (void)acElemBitsFromName(text, size);
   free(text);
   return 0;

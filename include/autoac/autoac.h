@@ -47,6 +47,8 @@ typedef struct AcOptions {
   int strict;
   double timeLimit;        ///< seconds of planning; 0: none (work limits only)
   int sweep;               ///< ac-opt only: number of budgets to sweep (0: off)
+  char *maxDim;            ///< bounds of dynamic dimensions (option max-dim:
+                           ///< every setting's entries, comma-separated), or NULL
 } AcOptions;
 
 /// Names of every option, NULL-terminated, in contract order (the table

@@ -27,6 +27,10 @@ typedef struct AcTensorType {
   int32_t elemBits;        ///< bits per element (i1 counts as 8)
 } AcTensorType;
 
+/// A dynamic dimension in AcTensorType.dims (acTypeParseTorchDynamic and
+/// the import, before it puts the dimension's bound there).
+#define AC_DIM_DYNAMIC (-1)
+
 /// Elements of a tensor type (1 for rank 0, 0 for non-tensors).
 int64_t acTensorElements(const AcTensorType *t);
 /// Bytes of a tensor type (0 for non-tensors); -1 on overflow.
@@ -43,6 +47,10 @@ int32_t acElemBitsFromName(const char *dtype, size_t len);
 /// (`?` or -1), an unranked `!torch.vtensor`, an unknown dtype or bad syntax.
 AcStatus acTypeParseTorch(const char *text, size_t len, AcTensorType *out,
                           AcError *err);
+/// As acTypeParseTorch, with dynamic dimensions (`?`, or -1 in a torch
+/// shape) accepted as AC_DIM_DYNAMIC (their size checked as 1).
+AcStatus acTypeParseTorchDynamic(const char *text, size_t len,
+                                 AcTensorType *out, AcError *err);
 
 /// Extra facts the importer may know about an op (all optional, 0 = unknown).
 typedef struct AcOpExtra {

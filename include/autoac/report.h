@@ -34,6 +34,9 @@ typedef struct AcReportInput {
                                    ///< (acCallsCaveat); NULL: "exact"
   const AcSearchStats *search;     ///< ilp/beam: how the search ended; NULL
                                    ///< or searched == 0: no "search" block
+  const char *extraJson;           ///< a JSON object whose keys are added
+                                   ///< (dynamic shapes: symbols, peak
+                                   ///< formula); NULL: none
 } AcReportInput;
 
 /// Recompute overhead in percent of the step: recomputeSeconds / stepSeconds

@@ -146,6 +146,7 @@ int32_t acElemBitsFromName(const char *dtype, size_t len) {
 typedef struct AcCursor {
   const char *s;
   size_t pos, len;
+  int dyn; /* accept dynamic dimensions as AC_DIM_DYNAMIC */
 } AcCursor;
 
 static void acSkipSpace(AcCursor *c) {
@@ -203,7 +204,11 @@ static size_t acBalancedEnd(const char *s, size_t pos, size_t len) {
 /* Checks the element count and byte size of a parsed tensor fit in int64. */
 static AcStatus acCheckSize(AcTensorType *out, AcError *err, const char *text,
                             size_t len) {
-  if (acTensorElements(out) < 0 || acTensorBytes(out) < 0)
+  AcTensorType t = *out; /* dynamic dimensions checked as 1 */
+  for (int32_t i = 0; i < t.rank; ++i)
+    if (t.dims[i] == AC_DIM_DYNAMIC)
+      t.dims[i] = 1;
+  if (acTensorElements(&t) < 0 || acTensorBytes(&t) < 0)
     return acTypeError(err, text, len, "its size overflows 64 bits");
   return AC_OK;
 }
@@ -234,6 +239,17 @@ static AcStatus acParseDim(AcCursor *c, int64_t *dim, AcError *err,
                            const char *text, size_t len) {
   acSkipSpace(c);
   int ch = acPeek(c);
+  if (ch == '?' && c->dyn) {
+    ++c->pos;
+    *dim = AC_DIM_DYNAMIC;
+    return AC_OK;
+  }
+  if (ch == '-' && c->dyn && c->pos + 1 < c->len && c->s[c->pos + 1] == '1' &&
+      !(c->pos + 2 < c->len && acIsDigit(c->s[c->pos + 2]))) {
+    c->pos += 2;
+    *dim = AC_DIM_DYNAMIC;
+    return AC_OK;
+  }
   if (ch == '?')
     return acTypeError(err, text, len,
                        "dynamic dimension '?' (only static shapes are planned)");
@@ -324,10 +340,10 @@ static AcStatus acParseBuiltinBody(AcCursor *c, AcTensorType *out,
   for (;;) {
     acSkipSpace(c);
     int ch = acPeek(c);
-    if (ch == '?')
+    if (ch == '?' && !c->dyn)
       return acTypeError(err, text, len,
                          "dynamic dimension '?' (only static shapes are planned)");
-    if (!acIsDigit((char)ch))
+    if (!acIsDigit((char)ch) && ch != '?')
       break;
     /* A dimension is digits followed by 'x'; anything else is the element
      * type (e.g. "i32" never starts with a digit, so this is unambiguous). */
@@ -385,7 +401,7 @@ static AcStatus acParseAngled(AcCursor *c, int torchBody, AcTensorType *out,
     ++after;
   if (after != c->len)
     return acTypeError(err, text, len, "unexpected text after the type");
-  AcCursor in = {c->s, c->pos + 1, end - 1};
+  AcCursor in = {c->s, c->pos + 1, end - 1, c->dyn};
   return torchBody ? acParseTorchBody(&in, out, err, text, len)
                    : acParseBuiltinBody(&in, out, err, text, len);
 }
@@ -422,18 +438,26 @@ static int acIsBuiltinScalar(const char *s, size_t len) {
 }
 
 static AcStatus acTypeParseImpl(const char *text, size_t len, AcTensorType *out,
-                                AcError *err);
+                                AcError *err, int dyn);
 
 AcStatus acTypeParseTorch(const char *text, size_t len, AcTensorType *out,
                           AcError *err) {
-  AcStatus st = acTypeParseImpl(text, len, out, err);
+  AcStatus st = acTypeParseImpl(text, len, out, err, 0);
+  if (st != AC_OK && out)
+    memset(out, 0, sizeof *out); /* nothing half-parsed escapes */
+  return st;
+}
+
+AcStatus acTypeParseTorchDynamic(const char *text, size_t len,
+                                 AcTensorType *out, AcError *err) {
+  AcStatus st = acTypeParseImpl(text, len, out, err, 1);
   if (st != AC_OK && out)
     memset(out, 0, sizeof *out); /* nothing half-parsed escapes */
   return st;
 }
 
 static AcStatus acTypeParseImpl(const char *text, size_t len, AcTensorType *out,
-                                AcError *err) {
+                                AcError *err, int dyn) {
   if (!out)
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "acTypeParseTorch: no output");
@@ -452,7 +476,7 @@ static AcStatus acTypeParseImpl(const char *text, size_t len, AcTensorType *out,
   if (n == 0)
     return acTypeError(err, text, len, "empty type");
 
-  AcCursor c = {s, 0, n};
+  AcCursor c = {s, 0, n, dyn};
   /* Torch tensors: !torch.vtensor<...> and !torch.tensor<...>. */
   static const char *const torchTensors[] = {"!torch.vtensor", "!torch.tensor"};
   for (int k = 0; k < 2; ++k) {

@@ -26,6 +26,7 @@
 #include "autoac/autoac.h"
 #include "import/import.h"
 #include "import/layout.h"
+#include "import/symbols.h"
 #include "support/ptrmap.h"
 
 #include "mlir-c/AffineExpr.h"
@@ -86,6 +87,9 @@ typedef struct AcImportCtx {
   intptr_t numFuncs, capFuncNames, capRetOps;
   intptr_t totalOps, totalValues; /* ops and values of the joint functions
                                      counted so far (acImportReserve) */
+  AcSymbols *syms;               /* dynamic dimensions (import/symbols.h) */
+  MlirOperation curFunc;         /* the function being imported */
+  const char *curFuncName;
 } AcImportCtx;
 
 static MlirStringRef acStr(const char *s) { return mlirStringRefCreateFromCString(s); }
@@ -232,6 +236,15 @@ static AcStatus acReadTuple(AcImportCtx *c, MlirType t, AcTensorType *out,
     int64_t bytes = acTensorBytes(&part);
     if (!part.isTensor)
       continue;
+    for (int32_t d = 0; d < part.rank; ++d)
+      if (part.dims[d] == AC_DIM_DYNAMIC) {
+        char what[320];
+        snprintf(what, sizeof what, whatFmt, whatIndex, whatName);
+        return acFailAt(c, loc, AC_ERR_INVALID, op,
+                        "%s is a tuple holding a tensor with a dynamic "
+                        "dimension%s: autoac sizes dynamic tensors only as "
+                        "values of their own", what, "");
+      }
     any = 1;
     sum = bytes < 0 || bytes > AC_MAX_BYTES - sum ? AC_MAX_BYTES + 1 : sum + bytes;
   }
@@ -276,7 +289,7 @@ static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out
     memcpy(text + 7, data.data, data.length);
     AcError terr;
     acErrorClear(&terr);
-    AcStatus pst = acTypeParseTorch(text, data.length + 7, out, &terr);
+    AcStatus pst = acTypeParseTorchDynamic(text, data.length + 7, out, &terr);
     if (text != stack)
       acFree(text);
     if (pst != AC_OK)
@@ -297,11 +310,9 @@ static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out
   out->isTensor = 1;
   out->rank = (int32_t)rank;
   for (intptr_t i = 0; i < rank; ++i) {
-    if (mlirShapedTypeIsDynamicDim(t, i))
-      return acFailAt(c, loc, AC_ERR_INVALID, op,
-                      "%s has a dynamic dimension%s: autoac needs static "
-                      "shapes to size activations", WHAT, "");
-    out->dims[i] = mlirShapedTypeGetDimSize(t, i);
+    out->dims[i] = mlirShapedTypeIsDynamicDim(t, i)
+                       ? AC_DIM_DYNAMIC /* its bound: acResolveDims */
+                       : mlirShapedTypeGetDimSize(t, i);
   }
   MlirType e = mlirShapedTypeGetElementType(t);
   int32_t bits = 0;
@@ -340,6 +351,29 @@ static AcStatus acReadType(AcImportCtx *c, MlirType t, AcTensorType *out,
                                  c->numTypeCache + 1, sizeof *c->typeCache) &&
       acPtrMapPut(&c->typeIds, t.ptr, (int32_t)c->numTypeCache) == AC_OK)
     c->typeCache[c->numTypeCache++] = *out;
+  return st;
+}
+
+/* A type read with dynamic dimensions (AC_DIM_DYNAMIC) gets their sizes at
+ * the bounds: the current function's dimensions are tied into symbols
+ * first (once per function, only when one is met). */
+static AcStatus acResolveDims(AcImportCtx *c, MlirValue v, AcTensorType *t) {
+  int dyn = 0;
+  for (int32_t d = 0; d < t->rank && t->isTensor; ++d)
+    dyn |= t->dims[d] == AC_DIM_DYNAMIC;
+  if (!dyn)
+    return AC_OK;
+  if (!c->syms)
+    return acFailAt(c, mlirOperationGetLocation(c->curFunc), AC_ERR_NOMEM,
+                    AC_NONE, "out of memory during import%s%s", "", "");
+  MlirLocation loc = mlirOperationGetLocation(c->curFunc);
+  AcStatus st = acSymbolsAnalyzeFunc(c->syms, c->curFunc, c->curFuncName,
+                                     c->err, c->errLoc ? c->errLoc : &loc);
+  if (st != AC_OK)
+    return st;
+  st = acSymbolsResolve(c->syms, v, t, c->err);
+  if (st != AC_OK && c->errLoc)
+    *c->errLoc = loc;
   return st;
 }
 
@@ -828,6 +862,8 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     return acNoMem(c, floc);
   imp->funcOps[f] = func;
   imp->returnOps[f] = mlirBlockGetTerminator(block);
+  c->curFunc = func;
+  c->curFuncName = name;
   if (!(c->funcNames[f] = acStrdup(name)))
     return acNoMem(c, floc);
   c->numFuncs = f + 1;
@@ -854,6 +890,8 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     AcTensorType t;
     AcStatus st = acReadType(c, mlirValueGetType(arg), &t, floc, AC_NONE,
                              "argument #%d of '@%s'", (int)i, name);
+    if (st == AC_OK)
+      st = acResolveDims(c, arg, &t);
     if (st != AC_OK)
       return st;
     if (acIsTorchTensorAggregate(mlirValueGetType(arg))) {
@@ -925,6 +963,8 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       AcStatus st = acReadType(c, mlirValueGetType(mlirOperationGetOperand(op, i)),
                                &c->types[i], loc, AC_NONE, "operand #%d of '%s'",
                                (int)i, opName);
+      if (st == AC_OK)
+        st = acResolveDims(c, mlirOperationGetOperand(op, i), &c->types[i]);
       if (st != AC_OK)
         return st;
     }
@@ -936,6 +976,9 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       AcStatus st = acReadType(c, mlirValueGetType(mlirOperationGetResult(op, r)),
                                &c->types[numDirect + r], loc, AC_NONE,
                                "result #%d of '%s'", (int)r, opName);
+      if (st == AC_OK)
+        st = acResolveDims(c, mlirOperationGetResult(op, r),
+                           &c->types[numDirect + r]);
       if (st != AC_OK) {
         if (rb != resBytes)
           acFree(rb);
@@ -1309,9 +1352,9 @@ static AcStatus acImportReserve(AcImportCtx *c, MlirOperation func) {
 }
 
 static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
-                             const AcCostTable *costTable, int names,
-                             uint8_t **unknownOut, AcImport **out, AcError *err,
-                             MlirLocation *errLoc) {
+                             const AcCostTable *costTable, const char *maxDim,
+                             int names, uint8_t **unknownOut, AcImport **out,
+                             AcError *err, MlirLocation *errLoc) {
   AcImportCtx c;
   memset(&c, 0, sizeof c);
   c.device = device;
@@ -1331,6 +1374,16 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
   }
   c.imp->module = module;
   MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  intptr_t numJoint = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    numJoint += acOpIs(op, "func.func") &&
+                !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+                    op, acStr("ac.joint")));
+  if (!(c.syms = acSymbolsCreate(maxDim, numJoint))) {
+    st = acNoMem(&c, mloc);
+    goto cleanup;
+  }
   for (MlirOperation op = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     if (!acOpIs(op, "func.func"))
@@ -1350,6 +1403,8 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
       goto cleanup;
   }
   st = acImportSchedule(&c, module);
+  if (st == AC_OK && (st = acSymbolsCheckUsed(c.syms, err)) != AC_OK && errLoc)
+    *errLoc = mloc;
   if (st != AC_OK)
     goto cleanup;
   st = acGraphBuilderFinish(c.b, &g, err);
@@ -1388,6 +1443,10 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
 named:
   if ((st = acCollectUnknownOps(&c)) != AC_OK)
     goto cleanup;
+  if (acSymbolsCount(c.syms) > 0) {
+    c.imp->symbols = c.syms;
+    c.syms = NULL;
+  }
   *out = c.imp;
   c.imp = NULL;
   if (unknownOut) {
@@ -1396,6 +1455,7 @@ named:
   }
 cleanup:
   acImportDestroy(c.imp);
+  acSymbolsDestroy(c.syms);
   acGraphBuilderDestroy(c.b);
   acPtrMapClear(&c.valueIds);
   acPtrMapClear(&c.typeIds);
@@ -1422,6 +1482,7 @@ cleanup:
 void acImportDestroy(AcImport *imp) {
   if (!imp)
     return;
+  acSymbolsDestroy(imp->symbols);
   if (imp->valueNames && imp->graph)
     for (intptr_t v = 0; v < imp->graph->numValues; ++v)
       acFree(imp->valueNames[v]);
@@ -1781,11 +1842,19 @@ AcStatus acImportModuleWithCosts(MlirOperation module, const AcDevice *device,
 AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
                              const AcCostTable *costTable, unsigned flags,
                              AcImport **out, AcError *err, MlirLocation *errLoc) {
+  return acImportModuleDims(module, device, costTable, flags, NULL, out, err,
+                            errLoc);
+}
+
+AcStatus acImportModuleDims(MlirOperation module, const AcDevice *device,
+                            const AcCostTable *costTable, unsigned flags,
+                            const char *maxDim, AcImport **out, AcError *err,
+                            MlirLocation *errLoc) {
   int names = (flags & AC_IMPORT_NAMES) != 0;
   uint8_t *unknown = NULL;
   AcId *place = NULL;
-  AcStatus st = acImportOnce(module, device, costTable, names, &unknown, out, err,
-                             errLoc);
+  AcStatus st = acImportOnce(module, device, costTable, maxDim, names, &unknown,
+                             out, err, errLoc);
   if (st != AC_OK)
     return st;
   AcPtrMap cloneOf = {0}, byValue = {0};
@@ -1812,7 +1881,7 @@ AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
   }
   /* Copies of shared inits are new ops: the module is imported again.  The
      second import names nothing: names are moved over from the first. */
-  st = acImportOnce(module, device, costTable, 0, NULL, out, err, errLoc);
+  st = acImportOnce(module, device, costTable, maxDim, 0, NULL, out, err, errLoc);
   if (st != AC_OK || !names)
     goto cleanup;
   if (!((*out)->valueNames =

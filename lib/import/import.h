@@ -29,6 +29,8 @@ typedef struct AcImport {
   MlirOperation *returnOps;   ///< [graph->numFuncs] their func.return
   char **valueNames;          ///< [graph->numValues] stable names ("%12", "%arg0", "%5#1")
   MlirOperation module;       ///< the module op (not owned)
+  struct AcSymbols *symbols;  ///< the shape symbols of dynamic dimensions
+                              ///< (import/symbols.h), NULL when none
   AcUnknownOp *unknownOps;    ///< [numUnknownOps] ops the cost model does not
                               ///< know, one per name, by first appearance
   intptr_t numUnknownOps;
@@ -55,6 +57,13 @@ AcStatus acImportModuleWithCosts(MlirOperation module, const AcDevice *device,
 AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
                              const AcCostTable *costTable, unsigned flags,
                              AcImport **out, AcError *err, MlirLocation *errLoc);
+/// As acImportModuleFlags, with dynamic dimensions bounded by `maxDim` (the
+/// option max-dim's text, NULL: none; import/symbols.h): their sizes at the
+/// bounds in the graph, their symbols in AcImport.symbols.
+AcStatus acImportModuleDims(MlirOperation module, const AcDevice *device,
+                            const AcCostTable *costTable, unsigned flags,
+                            const char *maxDim, AcImport **out, AcError *err,
+                            MlirLocation *errLoc);
 /// Emits one warning per entry of imp->unknownOps at its first op: how many
 /// ops of that name, that they count 0 FLOPs (and are never recomputed unless
 /// registered and pure), and how to give them costs.

@@ -1,6 +1,8 @@
 /* pass.c - options and the pass body: import, plan, simulate, rewrite, report. */
 #include "autoac/autoac.h"
 #include "import/import.h"
+#include "import/symbols.h"
+#include "pass/dynamic.h"
 #include "partition/partition.h"
 #include "plan/plan_internal.h"
 #include "autoac/report.h"
@@ -86,6 +88,7 @@ void acOptionsDestroy(AcOptions *o) {
   acFree(o->report);
   acFree(o->sweepCsv);
   acFree(o->costTable);
+  acFree(o->maxDim);
   acFree(o);
 }
 
@@ -260,6 +263,32 @@ static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
   return acSetString((char **)field, value, err);
 }
 
+/* Bounds of dynamic dimensions (import/symbols.h): checked, then appended
+ * to those set before, so that the option may be repeated. */
+static AcStatus acOptParse_DIMS(AcOptions *o, const char *name,
+                                const char *value, void *field, AcError *err) {
+  (void)o;
+  char **slot = (char **)field;
+  if (!*value)
+    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                      "bad value for option '%s': expected N or argI.D=N", name);
+  AcStatus st = acMaxDimCheck(value, err);
+  if (st != AC_OK)
+    return st;
+  size_t old = *slot ? strlen(*slot) : 0, n = strlen(value);
+  char *s = acMalloc(old + n + 2);
+  if (!s)
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  if (old)
+    memcpy(s, *slot, old);
+  if (old)
+    s[old++] = ',';
+  memcpy(s + old, value, n + 1);
+  acFree(*slot);
+  *slot = s;
+  return AC_OK;
+}
+
 /* Which kinds take their default from the table: those holding a value.
  * OPTIMIZER and FILE store a string; their zero state (no optimizer name,
  * factor 0; no file) is already the default the table states ("none",
@@ -276,6 +305,7 @@ static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
 #define AC_OPT_DEFAULT_SECONDS 1
 #define AC_OPT_DEFAULT_GRADS 1
 #define AC_OPT_DEFAULT_OFFLOAD 1
+#define AC_OPT_DEFAULT_DIMS 0
 
 /* Defaults from the table (autoac/options.def), read by the kinds' own
  * parsers.  A DEFAULT that is prose rather than a value does not parse and
@@ -464,8 +494,8 @@ static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *o
     mlirEmitError(errLoc, err.message);
     goto cleanup;
   }
-  st = acImportModuleFlags(module, opts->device, table, names ? AC_IMPORT_NAMES : 0,
-                           out, &err, &errLoc);
+  st = acImportModuleDims(module, opts->device, table, names ? AC_IMPORT_NAMES : 0,
+                          opts->maxDim, out, &err, &errLoc);
   if (st == AC_OK && (st = acCheckCostSums(*out, table, &err)) != AC_OK) {
     errLoc = mlirOperationGetLocation((*out)->ops[err.op]);
     acImportDestroy(*out);
@@ -608,7 +638,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   AcPlan *plan = NULL, *base = NULL;
   AcRecomputeGroups *groups = NULL;
   AcSimResult sim;
-  char *report = NULL, *planText = NULL;
+  char *report = NULL, *planText = NULL, *dynJson = NULL;
   AcError err;
   MlirLocation errLoc = mlirOperationGetLocation(module);
   AcStatus st;
@@ -797,6 +827,13 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   acCompiledPeak(module, imp, compiledPeak, sizeof compiledPeak);
   rin.compiledPeak = compiledPeak;
   rin.search = opts->planIn ? NULL : &search;
+  if ((opts->report || reportOut) &&
+      !(dynJson = acDynamicReportJson(imp, plan, &sim, opts, &st, &err)) &&
+      st != AC_OK) {
+    mlirEmitError(errLoc, err.message);
+    goto cleanup;
+  }
+  rin.extraJson = dynJson;
   if ((opts->report || reportOut) && !(report = acReportToString(&rin))) {
     st = AC_ERR_NOMEM;
     mlirEmitError(errLoc, "autoac: out of memory while building the report");
@@ -841,6 +878,7 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   }
 cleanup:
   acFree(report);
+  acFree(dynJson);
   acFree(planText);
   acSimResultClear(&sim);
   acRecomputeGroupsDestroy(groups);

@@ -185,6 +185,12 @@ char *acReportToString(const AcReportInput *in) {
   acSet(r, "unknown_ops", unknown, &failed);
   acSet(r, "compiled_peak",
         json_string(in->compiledPeak ? in->compiledPeak : "exact"), &failed);
+  if (in->extraJson) {
+    json_t *x = json_loads(in->extraJson, 0, NULL);
+    if (!x || json_object_update(r, x) != 0)
+      failed = 1;
+    json_decref(x);
+  }
   for (AcId f = 0; f < g->numFuncs; ++f)
     acPush(funcs, acFunctionJson(in, f, &failed), &failed);
   acSet(r, "functions", funcs, &failed);

@@ -168,14 +168,14 @@ def matching(s, i):
     return -1
 
 
-TENSOR = re.compile(r"tensor<((?:\d+x)*)(f32|f16|bf16|f64)>")
+TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)(f32|f16|bf16|f64)>")
 
 
 def parse_tensor(t):
     m = TENSOR.fullmatch(t.strip())
     if not m:
         return None
-    dims = [int(d) for d in m.group(1).split("x") if d]
+    dims = [-1 if d == "?" else int(d) for d in m.group(1).split("x") if d]
     return dims, m.group(2)
 
 
@@ -239,8 +239,12 @@ def linear_index(lines, dims, ind):
         lines.append(ind + "%%i%d = linalg.index %d : index" % (i, i))
     cur = "%i0"
     for i in range(1, len(dims)):
-        lines.append(ind + "%%n%d = arith.constant %d : index" % (i, dims[i]))
-        lines.append(ind + "%%m%d = arith.muli %s, %%n%d : index" % (i, cur, i))
+        if isinstance(dims[i], str):  # a dynamic size, an SSA value outside
+            n = dims[i]
+        else:
+            lines.append(ind + "%%n%d = arith.constant %d : index" % (i, dims[i]))
+            n = "%%n%d" % i
+        lines.append(ind + "%%m%d = arith.muli %s, %s : index" % (i, cur, n))
         lines.append(ind + "%%l%d = arith.addi %%m%d, %%i%d : index" % (i, i, i))
         cur = "%%l%d" % i
     lines.append(ind + "%%k = arith.index_cast %s : index to i64" % cur)
@@ -248,7 +252,7 @@ def linear_index(lines, dims, ind):
 
 
 def tty(dims, et):
-    return "tensor<%s%s>" % ("".join("%dx" % d for d in dims), et)
+    return "tensor<%s%s>" % ("".join("?x" if d == -1 else "%dx" % d for d in dims), et)
 
 
 def init_tensor(lines, name, dims, et, amp, freq, phase):
@@ -289,6 +293,13 @@ def hash_tensor(lines, name, val, dims, et):
     t = tty(dims, et)
     rank = len(dims)
     sc = "affine_map<(%s) -> ()>" % ", ".join("d%d" % i for i in range(rank))
+    # Dynamic sizes for the linear index: tensor.dim of the result.
+    dims = list(dims)
+    for i, d in enumerate(dims):
+        if d == -1:
+            lines.append("    %s_c%d = arith.constant %d : index" % (name, i, i))
+            lines.append("    %s_n%d = tensor.dim %s, %s_c%d : %s" % (name, i, val, name, i, t))
+            dims[i] = "%s_n%d" % (name, i)
     for j, ty in ((0, "i64"), (1, "i64"), (2, "f64")):
         lines.append("    %s_e%d = tensor.empty() : tensor<%s>" % (name, j, ty))
         lines.append("    %s_z%d = linalg.fill ins(%%hz%s : %s) outs(%s_e%d : tensor<%s>) -> tensor<%s>" % (
@@ -326,8 +337,61 @@ def hash_tensor(lines, name, val, dims, et):
     lines.append("    call @printMemrefF64(%s_f) : (tensor<*xf64>) -> ()" % name)
 
 
-def harness(fname, args, results):
-    """The @main calling @fname once between the measurement marks."""
+def poly_at(poly, sizes):
+    """A report's polynomial ("1792*arg0.0 + 163840") at `sizes`."""
+    total = 0
+    for term in poly.split(" + "):
+        value = 1
+        for factor in term.split("*"):
+            name, _, power = factor.partition("^")
+            v = int(name) if name.isdigit() else sizes[name]
+            value *= v ** int(power or 1)
+        total += value
+    return total
+
+
+def peak_at(rep, sizes):
+    """A dynamic report's peak at `sizes` (symbol -> size): the maximum of
+    its peak_pieces (docs/contract.md, section 4)."""
+    if not rep.get("peak_pieces_complete"):
+        die("the report's peak_pieces are incomplete: no peak at given sizes")
+    return max(poly_at(p, sizes) for p in rep["peak_pieces"])
+
+
+def dynamic_sizes(rep, dims_text):
+    """(symbol -> size, (arg, dim) -> size) from the report's symbols, each
+    at its bound unless --dims names it (by the symbol or any argument
+    dimension of it)."""
+    sizes = {s["name"]: s["bound"] for s in rep.get("symbols", [])}
+    of = {}
+    for s in rep.get("symbols", []):
+        for a in s.get("args", []):
+            of[a] = s["name"]
+    for item in split_top(dims_text or ""):
+        name, eq, val = item.strip().rpartition("=")
+        if not eq or not val.isdigit() or int(val) < 1:
+            die("--dims: expected NAME=SIZE (SIZE >= 1), got %r" % item)
+        sym = name if name in sizes else of.get(name)
+        if sym is None:
+            die("--dims: %r is no symbol or argument dimension of the report "
+                "(symbols: %s)" % (name, ", ".join(sizes) or "none"))
+        if int(val) > sizes[sym]:
+            # Run anyway (the formula still says what it costs); the plan
+            # and the budget are not promised there.
+            sys.stderr.write("ac-measure: note: %s=%s is above the bound %d\n"
+                             % (name, val, sizes[sym]))
+        sizes[sym] = int(val)
+    argdims = {}
+    for a, sym in of.items():
+        m = re.fullmatch(r"(?:.*:)?arg(\d+)\.(\d+)", a)
+        if m:
+            argdims[(int(m.group(1)), int(m.group(2)))] = sizes[sym]
+    return sizes, argdims
+
+
+def harness(fname, args, results, argdims=None):
+    """The @main calling @fname once between the measurement marks.
+    argdims: {(arg, dim): size} for the arguments' dynamic dimensions."""
     lines = []
     lines.append("  func.func private @acMeasureBegin()")
     lines.append("  func.func private @acMeasureEnd()")
@@ -344,6 +408,12 @@ def harness(fname, args, results):
             die("argument %d of @%s has type %s; the harness handles static "
                 "f32/f16/bf16/f64 tensors" % (i, fname, ty))
         dims, et = pt
+        if -1 in dims:
+            try:
+                dims = [argdims[(i, d)] if s == -1 else s for d, s in enumerate(dims)]
+            except (KeyError, TypeError):
+                die("argument %d of @%s has type %s: no size for its dynamic "
+                    "dimensions (the report names no symbol for them)" % (i, fname, ty))
         if "ac.param" in attrs and len(dims) >= 2:
             fan = 1
             for d in dims[:-1]:
@@ -355,6 +425,9 @@ def harness(fname, args, results):
         phase = 0.1 + 0.61 * i
         n = "%%arg_%d" % i
         init_tensor(lines, n, dims, et, amp, freq, phase)
+        if tty(dims, et) != ty:
+            lines.append("    %s_d = tensor.cast %s : %s to %s" % (n, n, tty(dims, et), ty))
+            n += "_d"
         names.append(n)
     lines.append("    call @acMeasureBegin() : () -> ()")
     rt = [r for r, _ in results]
@@ -372,7 +445,7 @@ def harness(fname, args, results):
         if "ac.output" in attrs:
             continue
         dims, et = parse_tensor(ty)
-        mt = "memref<%s%s>" % ("".join("%dx" % d for d in dims), et)
+        mt = "memref<%s%s>" % ("".join("?x" if d == -1 else "%dx" % d for d in dims), et)
         lines.append("    %%tb_%d = bufferization.to_buffer %s read_only : %s to %s" % (i, rn[i], ty, mt))
         lines.append("    %%tp_%d = memref.extract_aligned_pointer_as_index %%tb_%d : %s -> index" % (i, i, mt))
         lines.append("    %%tq_%d = arith.index_cast %%tp_%d : index to i64" % (i, i))
@@ -749,6 +822,13 @@ def main(argv=None):
     ap.add_argument("--explain", action="store_true",
                     help="print the lowered @f's live bytes op by op beside the "
                          "simulator's timeline")
+    ap.add_argument("--max-dim", action="append", default=[],
+                    help="as --ac-max-dim (repeatable): bounds of dynamic "
+                         "dimensions for the plan")
+    ap.add_argument("--dims",
+                    help="run a dynamic module at these sizes: SYMBOL=SIZE or "
+                         "argI.D=SIZE, comma-separated (default: the bounds); "
+                         "the simulated peaks are the report's formula there")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     read_input(a.input)  # one error line for a missing, endless or binary input
@@ -802,9 +882,27 @@ def main(argv=None):
         if a.budget:
             cmd.append("--ac-budget=" + a.budget)
         cmd.append("--ac-offload=off")
+        cmd += ["--ac-max-dim=" + m for m in a.max_dim]
         tools.run(cmd, "ac-opt")
         with open(report) as f:
             rep = json.load(f)
+        # Dynamic shapes: the sizes to run at, and the peaks the formulas
+        # give there (the original's: the save-all plan's formula).
+        argdims, sizes = None, None
+        sim_planned = rep["peak_bytes"]
+        sim_original = rep["baseline_peak_bytes"].get("save-all")
+        if rep.get("symbols"):
+            sizes, argdims = dynamic_sizes(rep, a.dims)
+            sim_planned = peak_at(rep, sizes)
+            if a.original:
+                r0 = os.path.join(work, "report-original.json")
+                tools.run([tools.acopt, a.input, "--ac-strategy=save-all",
+                           "--ac-report=" + r0, "-o", os.path.join(work, "sa.mlir")] +
+                          ["--ac-max-dim=" + m for m in a.max_dim], "ac-opt (save-all)")
+                with open(r0) as f:
+                    sim_original = peak_at(json.load(f), sizes)
+        elif a.dims:
+            die("--dims: %s has no dynamic dimension" % a.input)
         with open(planned) as f:
             ptext = f.read()
         # The split's calls carry no_inline (docs/rewrite.md); drop it so the
@@ -812,14 +910,13 @@ def main(argv=None):
         if a.calls == "inline":
             ptext = ptext.replace(" {no_inline}", "")
 
-        h = harness(fname, args, results)
+        h = harness(fname, args, results, argdims)
         rows = []
         outputs = {}
         progs = []
         if a.original:
-            progs.append(("original", norm, rep["baseline_peak_bytes"].get("save-all"),
-                          "save-all baseline"))
-        progs.append(("planned", ptext, rep["peak_bytes"],
+            progs.append(("original", norm, sim_original, "save-all baseline"))
+        progs.append(("planned", ptext, sim_planned,
                       "%s%s" % (a.strategy, " @ " + a.budget if a.budget else "")))
         for tag, text, sim, what in progs:
             ex = None
@@ -864,6 +961,10 @@ def main(argv=None):
             ", buffer-alignment %d" % a.buffer_alignment if a.buffer_alignment else ""))
         print("  static (params + grads): %s; feasible: %s" % (
             human(rep.get("static_bytes")), rep.get("feasible")))
+        if sizes is not None:
+            print("  sizes: %s (bounds: %s)" % (
+                ", ".join("%s=%d" % kv for kv in sorted(sizes.items())),
+                ", ".join("%s=%d" % (s["name"], s["bound"]) for s in rep["symbols"])))
         print("  %-9s %-22s %14s %14s %8s" % ("program", "plan", "simulated", "measured", "error"))
         for r in rows:
             print("  %-9s %-22s %14s %14s %8s" % (
@@ -871,6 +972,11 @@ def main(argv=None):
                 "-" if r["error_pct"] is None else "%+.2f%%" % r["error_pct"]))
         if same is not None:
             print("  results equal: %s" % ("yes" if same else "NO"))
+        within = None
+        if rep.get("budget_bytes") is not None and rep["budget_bytes"] >= 0 and \
+                rep.get("feasible") and rows[-1]["measured"] is not None:
+            within = rows[-1]["measured"] <= rep["budget_bytes"]
+            print("  planned within budget: %s" % ("yes" if within else "NO"))
         elif a.target == "gpu":
             print("  results: not computed (kernels are not run)")
         if a.verbose:
@@ -883,10 +989,11 @@ def main(argv=None):
                                budget_bytes=rep.get("budget_bytes"),
                                strategy=a.strategy, calls=a.calls, free_pass=a.free_pass,
                                static_bytes=rep.get("static_bytes"),
+                               sizes=sizes, within_budget=within,
                                feasible=rep.get("feasible"),
                                results_equal=same, rows=rows), f, indent=1)
         code = 0
-        if not ok_run or same is False:
+        if not ok_run or same is False or within is False:
             code = 1
         elif a.max_error is not None and any(
                 r["error_pct"] is not None and abs(r["error_pct"]) > a.max_error for r in rows):

@@ -11,10 +11,12 @@ func.func @f(%x: tensor<4xf32>) -> (tensor<4xf32> {ac.output}) attributes {ac.jo
 
 // -----
 
-func.func @g(%x: !torch.vtensor<[2,4],f32>) -> (!torch.vtensor<[?,4],f32> {ac.output}) attributes {ac.joint} {
-  // expected-error@+1 {{result #0 of 'torch.aten.relu': }}
-  %0 = "torch.aten.relu"(%x) : (!torch.vtensor<[2,4],f32>) -> !torch.vtensor<[?,4],f32>
-  return %0 : !torch.vtensor<[?,4],f32>
+// A data-dependent size (nonzero's row count) is tied to no argument
+// dimension: without max-dim it has no bound.
+func.func @g(%x: !torch.vtensor<[2,4],f32>) -> (!torch.vtensor<[?,2],si64> {ac.output}) attributes {ac.joint} {
+  // expected-error@+1 {{dimension 0 of result #0 of 'torch.aten.nonzero' is dynamic, tied to no argument dimension, and has no bound: give --ac-max-dim=N}}
+  %0 = "torch.aten.nonzero"(%x) : (!torch.vtensor<[2,4],f32>) -> !torch.vtensor<[?,2],si64>
+  return %0 : !torch.vtensor<[?,2],si64>
 }
 
 // -----
