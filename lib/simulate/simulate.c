@@ -243,31 +243,42 @@ static void acSimInPlace(AcSim *s) {
       s->lastAt[s->inPlace[4 * k]] = s->inPlace[4 * k + 2] - 1;
 }
 
-/* Workspaces: an op's scratch is live at its step only, on top of what is
- * live then (each step of the timeline runs one op). */
-static void acSimWorkspaces(AcSim *s) {
+/* Calls fn(ctx, step, op) for every step of the timeline in order, with
+ * the op run at it: each schedule entry's ops of its phase, a backward op
+ * preceded by the recompute group anchored at it. */
+typedef void (*AcSimStepFn)(void *ctx, intptr_t step, AcId op);
+
+static void acSimEachStep(const AcSim *s, AcSimStepFn fn, void *ctx) {
   const AcGraph *g = s->g;
   for (intptr_t e = 0; e < g->numSched; ++e) {
     const AcSchedEntry *se = &g->sched[e];
-    const AcFunc *fn = &g->funcs[se->func];
+    const AcFunc *f = &g->funcs[se->func];
     intptr_t t = s->entryBegin[e];
-    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+    for (AcId o = f->firstOp; o < f->firstOp + f->numOps; ++o) {
       if (g->ops[o].phase != se->phase)
         continue;
       if (se->phase == AC_PHASE_BWD && s->anchorGroup[o] >= 0) {
         const AcRecomputeGroup *grp = &s->groups->groups[s->anchorGroup[o]];
-        for (int32_t k = 0; k < grp->numOps; ++k, ++t) {
-          int64_t w = g->ops[s->groups->ops[grp->firstOp + k]].workspace;
-          s->delta[t] += w;
-          s->delta[t + 1] -= w;
-        }
+        for (int32_t k = 0; k < grp->numOps; ++k)
+          fn(ctx, t++, s->groups->ops[grp->firstOp + k]);
       }
-      s->delta[t] += g->ops[o].workspace;
-      s->delta[t + 1] -= g->ops[o].workspace;
-      ++t;
+      fn(ctx, t++, o);
     }
     assert(t == s->entryBegin[e + 1]);
   }
+}
+
+static void acSimWorkspaceStep(void *ctx, intptr_t t, AcId op) {
+  AcSim *s = ctx;
+  int64_t w = s->g->ops[op].workspace;
+  s->delta[t] += w;
+  s->delta[t + 1] -= w;
+}
+
+/* Workspaces: an op's scratch is live at its step only, on top of what is
+ * live then (each step of the timeline runs one op). */
+static void acSimWorkspaces(AcSim *s) {
+  acSimEachStep(s, acSimWorkspaceStep, s);
 }
 
 /* The offloaded storages of `plan` (none: nothing allocated). */
@@ -414,33 +425,26 @@ static void acExtend(AcSim *s, intptr_t slot, intptr_t step) {
     s->lastAt[slot] = step;
 }
 
+typedef struct AcStepStarts {
+  const AcGraph *g;
+  double *T;
+  double now;
+} AcStepStarts;
+
+static void acSimStartStep(void *ctx, intptr_t t, AcId op) {
+  AcStepStarts *c = ctx;
+  c->T[t] = c->now;
+  c->now += c->g->ops[op].seconds;
+}
+
 /* The compute time at which each step starts, [numSteps + 1]. */
 static double *acSimStepStarts(const AcSim *s) {
-  const AcGraph *g = s->g;
-  double *T = acMalloc(((size_t)s->numSteps + 1) * sizeof *T);
-  if (!T)
+  AcStepStarts c = {s->g, acMalloc(((size_t)s->numSteps + 1) * sizeof(double)), 0};
+  if (!c.T)
     return NULL;
-  double now = 0;
-  for (intptr_t e = 0; e < g->numSched; ++e) {
-    const AcSchedEntry *se = &g->sched[e];
-    const AcFunc *fn = &g->funcs[se->func];
-    intptr_t t = s->entryBegin[e];
-    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
-      if (g->ops[o].phase != se->phase)
-        continue;
-      if (se->phase == AC_PHASE_BWD && s->anchorGroup[o] >= 0) {
-        const AcRecomputeGroup *grp = &s->groups->groups[s->anchorGroup[o]];
-        for (int32_t k = 0; k < grp->numOps; ++k) {
-          T[t++] = now;
-          now += g->ops[s->groups->ops[grp->firstOp + k]].seconds;
-        }
-      }
-      T[t++] = now;
-      now += g->ops[o].seconds;
-    }
-  }
-  T[s->numSteps] = now;
-  return T;
+  acSimEachStep(s, acSimStartStep, &c);
+  c.T[s->numSteps] = c.now;
+  return c.T;
 }
 
 /* Offloaded storages: their slots leave the plain intervals (allocAt -1)
