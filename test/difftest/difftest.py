@@ -61,6 +61,11 @@ from autoac.measure import init_tensor, hash_tensor, parse_tensor, joint_signatu
 MONOTONE_SPECS = ["lowest", 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95]
 STRATEGIES = ["greedy", "save-all", "mincut", "knapsack", "beam", "ilp"]
 LLVM = "/usr/lib/llvm-22"
+# Plans keep every save in device memory: the CPU counting runtime cannot
+# tell a host buffer from a device one, so an offloaded plan's measured peak
+# is not its device peak (docs/planner.md, "Offload"; its results are
+# checked by test/lit/exec/offload.mlir).
+OFFLOAD = "off"
 TIMEOUT = 120
 
 
@@ -104,7 +109,7 @@ class Tools:
             self.lib_loaded = True
         with open(path) as f:
             text = f.read()
-        opts = dict(mode="split", strategy=strategy, rng=rngmode)
+        opts = dict(mode="split", strategy=strategy, rng=rngmode, offload=OFFLOAD)
         if budget is not None:
             opts["budget"] = budget
         res = out + ".result"
@@ -589,7 +594,8 @@ class Runner:
         out = os.path.join(work, tag + ".planned.mlir")
         rep = os.path.join(work, tag + ".report.json")
         cmd = [self.tools.acopt, path, "--ac-mode=split", "--ac-strategy=" + strategy,
-               "--ac-report=" + rep, "--ac-rng=" + rngmode, "-o", out]
+               "--ac-report=" + rep, "--ac-rng=" + rngmode, "--ac-offload=" + OFFLOAD,
+               "-o", out]
         if budget is not None:
             cmd.append("--ac-budget=%d" % budget)
         if cli or self.tools.plan_with == "ac-opt":
