@@ -24,6 +24,7 @@
 #include "import/layout.h"
 #include "support/ptrmap.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
 #include <string.h>
@@ -228,6 +229,28 @@ static void copyInit(MlirOperation op, intptr_t k) {
   MlirType t = mlirValueGetType(init);
   MlirOperationState es = mlirOperationStateGet(SREF("tensor.empty"), loc);
   mlirOperationStateAddResults(&es, 1, &t);
+  /* A dynamic dimension's size: tensor.dim of the init. */
+  for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d) {
+    if (!mlirShapedTypeIsDynamicDim(t, d))
+      continue;
+    MlirContext ctx = mlirTypeGetContext(t);
+    MlirType ix = mlirIndexTypeGet(ctx);
+    MlirNamedAttribute val = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, SREF("value")), mlirIntegerAttrGet(ix, d));
+    MlirOperationState cs = mlirOperationStateGet(SREF("arith.constant"), loc);
+    mlirOperationStateAddAttributes(&cs, 1, &val);
+    mlirOperationStateAddResults(&cs, 1, &ix);
+    MlirOperation c = mlirOperationCreate(&cs);
+    mlirBlockInsertOwnedOperationBefore(block, op, c);
+    MlirValue dimOps[2] = {init, mlirOperationGetResult(c, 0)};
+    MlirOperationState ds = mlirOperationStateGet(SREF("tensor.dim"), loc);
+    mlirOperationStateAddOperands(&ds, 2, dimOps);
+    mlirOperationStateAddResults(&ds, 1, &ix);
+    MlirOperation dim = mlirOperationCreate(&ds);
+    mlirBlockInsertOwnedOperationBefore(block, op, dim);
+    MlirValue size = mlirOperationGetResult(dim, 0);
+    mlirOperationStateAddOperands(&es, 1, &size);
+  }
   MlirOperation empty = mlirOperationCreate(&es);
   mlirBlockInsertOwnedOperationBefore(block, op, empty);
   MlirValue fresh = mlirOperationGetResult(empty, 0);
@@ -275,8 +298,7 @@ static void copyWrites(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
   mlirOperationWalk(op, countCb, &count, MlirWalkPreOrder);
   for (int j = 0; j < n; ++j) {
     MlirValue init = mlirOperationGetOperand(op, k[j]);
-    MlirType t = mlirValueGetType(init);
-    if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t))
+    if (!mlirTypeIsARankedTensor(mlirValueGetType(init)))
       continue;
     int32_t id = baseId(w, init);
     if (id < 0)

@@ -204,3 +204,23 @@ func.func @if_outside_value(%c: i1, %x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Dynamic sizes: the copy's empty takes the init's sizes (tensor.dim).
+// CHECK-LABEL: func.func @dynamic_insert
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<?x32xf32>, %[[Y:[^:]*]]: tensor<?x32xf32>
+// CHECK:         tensor.dim %[[X]]
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[D:.*]] = tensor.dim %[[Y]], %[[C0]]
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?x32xf32>
+// CHECK-NEXT:    %[[M:.*]] = bufferization.materialize_in_destination %[[Y]] in %[[E]]
+// CHECK-NEXT:    tensor.insert_slice %[[X]] into %[[M]]
+func.func @dynamic_insert(%x: tensor<?x32xf32>, %y: tensor<?x32xf32>) -> (tensor<?x32xf32>, tensor<?x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x32xf32>
+  %i = tensor.insert_slice %x into %y[0, 0] [%n, 32] [1, 1] : tensor<?x32xf32> into tensor<?x32xf32>
+  %e = tensor.empty(%n) : tensor<?x32xf32>
+  %r = linalg.add ins(%y, %y : tensor<?x32xf32>, tensor<?x32xf32>) outs(%e : tensor<?x32xf32>) -> tensor<?x32xf32>
+  return %i, %r : tensor<?x32xf32>, tensor<?x32xf32>
+}
