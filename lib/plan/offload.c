@@ -79,15 +79,15 @@ static AcStatus acTryMove(const AcGraph *g, const AcPlanOptions *opts,
   return AC_OK;
 }
 
-AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
-                         double deadline, AcPlan *plan, int *changed,
-                         int *limited, AcError *err) {
+static AcStatus acOffloadRun(const AcGraph *g, const AcPlanOptions *opts,
+                             double deadline, intptr_t maxSims, AcPlan *plan,
+                             int *changed, int *limited, AcError *err) {
   AcStatus st = AC_OK;
   AcSimResult cs;
   AcPlan *trial = NULL;
   uint8_t *cand = NULL;
   AcDropChecker *ck = NULL;
-  intptr_t sims = 0, maxSims = acOffloadMaxSimulations(g);
+  intptr_t sims = 0;
   memset(&cs, 0, sizeof cs);
   *changed = 0;
   if (!(g->hostBandwidth > 0) || opts->budget < 0)
@@ -144,5 +144,62 @@ cleanup:
   acDropCheckerDestroy(ck);
   acPlanDestroy(trial);
   acFree(cand);
+  return st;
+}
+
+AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
+                         double deadline, AcPlan *plan, int *changed,
+                         int *limited, AcError *err) {
+  return acOffloadRun(g, opts, deadline, acOffloadMaxSimulations(g), plan,
+                      changed, limited, err);
+}
+
+/* The extra seconds of a plan: recompute plus stalls. */
+static AcStatus acOffloadExtraSeconds(const AcGraph *g, const AcPlan *p,
+                                   int64_t staticBytes, int64_t *peak,
+                                   double *secs, AcError *err) {
+  AcSimResult r;
+  memset(&r, 0, sizeof r);
+  AcStatus st = acSimulate(g, p, staticBytes, 0, &r, err);
+  if (st == AC_OK) {
+    *peak = r.peakBytes;
+    *secs = r.recomputeSeconds + r.stallSeconds;
+  }
+  acSimResultClear(&r);
+  return st;
+}
+
+AcStatus acOffloadCompete(const AcGraph *g, const AcPlanOptions *opts,
+                          const uint8_t *start, double deadline, AcPlan *plan,
+                          int *changed, AcError *err) {
+  AcStatus st = AC_OK;
+  AcPlan *o = NULL;
+  int64_t gPeak = 0, oPeak = 0;
+  double gSecs = 0, oSecs = 0;
+  int ochanged = 0, olimited = 0;
+  *changed = 0;
+  if (!(g->hostBandwidth > 0) || opts->budget < 0)
+    return AC_OK;
+  if ((st = acOffloadExtraSeconds(g, plan, opts->staticBytes, &gPeak, &gSecs, err)) != AC_OK)
+    return st;
+  if (gPeak > opts->budget || !(gSecs > 0))
+    return AC_OK; /* missed (acOffloadSearch's case), or nothing to save */
+  if (!(o = acPlanCreate(g)))
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory while planning");
+  if ((st = acPlanFromSaved(g, start, o, err)) != AC_OK)
+    goto cleanup;
+  AcPlanOptions to = *opts;
+  to.budget = gPeak;
+  intptr_t maxSims = ((intptr_t)1 << 23) / ((intptr_t)g->numOps + g->numValues + 1);
+  if ((st = acOffloadRun(g, &to, deadline, maxSims < 16 ? 16 : maxSims, o,
+                         &ochanged, &olimited, err)) != AC_OK ||
+      (st = acOffloadExtraSeconds(g, o, opts->staticBytes, &oPeak, &oSecs, err)) != AC_OK)
+    goto cleanup;
+  if (oPeak <= gPeak && oSecs < gSecs) {
+    acPlanCopy(plan, o);
+    *changed = 1;
+  }
+cleanup:
+  acPlanDestroy(o);
   return st;
 }

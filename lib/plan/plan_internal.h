@@ -63,6 +63,19 @@ AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
                          double deadline, AcPlan *plan, int *changed,
                          int *limited, AcError *err);
 
+/* Offload against recompute at a budget greedy meets (docs/planner.md,
+ * "Offload"): from the starting set `start`, the offload trajectory (offload
+ * and drop moves, acOffloadSearch's) until its peak is at most that of
+ * `plan` (greedy's plan for opts->budget); when that plan spends fewer
+ * extra seconds (recompute + stalls), it replaces `plan` (*changed = 1).
+ * Taking it only at a peak no higher than greedy's keeps the peak monotone
+ * in the budget.  Bounded by 2^23 / (ops + values) simulations (at least
+ * 16) and `deadline`; cut short, it changes nothing unless its plan is
+ * better.  Nothing happens without a budget or a host link. */
+AcStatus acOffloadCompete(const AcGraph *g, const AcPlanOptions *opts,
+                          const uint8_t *start, double deadline, AcPlan *plan,
+                          int *changed, AcError *err);
+
 /* acBeamSearch that also stops once the monotonic clock (acClockSeconds)
  * passes `deadline` (<= 0: never), and at its work limit
  * (acBeamMaxSimulations); either sets the front's `limited`, and the front

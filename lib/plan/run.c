@@ -210,6 +210,11 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
       int changed = 0, olimited = 0;
       st = acOffloadSearch(g, opts, deadline, plan, &changed, &olimited, err);
       S->limited |= olimited;
+      /* Met by recomputing: offload where it costs fewer seconds. */
+      int competed = 0;
+      if (st == AC_OK && !changed && opts->floorSearch)
+        st = acOffloadCompete(g, opts, saved, deadline, plan, &competed, err);
+      changed |= competed;
       if (changed && simulated) {
         acSimResultClear(sim);
         simulated = 0;
