@@ -1620,31 +1620,6 @@ static intptr_t acInitOperand(MlirOperation op) {
   return mlirOperationGetNumOperands(op) - 1;
 }
 
-/* The init `v` of a destination-style writer `o` when it is shared: made by
- * a `tensor.empty`, or by a `linalg.fill` of one, and read by some op other
- * than `o`.  Returns the op making it, or a null op. */
-static MlirOperation acSharedInitMaker(MlirOperation o, MlirValue v) {
-  MlirOperation none = {NULL};
-  if (!mlirValueIsAOpResult(v))
-    return none;
-  MlirOperation p = mlirOpResultGetOwner(v);
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(p));
-  if (acStrRefEq(n, "linalg.fill")) {
-    intptr_t k = mlirOperationGetNumOperands(p);
-    MlirValue init = k > 0 ? mlirOperationGetOperand(p, k - 1) : v;
-    if (mlirOperationGetNumResults(p) != 1 || !mlirValueIsAOpResult(init) ||
-        !acStrRefEq(mlirIdentifierStr(mlirOperationGetName(
-                        mlirOpResultGetOwner(init))), "tensor.empty"))
-      return none;
-  } else if (!acStrRefEq(n, "tensor.empty")) {
-    return none;
-  }
-  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u))
-    if (!mlirOperationEqual(mlirOpOperandGetOwner(u), o))
-      return p;
-  return none;
-}
 
 /* Records `clone`'s result as a copy of `orig`'s (clone value -> the value
  * id of `orig`'s result, `idOf`), for naming. */
@@ -1687,7 +1662,7 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
     if (at < 0)
       continue;
     writes[o] = !mlirOperationIsNull(
-        acSharedInitMaker(op, mlirOperationGetOperand(op, at)));
+        acLayoutSharedInitMaker(op, mlirOperationGetOperand(op, at)));
     numWriters += writes[o];
   }
   if (numWriters == 0)

@@ -425,3 +425,24 @@ int acLayoutReturnsWithoutCopy(const AcLayout *l) {
   }
   return 1;
 }
+
+MlirOperation acLayoutSharedInitMaker(MlirOperation o, MlirValue v) {
+  MlirOperation none = {NULL};
+  if (!mlirValueIsAOpResult(v))
+    return none;
+  MlirOperation p = mlirOpResultGetOwner(v);
+  if (nameIs(p, "linalg.fill")) {
+    intptr_t k = mlirOperationGetNumOperands(p);
+    MlirValue init = k > 0 ? mlirOperationGetOperand(p, k - 1) : v;
+    if (mlirOperationGetNumResults(p) != 1 || !mlirValueIsAOpResult(init) ||
+        !nameIs(mlirOpResultGetOwner(init), "tensor.empty"))
+      return none;
+  } else if (!nameIs(p, "tensor.empty")) {
+    return none;
+  }
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!mlirOperationEqual(mlirOpOperandGetOwner(u), o))
+      return p;
+  return none;
+}

@@ -79,6 +79,13 @@ AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out);
 int acLayoutBranchEmpties(MlirOperation op, intptr_t k, MlirOperation *empties,
                           intptr_t cap);
 
+/// The op making init `v` of destination-style writer `o` when that init is
+/// shared: a `tensor.empty`, or a `linalg.fill` of one, that another op
+/// also reads (after `cse`); a null op otherwise.  The import gives each
+/// such writer its own copy of the maker (docs/contract.md, "Shared inits"),
+/// and auto-ac-copy-before-write does the same before bufferizing.
+MlirOperation acLayoutSharedInitMaker(MlirOperation o, MlirValue v);
+
 /// Whether `op` is a view op the layouts follow (tensor.extract_slice,
 /// expand_shape, collapse_shape, cast, bitcast, reshape).
 int acLayoutIsView(MlirOperation op);

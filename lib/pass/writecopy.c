@@ -339,29 +339,6 @@ static void copyWrites(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
   }
 }
 
-/* The op making init `v` of writer `w` when that init is shared: a
- * `tensor.empty`, or a `linalg.fill` of one, that another op also reads
- * (after `cse`).  Null otherwise. */
-static MlirOperation sharedMaker(MlirOperation w, MlirValue v) {
-  MlirOperation none = {NULL};
-  if (!mlirValueIsAOpResult(v))
-    return none;
-  MlirOperation p = mlirOpResultGetOwner(v);
-  if (isOp(p, "linalg.fill")) {
-    intptr_t k = mlirOperationGetNumOperands(p);
-    MlirValue e = mlirOperationGetOperand(p, k - 1);
-    if (mlirOperationGetNumResults(p) != 1 || !mlirValueIsAOpResult(e) ||
-        !isOp(mlirOpResultGetOwner(e), "tensor.empty"))
-      return none;
-  } else if (!isOp(p, "tensor.empty")) {
-    return none;
-  }
-  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u))
-    if (!mlirOperationEqual(mlirOpOperandGetOwner(u), w))
-      return p;
-  return none;
-}
 
 /* Erases `m` (a tensor.empty or a linalg.fill of one) when nothing reads it
  * any more, and then a fill's empty likewise. */
@@ -387,7 +364,7 @@ static void listSharedWrites(AcWriteCopy *w, MlirBlock block, MlirOperation op) 
   intptr_t k[8];
   int n = initOperands(op, k);
   for (int j = 0; j < n; ++j) {
-    if (mlirOperationIsNull(sharedMaker(op, mlirOperationGetOperand(op, k[j]))))
+    if (mlirOperationIsNull(acLayoutSharedInitMaker(op, mlirOperationGetOperand(op, k[j]))))
       continue;
     if (!acArrayGrow((void **)&w->shared, &w->capShared, w->numShared + 1,
                      sizeof *w->shared)) {
