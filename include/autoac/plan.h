@@ -66,8 +66,8 @@ typedef struct AcPlanOptions {
 /// AC_FLOOR_ILP_SIZE ops + values.
 #define AC_FLOOR_BEAM_WIDTH 2
 #define AC_FLOOR_BEAM_EXPANSIONS 24
-#define AC_FLOOR_BEAM_WORK ((intptr_t)1 << 24)
-#define AC_FLOOR_BEAM_MIN_SIMULATIONS 64
+#define AC_FLOOR_BEAM_WORK ((intptr_t)1 << 23)
+#define AC_FLOOR_BEAM_MIN_SIMULATIONS 32
 #define AC_FLOOR_ILP_SIZE 256
 /// ... except that on graphs where the full beam (acBeamSearch's) costs at
 /// most this many units (simulations x (ops + values + 1)) at worst, the
@@ -176,7 +176,7 @@ AcStatus acTrajectoryPlan(const AcGraph *g, const AcTrajectory *t,
 /// trajectory is run until a plan fits (plan K), then among the drops from
 /// plan K-1 whose plan has a peak in [peak of plan K, budget] and costs no
 /// more than plan K, the one with the least recompute seconds (then the
-/// lower peak, then the lower value id) makes the plan; plan K is one of
+/// lower peak, then the id order of the drop ties) makes the plan; plan K is one of
 /// them.  When no plan fits, the trajectory's last (lowest-peak) plan; with
 /// no budget (< 0), the starting plan.  The peak never rises as the budget
 /// falls (docs/planner.md has the argument).  With `out`, the trajectory

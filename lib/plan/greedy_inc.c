@@ -68,6 +68,7 @@ static AcStatus acGreedyIncrementalRun(const AcGraph *g,
                                        AcTrajectory **out, AcError *err);
 
 intptr_t acGreedyWorkOverride;
+intptr_t acGreedyWorkLast;
 
 intptr_t acGreedyWorkLimit(const AcGraph *g) {
   if (acGreedyWorkOverride > 0)
@@ -202,6 +203,7 @@ static AcStatus acGreedyIncrementalRun(const AcGraph *g,
       goto cleanup;
   }
   acTrajectoryTrim(t);
+  acGreedyWorkLast = s.work;
 #ifdef AC_GREEDY_STATS
   {
     int32_t maxg = 0;

@@ -18,14 +18,14 @@
  * the scan in acIncPick can stop at the first entry that could not beat the
  * best even at a fall equal to its bound (a candidate's fall is at most its
  * bound, and acDropBefore never prefers a smaller fall), however many exact
- * ties follow.  Entries without a bound (key HUGE_VAL) come last, by id.
+ * ties follow.  Entries without a bound (key HUGE_VAL) come last, by acIdBefore.
  * Different keys decide at once: the keys are correctly rounded quotients,
  * and rounding is monotone, so key a < key b implies the exact ratio a <
  * ratio b (bounds below 2^53, exact as doubles). */
 static int acHeapLess(const AcHeapItem *a, const AcHeapItem *b) {
   int ha = a->key == HUGE_VAL, hb = b->key == HUGE_VAL;
   if (ha || hb)
-    return ha != hb ? hb : a->cand < b->cand;
+    return ha != hb ? hb : acIdBefore(a->cand, b->cand);
   if (a->key != b->key && a->bound < ((int64_t)1 << 53) &&
       b->bound < ((int64_t)1 << 53))
     return a->key < b->key;

@@ -39,10 +39,32 @@ int acDropClassify(AcProfileTop cur, AcProfileTop next, int64_t *fall);
 /// Compares x1 * f1 with x2 * f2 exactly (x finite, >= 0; f > 0): -1, 0, 1.
 int acCompareScaled(double x1, int64_t f1, double x2, int64_t f2);
 
+/// The order of value ids among exact ties: by the id's bits reversed, so
+/// that ties are taken spread over the graph (ids 0, 2^k, 2^(k-1), ...; any
+/// arithmetic run of ids is visited as a van der Corput sequence) instead of
+/// one end first.  On a chain of equal layers, lowest-id-first drops the
+/// layers in order and grows one recompute group that every drop moves
+/// (quadratic work, long recompute transients); spread ties keep groups
+/// short.  A strict total order on ids (bit reversal is a bijection).
+static inline int acIdBefore(AcId a, AcId b) {
+  uint32_t x = (uint32_t)a, y = (uint32_t)b;
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  y = ((y >> 1) & 0x55555555u) | ((y & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  y = ((y >> 2) & 0x33333333u) | ((y & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+  y = ((y >> 4) & 0x0F0F0F0Fu) | ((y & 0x0F0F0F0Fu) << 4);
+  x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+  y = ((y >> 8) & 0x00FF00FFu) | ((y & 0x00FF00FFu) << 8);
+  x = (x >> 16) | (x << 16);
+  y = (y >> 16) | (y << 16);
+  return x < y;
+}
+
 /// 1 when drop a (extra seconds ea, fall fa, value id va) ranks before drop b:
 /// less extra per byte of fall (compared exactly), then the larger fall,
-/// then the lower value id.  A strict total order, so the pick does not
-/// depend on the order candidates are looked at.
+/// then acIdBefore.  A strict total order, so the pick does not depend on
+/// the order candidates are looked at.
 static inline int acDropBefore(double ea, int64_t fa, AcId va, double eb,
                                int64_t fb, AcId vb) {
   int c = acCompareScaled(ea, fb, eb, fa); /* ea/fa vs eb/fb */
@@ -50,7 +72,7 @@ static inline int acDropBefore(double ea, int64_t fa, AcId va, double eb,
     return c < 0;
   if (fa != fb)
     return fa > fb;
-  return va < vb;
+  return acIdBefore(va, vb);
 }
 
 /*===-------------------------- trajectory.c ------------------------------===*/
@@ -64,14 +86,14 @@ int acTrajectoryPush(AcTrajectory *t, intptr_t *cap, AcId dropped,
 void acTrajectoryTrim(AcTrajectory *t);
 
 /// The order of last drops for a budget (acGreedyPlanForBudget): fewer
-/// extra seconds, then the lower peak, then the lower value id.
+/// extra seconds, then the lower peak, then acIdBefore.
 static inline int acRefineBefore(double extra, int64_t peak, AcId v,
                                  double extra2, int64_t peak2, AcId v2) {
   if (extra != extra2)
     return extra < extra2;
   if (peak != peak2)
     return peak < peak2;
-  return v < v2;
+  return acIdBefore(v, v2);
 }
 
 /// The best last drop a search has seen so far: value (AC_NONE: none yet),
@@ -153,6 +175,9 @@ AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
 intptr_t acGreedyWorkLimit(const AcGraph *g);
 /// Tests set this to a small limit (0: the default).
 extern intptr_t acGreedyWorkOverride;
+/// The work units the last incremental run did (for tests of how the work
+/// grows with the graph; not thread-safe, read only by tests).
+extern intptr_t acGreedyWorkLast;
 
 /// Backward leaves (recompute group + op) with at least this many steps are
 /// indexed by the incremental greedy (greedy_inc_profile.c); tests lower it

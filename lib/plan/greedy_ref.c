@@ -7,7 +7,7 @@
  *
  * The rule (both implementations): from a starting save set, repeatedly
  * drop the saved value with the least extra recompute seconds per byte of
- * global peak it frees (ties: the larger fall, then the lower value id),
+ * global peak it frees (ties: the larger fall, then acIdBefore),
  * considering only drops that lower the simulated peak.  When none does, a
  * drop that keeps the peak but lowers the number of steps at it, or the
  * second-highest level, is taken by the same rule on that secondary fall;

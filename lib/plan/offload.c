@@ -17,7 +17,8 @@
  * budget falls, and it stays below the recompute-only plan's.  Each step
  * costs one simulation per candidate (O(candidates x (ops + operands))); a
  * deterministic limit of simulations bounds the run (a prefix of the
- * trajectory: the best plan reached, reported as limited). */
+ * trajectory: the best plan reached, reported as limited); a step that
+ * would pass it is not started. */
 #include "plan_internal.h"
 
 #include <string.h>
@@ -105,6 +106,19 @@ static AcStatus acOffloadRun(const AcGraph *g, const AcPlanOptions *opts,
     goto cleanup;
   while (cs.peakBytes > opts->budget) {
     AcMove best = {0, AC_NONE, 0, 0};
+    /* A step is taken whole or not at all: one that would pass the limit
+     * stops the run before its first simulation (the plan is the same as
+     * when the limit cuts the step short, without the wasted work). */
+    intptr_t moves = 0;
+    for (AcId v = 0; v < (AcId)g->numValues; ++v)
+      if (plan->saved[v])
+        for (int kind = 0; kind < 2; ++kind)
+          moves += kind == 0 ? cand[v] && !plan->offload[v]
+                             : acDropCheckerOk(ck, plan->saved, v);
+    if (sims + moves > maxSims) {
+      *limited = 1;
+      goto cleanup;
+    }
     for (AcId v = 0; v < (AcId)g->numValues; ++v) {
       if (!plan->saved[v])
         continue;
@@ -112,8 +126,8 @@ static AcStatus acOffloadRun(const AcGraph *g, const AcPlanOptions *opts,
         if (kind == 0 ? !cand[v] || plan->offload[v]
                       : !acDropCheckerOk(ck, plan->saved, v))
           continue;
-        if (++sims > maxSims ||
-            (deadline > 0 && acClockSeconds() > deadline)) {
+        ++sims;
+        if (deadline > 0 && acClockSeconds() > deadline) {
           *limited = 1;
           goto cleanup;
         }

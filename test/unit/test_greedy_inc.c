@@ -721,6 +721,53 @@ AC_TEST(chainGraphs) {
   acGreedyLeafIndexMin = saved;
 }
 
+/* The work of a full trajectory on a chain of equal layers, where every
+ * candidate ties with every other: lowest-id-first ties dropped the layers
+ * in order, each drop moving the whole recompute group built so far
+ * (work quadratic in the layers); spread ties (acIdBefore) keep the
+ * groups short.  Deterministic units, no clock. */
+static intptr_t chainWork(int layers, int32_t *largest) {
+  AcGraph *g = chainGraph(3, layers, 1, 0);
+  AcPlan *p = g ? acPlanCreate(g) : NULL;
+  AcRecomputeGroups *gr = NULL;
+  AcTrajectory *t = NULL;
+  intptr_t work = -1;
+  *largest = -1;
+  if (!p)
+    goto cleanup;
+  int64_t staticB = acSimStaticBytes(g, 1.0, 0);
+  acPlanSaveAll(g, p);
+  acGreedyWorkOverride = (intptr_t)1 << 40; /* run to the end */
+  if (acGreedyIncrementalUntil(g, p->saved, staticB, -1, 0, &t, NULL) == AC_OK)
+    work = acGreedyWorkLast;
+  acGreedyWorkOverride = 0;
+  if (t && acTrajectoryPlan(g, t, t->numPlans - 1, p, NULL) == AC_OK &&
+      acPlanGroups(g, p, &gr, NULL) == AC_OK) {
+    *largest = 0;
+    for (intptr_t i = 0; i < gr->numGroups; ++i)
+      if (gr->groups[i].numOps > *largest)
+        *largest = gr->groups[i].numOps;
+  }
+cleanup:
+  acRecomputeGroupsDestroy(gr);
+  acTrajectoryDestroy(t);
+  acPlanDestroy(p);
+  acGraphDestroy(g);
+  return work;
+}
+
+AC_TEST(chainWorkScales) {
+  int32_t big1 = 0, big4 = 0;
+  intptr_t w1 = chainWork(400, &big1), w4 = chainWork(1600, &big4);
+  printf("  work: %ld units at 400 layers, %ld at 1600 (x%.2f); largest "
+         "recompute group %d and %d ops\n",
+         (long)w1, (long)w4, w1 > 0 ? (double)w4 / (double)w1 : 0.0, (int)big1,
+         (int)big4);
+  CHECK(w1 > 0 && w4 > 0);
+  /* Linear would be x4, n log n about x5; quadratic x16. */
+  CHECK(w4 < 7 * w1);
+}
+
 int main(void) {
   RUN(trajectoryEqual);
   RUN(exactOrder);
@@ -736,5 +783,6 @@ int main(void) {
   RUN(workspaceGraphs);
   RUN(budgetLastDrop);
   RUN(chainGraphs);
+  RUN(chainWorkScales);
   return acTestSummary("greedy_inc");
 }
