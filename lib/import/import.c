@@ -25,6 +25,7 @@
  * that context and invariant would become a shared internal interface. */
 #include "autoac/autoac.h"
 #include "import/import.h"
+#include "import/branches.h"
 #include "import/layout.h"
 #include "import/symbols.h"
 #include "support/ptrmap.h"
@@ -1821,6 +1822,20 @@ AcStatus acImportModuleFlags(MlirOperation module, const AcDevice *device,
                             errLoc);
 }
 
+/* Branches known at compile time, folded in every joint function before
+ * the graph is built (import/branches.h). */
+static AcStatus acFoldJointBranches(MlirOperation module, AcError *err) {
+  MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (acOpIs(op, "func.func") &&
+        !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, acStr("ac.joint"))) &&
+        acFoldConstantBranches(op) < 0)
+      return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                        "out of memory while folding constant branches");
+  return AC_OK;
+}
+
 AcStatus acImportModuleDims(MlirOperation module, const AcDevice *device,
                             const AcCostTable *costTable, unsigned flags,
                             const char *maxDim, AcImport **out, AcError *err,
@@ -1828,7 +1843,10 @@ AcStatus acImportModuleDims(MlirOperation module, const AcDevice *device,
   int names = (flags & AC_IMPORT_NAMES) != 0;
   uint8_t *unknown = NULL;
   AcId *place = NULL;
-  AcStatus st = acImportOnce(module, device, costTable, maxDim, names, &unknown,
+  AcStatus st = acFoldJointBranches(module, err);
+  if (st != AC_OK)
+    return st;
+  st = acImportOnce(module, device, costTable, maxDim, names, &unknown,
                              out, err, errLoc);
   if (st != AC_OK)
     return st;

@@ -498,7 +498,17 @@ class Func:
                 self.add(n, a.shape, "for", dict(a=a, b=fb))
             elif k == "if":
                 c = em.fresh("cond")
-                if r[1] % 2:
+                if r[1] % 4 == 2:
+                    # Decided at run time (by the sign of a's first element):
+                    # the import folds constant branches, this keeps real
+                    # conditional code under test.
+                    zi, e, z = em.fresh("ci"), em.fresh("e"), em.fresh("z")
+                    em.emit("%s = arith.constant 0 : index" % zi)
+                    em.emit("%s = tensor.extract %s[%s] : %s" % (
+                        e, a.name, ", ".join([zi] * len(a.shape)), T(a.shape)))
+                    em.emit("%s = arith.constant 0.0 : f32" % z)
+                    em.emit("%s = arith.cmpf ogt, %s, %s : f32" % (c, e, z))
+                elif r[1] % 2:
                     em.emit("%s = arith.constant %s" % (c, "true" if r[2] % 2 else "false"))
                 else:
                     i1, i2 = em.fresh("ci"), em.fresh("ci")

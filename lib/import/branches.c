@@ -1,0 +1,163 @@
+/* branches.c - scf.if / scf.index_switch folded where the branch is a
+ * compile-time constant (import/branches.h). */
+#include "import/branches.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "autoac/support.h"
+
+#include <string.h>
+
+static int nameIs(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t len = strlen(name);
+  return n.length == len && memcmp(n.data, name, len) == 0;
+}
+
+/* The integer an `arith.constant` of integer or index type holds, and its
+ * bit width (64 for index). */
+static int constantInt(MlirValue v, int64_t *x, unsigned *width) {
+  if (!mlirValueIsAOpResult(v))
+    return 0;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!nameIs(def, "arith.constant"))
+    return 0;
+  MlirAttribute a = mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return 0;
+  MlirType t = mlirValueGetType(v);
+  if (mlirTypeIsAIndex(t))
+    *width = 64;
+  else if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) <= 64)
+    *width = mlirIntegerTypeGetWidth(t);
+  else
+    return 0;
+  *x = mlirIntegerAttrGetValueInt(a);
+  return 1;
+}
+
+/* The value of `arith.cmpi` on two constants (predicates as arith's
+ * CmpIPredicate: eq ne slt sle sgt sge ult ule ugt uge). */
+static int constantCmp(MlirOperation cmp, int *out) {
+  int64_t a, b;
+  unsigned wa, wb;
+  if (mlirOperationGetNumOperands(cmp) != 2 ||
+      !constantInt(mlirOperationGetOperand(cmp, 0), &a, &wa) ||
+      !constantInt(mlirOperationGetOperand(cmp, 1), &b, &wb) || wa != wb || wa == 0)
+    return 0;
+  MlirAttribute p = mlirOperationGetAttributeByName(cmp, mlirStringRefCreateFromCString("predicate"));
+  if (mlirAttributeIsNull(p) || !mlirAttributeIsAInteger(p))
+    return 0;
+  uint64_t mask = wa == 64 ? ~(uint64_t)0 : (((uint64_t)1 << wa) - 1);
+  uint64_t ua = (uint64_t)a & mask, ub = (uint64_t)b & mask;
+  /* Signed values of the width: the attribute's value is sign-extended. */
+  switch (mlirIntegerAttrGetValueInt(p)) {
+  case 0: *out = ua == ub; return 1;
+  case 1: *out = ua != ub; return 1;
+  case 2: *out = a < b; return 1;
+  case 3: *out = a <= b; return 1;
+  case 4: *out = a > b; return 1;
+  case 5: *out = a >= b; return 1;
+  case 6: *out = ua < ub; return 1;
+  case 7: *out = ua <= ub; return 1;
+  case 8: *out = ua > ub; return 1;
+  case 9: *out = ua >= ub; return 1;
+  default: return 0;
+  }
+}
+
+/* The i1 `c` when it is known at compile time. */
+static int constantCond(MlirValue c, int *out) {
+  int64_t x;
+  unsigned w;
+  if (constantInt(c, &x, &w)) {
+    *out = x != 0;
+    return 1;
+  }
+  return mlirValueIsAOpResult(c) && nameIs(mlirOpResultGetOwner(c), "arith.cmpi") &&
+         constantCmp(mlirOpResultGetOwner(c), out);
+}
+
+intptr_t acConstantBranch(MlirOperation op) {
+  if (nameIs(op, "scf.if") && mlirOperationGetNumOperands(op) == 1 &&
+      mlirOperationGetNumRegions(op) == 2) {
+    int c;
+    return constantCond(mlirOperationGetOperand(op, 0), &c) ? (c ? 0 : 1) : -1;
+  }
+  if (nameIs(op, "scf.index_switch") && mlirOperationGetNumOperands(op) == 1) {
+    int64_t x;
+    unsigned w;
+    MlirAttribute cases = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("cases"));
+    if (!constantInt(mlirOperationGetOperand(op, 0), &x, &w) ||
+        mlirAttributeIsNull(cases) || !mlirAttributeIsADenseI64Array(cases))
+      return -1;
+    intptr_t n = mlirDenseArrayGetNumElements(cases);
+    if (mlirOperationGetNumRegions(op) != 1 + n)
+      return -1;
+    for (intptr_t i = 0; i < n; ++i)
+      if (mlirDenseI64ArrayGetElement(cases, i) == x)
+        return 1 + i;
+    return 0;
+  }
+  return -1;
+}
+
+/* Folds `op` into its taken region `r`: the region's ops (its terminator
+ * aside) move before `op`, whose results become the terminator's operands.
+ * An scf.if without an else region (r = 1 and no block) has no results. */
+static void foldInto(MlirOperation op, intptr_t r) {
+  MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+  if (!mlirBlockIsNull(blk)) {
+    MlirOperation term = mlirBlockGetTerminator(blk);
+    MlirOperation it = mlirBlockGetFirstOperation(blk);
+    while (!mlirOperationIsNull(it) && !mlirOperationEqual(it, term)) {
+      MlirOperation next = mlirOperationGetNextInBlock(it);
+      mlirOperationMoveBefore(it, op);
+      it = next;
+    }
+    for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
+      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i),
+                                    mlirOperationGetOperand(term, i));
+  }
+  mlirOperationDestroy(op);
+}
+
+typedef struct Found {
+  MlirOperation *ops;
+  intptr_t len, cap;
+  int nomem;
+} Found;
+
+/* Post-order: an op nested in a branch is listed before the op holding
+ * it, so folding in list order never touches an op already erased (a
+ * branch not taken is erased with its op, after its own ops were folded). */
+static MlirWalkResult collect(MlirOperation op, void *user) {
+  Found *f = user;
+  if (acConstantBranch(op) < 0)
+    return MlirWalkResultAdvance;
+  if (f->len == f->cap) {
+    intptr_t cap = f->cap ? 2 * f->cap : 16;
+    MlirOperation *ops = acRealloc(f->ops, (size_t)cap * sizeof *ops);
+    if (!ops) {
+      f->nomem = 1;
+      return MlirWalkResultInterrupt;
+    }
+    f->ops = ops;
+    f->cap = cap;
+  }
+  f->ops[f->len++] = op;
+  return MlirWalkResultAdvance;
+}
+
+intptr_t acFoldConstantBranches(MlirOperation func) {
+  Found f = {NULL, 0, 0, 0};
+  mlirOperationWalk(func, collect, &f, MlirWalkPostOrder);
+  if (f.nomem) {
+    acFree(f.ops);
+    return -1;
+  }
+  for (intptr_t i = 0; i < f.len; ++i)
+    foldInto(f.ops[i], acConstantBranch(f.ops[i]));
+  acFree(f.ops);
+  return f.len;
+}
