@@ -34,6 +34,8 @@ typedef struct AcImport {
   AcUnknownOp *unknownOps;    ///< [numUnknownOps] ops the cost model does not
                               ///< know, one per name, by first appearance
   intptr_t numUnknownOps;
+  int cpuDevice;              ///< planned for a CPU profile (set by the pass:
+                              ///< where an offloaded torch value is copied back)
 } AcImport;
 
 /// Imports every ac.joint function of `module` (a builtin.module op), costing

@@ -514,10 +514,13 @@ static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *o
   if (opts->offload == AC_OFFLOAD_OFF || opts->hostBudget == 0)
     (*out)->graph->hostBandwidth = 0;
   (*out)->graph->hostBudget = opts->hostBudget > 0 ? opts->hostBudget : 0;
-  /* The rewrite copies builtin ranked tensors only (lib/rewrite/offload.c). */
+  /* The rewrite copies builtin ranked tensors and torch value tensors
+     (lib/rewrite/offload.c). */
   for (intptr_t v = 0; v < (*out)->graph->numValues; ++v)
     (*out)->graph->values[v].noOffload =
-        !mlirTypeIsARankedTensor(mlirValueGetType((*out)->values[v]));
+        !acRewriteCanOffloadType(mlirValueGetType((*out)->values[v]));
+  (*out)->cpuDevice = opts->device && opts->device->name &&
+                      strncmp(opts->device->name, "cpu", 3) == 0;
 cleanup:
   acCostTableDestroy(table);
   return st;

@@ -35,12 +35,19 @@ AcStatus acRewriteRngReplay(MlirOperation module, intptr_t *numReplaced,
 /// Offloaded saves in the split halves (lib/rewrite/offload.c): in the
 /// body `fwd` of @f_fwd, return operand firstSavedResult + saved[j] becomes
 /// a copy made right after its definition; in the body `bwd` of @f_bwd,
-/// argument saved[j] is copied back right before its first use.  Called by acRewriteSplit after it commits;
-/// AC_ERR_INTERNAL when an op cannot be made.
+/// argument saved[j] is copied back right before its first use.  Builtin
+/// tensors are copied by `bufferization.alloc_tensor() copy(...)`, torch
+/// value tensors by `torch.aten._to_copy` to "cpu" (pinned, non-blocking)
+/// and back to `device` ("cuda", or "cpu" on a CPU profile).  Called by
+/// acRewriteSplit after it commits; AC_ERR_INTERNAL when an op cannot be
+/// made.
 AcStatus acRewriteOffloadHalves(MlirContext ctx, MlirBlock fwd, MlirBlock bwd,
                                 intptr_t firstSavedResult,
                                 const intptr_t *saved, intptr_t n,
-                                AcError *err);
+                                const char *device, AcError *err);
+/// Whether the rewrite can copy a value of type `t` to host memory: a
+/// ranked builtin tensor or a torch value tensor (`!torch.vtensor<...>`).
+int acRewriteCanOffloadType(MlirType t);
 /// AC_ERR_INVALID unless the bufferization dialect can be loaded into `ctx`
 /// (the copies of acRewriteOffloadHalves are its ops); loads it.
 AcStatus acRewriteOffloadReady(MlirContext ctx, AcError *err);

@@ -898,7 +898,8 @@ static AcStatus splitOffload(Split *s, FuncSplit *fs) {
     if (s->plan->offload[fs->saved[i]])
       idx[n++] = i;
   AcStatus st = n ? acRewriteOffloadHalves(s->ctx, fs->fwdBlock, fs->bwdBlock,
-                                           fs->numFwdOuts, idx, n, s->err)
+                                           fs->numFwdOuts, idx, n,
+                                           s->imp->cpuDevice ? "cpu" : "cuda", s->err)
                   : AC_OK;
   acFree(idx);
   return st;
