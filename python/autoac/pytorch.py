@@ -11,7 +11,7 @@ Needs PyTorch 1.13 with functorch (Debian's python3-torch).  See docs/python.md.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import torch
@@ -143,7 +143,8 @@ class SplitInfo:
 
 
 def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
-                simulated: Optional[Dict[fx.Node, int]] = None
+                simulated: Optional[Dict[fx.Node, int]] = None,
+                offloaded: Sequence[fx.Node] = (), device: Any = None
                 ) -> Tuple[fx.GraphModule, fx.GraphModule, SplitInfo]:
     """Splits a joint graph into forward and backward GraphModules, saving
     `saved_values` (forward nodes) for the backward.  The forward takes the
@@ -153,7 +154,11 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
     not saved, each copy placed right before its first use.  `simulated`
     (node -> rank, from `simulated_order`) puts the backward's own nodes in the
     order autoac simulated (it moves ops that do not depend on a tangent to
-    their first use); without it they keep the joint graph's order."""
+    their first use); without it they keep the joint graph's order.
+    `offloaded` (saved forward nodes): the forward returns a copy of each in
+    host memory (`aten._to_copy` to the CPU, pinned when `device` is a CUDA
+    device, non-blocking) made right after it, and the backward copies it
+    back to `device` right before its first use (docs/rewrite.md, "Offload")."""
     graph = joint.graph
     fwd_outs, bwd_outs = _fwd_bwd_outputs(joint)
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
@@ -207,8 +212,14 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
 
     # Forward: everything the outputs and the saved values need.
     fwd_needed = _ancestors(list(fwd_outs) + saved_out)
+    offload_set = set(offloaded)
+    for s in offload_set:
+        if s not in saved_set:
+            raise AutoacError(f"cannot offload %{s.name}: it is not saved")
+    dev = torch.device(device) if device is not None else torch.device("cpu")
     fwd_graph = fx.Graph()
     env: Dict[fx.Node, fx.Node] = {}
+    host: Dict[fx.Node, fx.Node] = {}
     for n in graph.nodes:
         if n.op == "placeholder":
             if n in tangent_set:
@@ -221,24 +232,44 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
             if n in depends_on_tangent:
                 raise AutoacError(f"cannot split: forward value %{n.name} depends on a tangent")
             env[n] = fwd_graph.node_copy(n, lambda x: env[x])
+            if n in offload_set and n in used_saved:
+                host[n] = fwd_graph.call_function(
+                    torch.ops.aten._to_copy.default, (env[n],),
+                    {"device": torch.device("cpu"), "pin_memory": dev.type == "cuda",
+                     "non_blocking": True})
+                host[n].meta = dict(n.meta, autoac_offload=True)
     fwd_graph.output([env[o] if isinstance(o, fx.Node) else o for o in fwd_outs] +
-                     [env[s] for s in saved_out])
+                     [host.get(s, env[s]) for s in saved_out])
 
     # Backward: saved values and tangents in; backward nodes in the simulated
     # order (else joint order), each recomputed forward node emitted just
     # before its first user.
     bwd_graph = fx.Graph()
     benv: Dict[fx.Node, fx.Node] = {}
+    on_host: Dict[fx.Node, fx.Node] = {}
     for s in saved_out:
-        benv[s] = bwd_graph.placeholder(s.name)
-        benv[s].meta = dict(s.meta)
+        ph = bwd_graph.placeholder(s.name)
+        ph.meta = dict(s.meta)
+        if s in host:
+            on_host[s] = ph
+        else:
+            benv[s] = ph
     for t in tangents:
         benv[t] = bwd_graph.placeholder(t.name)
         benv[t].meta = dict(t.meta)
     recompute_set = set(recomputed)
 
+    def arg(x: fx.Node) -> fx.Node:
+        # An offloaded save is copied back right before its first use.
+        if x not in benv and x in on_host:
+            benv[x] = bwd_graph.call_function(
+                torch.ops.aten._to_copy.default, (on_host[x],),
+                {"device": dev, "non_blocking": True})
+            benv[x].meta = dict(x.meta, autoac_prefetch=True)
+        return benv[x]
+
     def copy_node(cur: fx.Node) -> None:
-        benv[cur] = bwd_graph.node_copy(cur, lambda x: benv[x])
+        benv[cur] = bwd_graph.node_copy(cur, arg)
         if cur in recompute_set:
             benv[cur].meta = dict(cur.meta, autoac_recomputed=True)
             _without_state_updates(benv[cur])
@@ -247,8 +278,8 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
                 benv[cur].target = _rng.rng_replay
 
     def emit(n: fx.Node) -> fx.Node:
-        if n in benv:
-            return benv[n]
+        if n in benv or n in on_host:
+            return arg(n)
         # Everything n needs that the backward has not made yet, made in
         # joint order (the simulator runs a recompute group in op order,
         # right before its anchor; a depth-first order would make one
@@ -261,7 +292,7 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
                 continue
             todo.add(cur)
             for a in _inputs_of(cur):
-                if a not in benv:
+                if a not in benv and a not in on_host:
                     if a not in needed:
                         raise AutoacError(f"cannot split: %{cur.name} needs %{a.name}, "
                                           "which the backward does not have")
@@ -343,6 +374,7 @@ class PartitionResult:
     recomputed: List[str]             #: FX node names the backward recomputes
     planned_recomputed: List[str]     #: FX node names the plan lists as recomputed
     unplanned_recomputed: List[str]   #: recomputed by the split but not in the plan (should be empty)
+    offloaded: List[str] = field(default_factory=list)  #: FX node names kept in host memory
     fw_module: Optional[fx.GraphModule] = None
     bw_module: Optional[fx.GraphModule] = None
 
@@ -393,11 +425,13 @@ class _AutoacPartition:
         options["mode"] = "annotate"
         if options.get("device") in (None, ""):
             options["device"] = device_profile(pytree.tree_flatten(joint_inputs)[0])
-        # The door runs saved values where they are made: it does not move
-        # them to host memory (offload, docs/planner.md) yet.
-        if options.get("offload", "off") != "off":
-            raise AutoacError("offload is not supported by the PyTorch door yet; use offload=\"off\"")
-        options["offload"] = "off"
+        # Offload only when asked (offload="auto"): the forward then copies
+        # the plan's offloaded saves to host memory and the backward copies
+        # them back before their first use (split_joint).
+        if options.get("offload") in (None, ""):
+            options["offload"] = "off"
+        tensors = [t for t in pytree.tree_flatten(joint_inputs)[0] if isinstance(t, torch.Tensor)]
+        device = tensors[0].device if tensors else torch.device("cpu")
         # "autoac.replay" is a replayable random op to the library's cost
         # model (docs/cost-model.md, RNG_REPLAY): recomputable as it is.
         result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
@@ -427,8 +461,10 @@ class _AutoacPartition:
                     planned.add(node.args[0])
                 else:
                     planned.update(u for u in node.users if _is_free(u))
+        offloaded = [n for n in (lookup(e) for e in fn.get("offloaded", [])) if n is not None]
         fw, bw, info = split_joint(joint_module, saved_nodes,
-                                   simulated=simulated_order(result.report, fn["name"], exported))
+                                   simulated=simulated_order(result.report, fn["name"], exported),
+                                   offloaded=offloaded, device=device)
         unplanned = [n.name for n in info.recomputed if n not in planned and not _is_free(n)]
         if unplanned and self.strict_plan:
             raise AutoacError("the split recomputes forward nodes the plan neither saves nor "
@@ -439,6 +475,7 @@ class _AutoacPartition:
             saved=[n.name for n in info.saved],
             saved_values=[value_of.get(n, "?") for n in info.saved],
             recomputed=[n.name for n in info.recomputed],
+            offloaded=[n.name for n in offloaded],
             planned_recomputed=sorted(n.name for n in planned),
             unplanned_recomputed=unplanned, fw_module=fw, bw_module=bw))
         return fw, bw

@@ -1,6 +1,7 @@
 """Offload through the bindings (docs/planner.md, "Offload"): the options
 `offload=` and `host_budget=`, the report's offload keys, and the PyTorch
-door's refusal (it does not move saves to the host yet)."""
+door's offload (copies to host memory in the forward, back before the
+first use in the backward)."""
 import json
 import os
 
@@ -43,18 +44,63 @@ def test_offload_off_and_host_budget(fast_link):
         autoac.plan_file(GRAPH, host_budget="lots")
 
 
-def test_door_refuses_offload():
+def _door_run(offload, budget, link=None):
+    """One step through the door: dropout's mask (a random op, never
+    recomputed under rng="keep") is saved for the backward, then the forward
+    makes a 1024x1024 transient (outer(x, x), 4 MiB) after the mask's last
+    forward use, so the mask on the host lowers the forward's peak."""
     torch = pytest.importorskip("torch")
     from autoac import pytorch as act
+    torch.manual_seed(0)
+    w = torch.randn(32, 32, requires_grad=True)
 
-    def f(x):
-        return torch.tanh(torch.exp(x)).sum()
+    def f(x, w):
+        a = torch.nn.functional.dropout(x @ w, p=0.5, training=True)
+        t = torch.outer(x.flatten(), x.flatten())
+        return a.sum() + t.sum()
 
-    compiled = act.aot_function(f, offload="auto")
-    x = torch.randn(8, requires_grad=True)
-    with pytest.raises(autoac.AutoacError, match="offload is not supported by the PyTorch door"):
-        compiled(x).backward()
-    # The door's default plans without offload and trains as before.
-    plain = act.aot_function(f)
-    plain(x).backward()
-    assert x.grad is not None
+    x = torch.randn(32, 32)
+    options = {"cost_table": link} if link else {}
+    compiled = act.aot_function(f, budget=budget, device="h100", offload=offload, **options)
+    torch.manual_seed(1)
+    loss = compiled(x, w)
+    loss.backward()
+    return loss.detach(), [w.grad.clone()], compiled.partition.last
+
+
+def test_door_offloads_and_gradients_stay_bit_equal(fast_link):
+    torch = pytest.importorskip("torch")
+    # The lowest peak recomputing reaches, then offload at an unreachable
+    # budget: lower, with a on the host.
+    _, ref_grads, off = _door_run("off", 1, fast_link)
+    loss, grads, on = _door_run("auto", 1, fast_link)
+    assert off.report["offloaded_bytes"] == 0 and off.offloaded == []
+    assert on.report["offloaded_bytes"] > 0 and on.offloaded
+    assert on.report["peak_bytes"] < off.report["peak_bytes"]
+    assert sorted(on.offloaded) == sorted(
+        on.exported.node_of(e["value"]).name for e in on.report["functions"][0]["offloaded"])
+    # Same values, bit for bit: a copy to host memory and back changes none.
+    for a, b in zip(grads, ref_grads):
+        assert torch.equal(a, b)
+    # The forward returns a host copy of each offloaded save, made right
+    # after it; the backward copies each back right before its first user.
+    to_copy = torch.ops.aten._to_copy.default
+    fw_copies = [n for n in on.fw_module.graph.nodes if n.target is to_copy]
+    assert sorted(n.args[0].name for n in fw_copies) == sorted(on.offloaded)
+    out = next(n for n in on.fw_module.graph.nodes if n.op == "output")
+    for n in fw_copies:
+        assert n.kwargs["device"] == torch.device("cpu") and n.kwargs["non_blocking"]
+        assert n.kwargs["pin_memory"] is False  # CPU tensors: nothing to pin
+        assert n in out.args[0] and n.args[0] not in out.args[0]
+        assert n.prev is n.args[0]
+    bw_copies = [n for n in on.bw_module.graph.nodes if n.target is to_copy]
+    assert len(bw_copies) == len(fw_copies)
+    for n in bw_copies:
+        assert n.args[0].op == "placeholder" and n.kwargs["device"] == torch.device("cpu")
+        assert n.next in n.users
+        assert list(n.args[0].users) == [n]
+
+
+def test_door_offload_off_by_default():
+    _, _, res = _door_run(None, 1)
+    assert res.report["offloaded_bytes"] == 0 and res.offloaded == []
