@@ -78,7 +78,25 @@ static int constantCond(MlirValue c, int *out) {
          constantCmp(mlirOpResultGetOwner(c), out);
 }
 
+static intptr_t constantRegion(MlirOperation op);
+
+/* The taken region, when its block (if any) ends in a terminator yielding
+ * one value per result of `op`: what folding needs. */
 intptr_t acConstantBranch(MlirOperation op) {
+  intptr_t r = constantRegion(op);
+  if (r < 0)
+    return -1;
+  MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+  if (mlirBlockIsNull(blk))
+    return mlirOperationGetNumResults(op) == 0 ? r : -1;
+  MlirOperation term = mlirBlockGetTerminator(blk);
+  return !mlirOperationIsNull(term) &&
+                 mlirOperationGetNumOperands(term) == mlirOperationGetNumResults(op)
+             ? r
+             : -1;
+}
+
+static intptr_t constantRegion(MlirOperation op) {
   if (nameIs(op, "scf.if") && mlirOperationGetNumOperands(op) == 1 &&
       mlirOperationGetNumRegions(op) == 2) {
     int c;

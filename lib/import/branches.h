@@ -23,7 +23,9 @@ extern "C" {
 
 /// The region index an scf.if (0: then, 1: else) or scf.index_switch (0:
 /// default, 1 + i: case i) takes when its condition or selector is a
-/// compile-time constant; -1 when it is not known (or `op` is neither).
+/// compile-time constant and that region can be folded (its block ends in
+/// a terminator yielding one value per result of `op`); -1 otherwise (not
+/// known, or `op` is neither).
 intptr_t acConstantBranch(MlirOperation op);
 
 /// Folds every scf.if / scf.index_switch under `func` whose branch
