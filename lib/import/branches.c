@@ -140,6 +140,58 @@ static void foldInto(MlirOperation op, intptr_t r) {
   mlirOperationDestroy(op);
 }
 
+/* The value every branch of scf.if `op` yields as result k, or null: one
+ * value yielded by both (hence defined before the op) is what the result
+ * is; the lowering's canonicalization replaces the result by it. */
+static MlirValue sameYield(MlirOperation op, intptr_t k) {
+  MlirValue none = {NULL}, v = {NULL};
+  if (!nameIs(op, "scf.if") || mlirOperationGetNumRegions(op) != 2)
+    return none;
+  for (intptr_t r = 0; r < 2; ++r) {
+    MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+    MlirOperation term = mlirBlockIsNull(blk) ? (MlirOperation){NULL}
+                                              : mlirBlockGetTerminator(blk);
+    if (mlirOperationIsNull(term) ||
+        mlirOperationGetNumOperands(term) != mlirOperationGetNumResults(op))
+      return none;
+    MlirValue y = mlirOperationGetOperand(term, k);
+    if (r == 1 && !mlirValueEqual(y, v))
+      return none;
+    v = y;
+  }
+  return v;
+}
+
+/* Whether some result of `op` has a value every branch yields. */
+static int hasSameYield(MlirOperation op) {
+  for (intptr_t k = 0; k < mlirOperationGetNumResults(op); ++k)
+    if (!mlirValueIsNull(sameYield(op, k)))
+      return 1;
+  return 0;
+}
+
+/* Replaces each result of scf.if `op` that both branches yield alike by
+ * that value; erases `op` when nothing reads it any more and its branches
+ * hold nothing but their terminators. */
+static void foldSameYields(MlirOperation op) {
+  int used = 0;
+  for (intptr_t k = 0; k < mlirOperationGetNumResults(op); ++k) {
+    MlirValue v = sameYield(op, k), res = mlirOperationGetResult(op, k);
+    if (!mlirValueIsNull(v))
+      mlirValueReplaceAllUsesOfWith(res, v);
+    used |= !mlirOpOperandIsNull(mlirValueGetFirstUse(res));
+  }
+  if (used)
+    return;
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+    MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+    if (!mlirBlockIsNull(blk) &&
+        !mlirOperationEqual(mlirBlockGetFirstOperation(blk), mlirBlockGetTerminator(blk)))
+      return;
+  }
+  mlirOperationDestroy(op);
+}
+
 typedef struct Found {
   MlirOperation *ops;
   intptr_t len, cap;
@@ -151,7 +203,7 @@ typedef struct Found {
  * branch not taken is erased with its op, after its own ops were folded). */
 static MlirWalkResult collect(MlirOperation op, void *user) {
   Found *f = user;
-  if (acConstantBranch(op) < 0)
+  if (acConstantBranch(op) < 0 && !hasSameYield(op))
     return MlirWalkResultAdvance;
   if (f->len == f->cap) {
     intptr_t cap = f->cap ? 2 * f->cap : 16;
@@ -174,8 +226,13 @@ intptr_t acFoldConstantBranches(MlirOperation func) {
     acFree(f.ops);
     return -1;
   }
-  for (intptr_t i = 0; i < f.len; ++i)
-    foldInto(f.ops[i], acConstantBranch(f.ops[i]));
+  for (intptr_t i = 0; i < f.len; ++i) {
+    intptr_t r = acConstantBranch(f.ops[i]);
+    if (r >= 0)
+      foldInto(f.ops[i], r);
+    else
+      foldSameYields(f.ops[i]);
+  }
   acFree(f.ops);
   return f.len;
 }

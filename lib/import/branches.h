@@ -31,7 +31,10 @@ intptr_t acConstantBranch(MlirOperation op);
 /// Folds every scf.if / scf.index_switch under `func` whose branch
 /// acConstantBranch knows: the taken region's ops move before the op, its
 /// results are replaced by the values the region yields, and the op (with
-/// the branches not taken) is erased.  Returns the number folded, or -1 on
+/// the branches not taken) is erased.  Also, as canonicalization does, an
+/// scf.if result that both branches yield alike (one value defined before
+/// the op) is replaced by that value, and an scf.if left unread with empty
+/// branches is erased.  Returns the number folded, or -1 on
 /// allocation failure (the ops folded so far stay folded: every step leaves
 /// a valid module).
 intptr_t acFoldConstantBranches(MlirOperation func);

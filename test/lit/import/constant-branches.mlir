@@ -139,3 +139,39 @@ func.func @nested(%x: tensor<4xf32>, %dy: tensor<4xf32> {ac.tangent}) -> (tensor
   %g = arith.mulf %dy, %r : tensor<4xf32>
   return %r, %g : tensor<4xf32>, tensor<4xf32>
 }
+
+// A condition known only at run time whose branches both yield the same
+// value defined before the if: the result is that value (canonicalization
+// replaces it; bufferization gives it that value's buffer), so the if goes
+// and nothing is counted as a write into the value's storage.  An if whose
+// branches differ stays.
+// CHECK-LABEL: func.func @same_yield_fwd(
+// CHECK:       %[[A:.*]] = math.tanh
+// CHECK:       %[[C:.*]] = arith.cmpf
+// CHECK-NOT:   scf.yield %[[A]]
+// CHECK:       scf.if %[[C]]
+// CHECK:       math.sin
+// CHECK:       math.cos
+// CHECK:       return
+func.func @same_yield(%x: tensor<4xf32>, %dy: tensor<4xf32> {ac.tangent}) -> (tensor<4xf32> {ac.output}, tensor<4xf32> {ac.grad}) attributes {ac.joint} {
+  %a = math.tanh %x : tensor<4xf32>
+  %c0 = arith.constant 0 : index
+  %e = tensor.extract %x[%c0] : tensor<4xf32>
+  %z = arith.constant 0.0 : f32
+  %d = arith.cmpf ogt, %e, %z : f32
+  %same = scf.if %d -> tensor<4xf32> {
+    scf.yield %a : tensor<4xf32>
+  } else {
+    scf.yield %a : tensor<4xf32>
+  }
+  %diff = scf.if %d -> tensor<4xf32> {
+    %s = math.sin %same : tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
+  } else {
+    %c = math.cos %same : tensor<4xf32>
+    scf.yield %c : tensor<4xf32>
+  }
+  %g = arith.mulf %dy, %diff : tensor<4xf32>
+  %r = arith.addf %diff, %a : tensor<4xf32>
+  return %r, %g : tensor<4xf32>, tensor<4xf32>
+}
