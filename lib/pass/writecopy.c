@@ -19,7 +19,11 @@
  * (or only %e when the op never reads its init, e.g. linalg.fill), the op
  * writes into %c, and bufferization finds no conflict left to resolve.
  * Writes in the blocks of loops and ifs are left alone: the planner sees a
- * loop or an if as one op.  docs/fidelity.md, cause 7. */
+ * loop or an if as one op.  An scf.if whose branches all write result j
+ * into one value made before it (ifInit, as the import's acDpsResultInit)
+ * is that one op: a writer of the value, given its own copy of a shared
+ * maker, or its own copy of the value when its storage is read after the
+ * if (difftest seed 110289).  docs/fidelity.md, cause 7. */
 #include "autoac/lower.h"
 #include "import/layout.h"
 #include "support/ptrmap.h"
@@ -183,6 +187,68 @@ static int readsInit(MlirOperation op, intptr_t k) {
   return !mlirOpOperandIsNull(mlirValueGetFirstUse(arg));
 }
 
+/* Whether `v` is defined inside `op` (by an op nested in it, or as an
+ * argument of one of its blocks). */
+static int nestedIn(MlirOperation d, MlirOperation op) {
+  for (int depth = 0; !mlirOperationIsNull(d) && depth < 256; ++depth) {
+    if (mlirOperationEqual(d, op))
+      return 1;
+    d = mlirOperationGetParentOperation(d);
+  }
+  return 0;
+}
+
+static int definedIn(MlirValue v, MlirOperation op) {
+  return nestedIn(mlirValueIsAOpResult(v)
+                      ? mlirOpResultGetOwner(v)
+                      : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v)),
+                  op);
+}
+
+/* The init an scf.if writes its result j into, as the import sees it
+ * (import.c acDpsResultInit): the value that every branch's yield j reaches
+ * by following destination-style writes (initOperands) back inside the
+ * branch, when it is defined outside the if; null otherwise. */
+static MlirValue ifInit(MlirOperation op, intptr_t j) {
+  MlirValue none = {NULL}, base = {NULL};
+  if (!isOp(op, "scf.if") || mlirOperationGetNumRegions(op) != 2)
+    return none;
+  for (intptr_t r = 0; r < 2; ++r) {
+    MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+    MlirOperation term = mlirBlockIsNull(blk) ? (MlirOperation){NULL}
+                                              : mlirBlockGetTerminator(blk);
+    if (mlirOperationIsNull(term) ||
+        mlirOperationGetNumOperands(term) != mlirOperationGetNumResults(op))
+      return none;
+    MlirValue v = mlirOperationGetOperand(term, j);
+    for (int steps = 0; steps < 64 && mlirValueIsAOpResult(v) && definedIn(v, op); ++steps) {
+      MlirOperation d = mlirOpResultGetOwner(v);
+      intptr_t k[8];
+      int n = initOperands(d, k);
+      intptr_t i = mlirOpResultGetResultNumber(v);
+      if (i >= n)
+        return none; /* a buffer of the branch's own */
+      v = mlirOperationGetOperand(d, k[i]);
+    }
+    if (definedIn(v, op) || (r == 1 && !mlirValueEqual(v, base)))
+      return none;
+    base = v;
+  }
+  return base;
+}
+
+/* The uses of `from` inside `op` read `to` instead. */
+static void redirectInside(MlirOperation op, MlirValue from, MlirValue to) {
+  MlirOpOperand u = mlirValueGetFirstUse(from);
+  while (!mlirOpOperandIsNull(u)) {
+    MlirOpOperand next = mlirOpOperandGetNextUse(u);
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    if (!mlirOperationEqual(owner, op) && nestedIn(owner, op))
+      mlirOperationSetOperand(owner, mlirOpOperandGetOperandNumber(u), to);
+    u = next;
+  }
+}
+
 typedef struct AcReadCheck {
   AcWriteCopy *w;
   int32_t id;
@@ -249,11 +315,24 @@ static int partOfBigger(const AcWriteCopy *w, MlirValue v) {
   return vn != bn;
 }
 
+/* A fresh buffer made right before `op`, holding the value of `init` when
+ * `keep` (else only the empty: its contents are never read). */
+static MlirValue freshBefore(MlirOperation op, MlirValue init, int keep);
+
 /* Makes op's init `k` a fresh buffer holding the init's value. */
 static void copyInit(MlirOperation op, intptr_t k) {
+  mlirOperationSetOperand(op, k, freshBefore(op, mlirOperationGetOperand(op, k),
+                                             readsInit(op, k)));
+}
+
+/* A copy of `x` made right before `op`. */
+static MlirValue copyValueBefore(MlirOperation op, MlirValue x) {
+  return freshBefore(op, x, 1);
+}
+
+static MlirValue freshBefore(MlirOperation op, MlirValue init, int keep) {
   MlirBlock block = mlirOperationGetBlock(op);
   MlirLocation loc = mlirOperationGetLocation(op);
-  MlirValue init = mlirOperationGetOperand(op, k);
   MlirType t = mlirValueGetType(init);
   MlirOperationState es = mlirOperationStateGet(SREF("tensor.empty"), loc);
   mlirOperationStateAddResults(&es, 1, &t);
@@ -282,7 +361,7 @@ static void copyInit(MlirOperation op, intptr_t k) {
   MlirOperation empty = mlirOperationCreate(&es);
   mlirBlockInsertOwnedOperationBefore(block, op, empty);
   MlirValue fresh = mlirOperationGetResult(empty, 0);
-  if (readsInit(op, k)) {
+  if (keep) {
     MlirValue ops[2] = {init, fresh};
     MlirOperationState ms = mlirOperationStateGet(
         SREF("bufferization.materialize_in_destination"), loc);
@@ -292,7 +371,7 @@ static void copyInit(MlirOperation op, intptr_t k) {
     mlirBlockInsertOwnedOperationBefore(block, op, copy);
     fresh = mlirOperationGetResult(copy, 0);
   }
-  mlirOperationSetOperand(op, k, fresh);
+  return fresh;
 }
 
 /* The writes of `block` (a function's or a recompute region's) whose
@@ -316,11 +395,68 @@ static void visitOps(AcWriteCopy *w, MlirBlock block, AcVisitFn fn) {
   }
 }
 
+typedef struct AcOtherRead {
+  AcWriteCopy *w;
+  int32_t id;
+  int found;
+} AcOtherRead;
+
+/* Walk callback: an op reading storage `id` other than as its own init. */
+static MlirWalkResult otherReadCb(MlirOperation op, void *user) {
+  AcOtherRead *o = user;
+  intptr_t k[8];
+  int n = initOperands(op, k);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    int init = 0;
+    for (int j = 0; j < n; ++j)
+      init |= k[j] == i;
+    if (!init && mlirTypeIsATensor(mlirValueGetType(v)) && baseId(o->w, v) == o->id) {
+      o->found = 1;
+      return MlirWalkResultInterrupt;
+    }
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* An scf.if writing result j into a value `x` defined before it (ifInit)
+ * whose storage is read after the if, is part of a bigger storage, or is
+ * read inside the if other than as a write's init: as for any write, the
+ * if gets its own copy of `x`, made right before it, which its branches
+ * write into (the planner counts the result as a new buffer there). */
+static void copyIfWrites(AcWriteCopy *w, MlirOperation op, int32_t s, int32_t count) {
+  for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j) {
+    MlirValue x = ifInit(op, j);
+    if (mlirValueIsNull(x) || !mlirTypeIsARankedTensor(mlirValueGetType(x)))
+      continue;
+    int32_t id = baseId(w, x);
+    if (id < 0)
+      return;
+    AcOtherRead o = {w, id, 0};
+    for (intptr_t r = 0; r < mlirOperationGetNumRegions(op) && !o.found; ++r)
+      for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+           !mlirBlockIsNull(b) && !o.found; b = mlirBlockGetNextInRegion(b))
+        for (MlirOperation no = mlirBlockGetFirstOperation(b);
+             !mlirOperationIsNull(no) && !o.found; no = mlirOperationGetNextInBlock(no))
+          mlirOperationWalk(no, otherReadCb, &o, MlirWalkPreOrder);
+    if (w->last[id] <= s + count - 1 && !o.found && !partOfBigger(w, x))
+      continue;
+    MlirValue c = copyValueBefore(op, x);
+    redirectInside(op, x, c);
+    w->copies++;
+  }
+}
+
 static void copyWrites(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
   (void)block;
   intptr_t k[8];
   int n = initOperands(op, k);
   int32_t s = acPtrMapGet(&w->seq, op.ptr), count = 0;
+  if (s != AC_NONE && isOp(op, "scf.if")) {
+    mlirOperationWalk(op, countCb, &count, MlirWalkPreOrder);
+    copyIfWrites(w, op, s, count);
+    return;
+  }
   if (n == 0 || s == AC_NONE)
     return;
   mlirOperationWalk(op, countCb, &count, MlirWalkPreOrder);
@@ -359,20 +495,47 @@ static void eraseIfDead(MlirOperation m) {
  * `linalg.fill` of one gets its own copy of that maker right before it,
  * and the makers left unread are erased.  Decided on the block as it is,
  * so the last writer of a shared init gets its copy too. */
+static int pushShared(AcWriteCopy *w, MlirOperation op, intptr_t k) {
+  if (!acArrayGrow((void **)&w->shared, &w->capShared, w->numShared + 1,
+                   sizeof *w->shared)) {
+    w->failed = 1;
+    return 0;
+  }
+  w->shared[w->numShared].op = op;
+  w->shared[w->numShared++].k = k;
+  return 1;
+}
+
+/* The maker (tensor.empty, or linalg.fill of one) of `x` when it is shared:
+ * read by some op outside `op` too; else null. */
+static MlirOperation sharedMakerOutside(MlirOperation op, MlirValue x) {
+  MlirOperation m = acLayoutSharedInitMaker((MlirOperation){NULL}, x);
+  if (mlirOperationIsNull(m))
+    return m;
+  for (MlirOpOperand u = mlirValueGetFirstUse(x); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!nestedIn(mlirOpOperandGetOwner(u), op))
+      return m;
+  return (MlirOperation){NULL};
+}
+
 static void listSharedWrites(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
   (void)block;
   intptr_t k[8];
+  /* An scf.if writing result j into a shared maker's value (ifInit) is one
+     writer of it, as the import counts it: listed with k = -1 - j. */
+  for (intptr_t j = 0; isOp(op, "scf.if") && j < mlirOperationGetNumResults(op); ++j) {
+    MlirValue x = ifInit(op, j);
+    if (!mlirValueIsNull(x) && !mlirOperationIsNull(sharedMakerOutside(op, x)) &&
+        !pushShared(w, op, -1 - j))
+      return;
+  }
   int n = initOperands(op, k);
   for (int j = 0; j < n; ++j) {
     if (mlirOperationIsNull(acLayoutSharedInitMaker(op, mlirOperationGetOperand(op, k[j]))))
       continue;
-    if (!acArrayGrow((void **)&w->shared, &w->capShared, w->numShared + 1,
-                     sizeof *w->shared)) {
-      w->failed = 1;
+    if (!pushShared(w, op, k[j]))
       return;
-    }
-    w->shared[w->numShared].op = op;
-    w->shared[w->numShared++].k = k[j];
   }
 }
 
@@ -380,7 +543,10 @@ static void listSharedWrites(AcWriteCopy *w, MlirBlock block, MlirOperation op) 
  * copy of the empty), placed right before it.  Returns the maker. */
 static MlirOperation copyMaker(MlirOperation op, intptr_t k) {
   MlirBlock block = mlirOperationGetBlock(op);
-  MlirOperation m = mlirOpResultGetOwner(mlirOperationGetOperand(op, k));
+  MlirValue x = k < 0 ? ifInit(op, -1 - k) : mlirOperationGetOperand(op, k);
+  if (mlirValueIsNull(x) || !mlirValueIsAOpResult(x))
+    return (MlirOperation){NULL}; /* an earlier copy changed the if */
+  MlirOperation m = mlirOpResultGetOwner(x);
   MlirOperation copy = mlirOperationClone(m);
   mlirBlockInsertOwnedOperationBefore(block, op, copy);
   if (isOp(m, "linalg.fill")) {
@@ -390,7 +556,10 @@ static MlirOperation copyMaker(MlirOperation op, intptr_t k) {
     mlirBlockInsertOwnedOperationBefore(block, copy, e);
     mlirOperationSetOperand(copy, last, mlirOperationGetResult(e, 0));
   }
-  mlirOperationSetOperand(op, k, mlirOperationGetResult(copy, 0));
+  if (k < 0)
+    redirectInside(op, x, mlirOperationGetResult(copy, 0));
+  else
+    mlirOperationSetOperand(op, k, mlirOperationGetResult(copy, 0));
   return m;
 }
 
@@ -403,7 +572,8 @@ static void unshareInits(AcWriteCopy *w, MlirBlock entry) {
   visitOps(w, entry, listSharedWrites);
   for (intptr_t i = 0; i < w->numShared && !w->failed; ++i) {
     MlirOperation m = copyMaker(w->shared[i].op, w->shared[i].k);
-    eraseIfDead(m);
+    if (!mlirOperationIsNull(m))
+      eraseIfDead(m);
   }
 }
 
