@@ -234,7 +234,7 @@ typedef struct AcBucket {
   MlirOperation module;
   char *report;
   int64_t lower, upper;
-  char fwd[256], bwd[256];  /* the halves' names in the output module */
+  char step[256], fwd[256], bwd[256];  /* names in the output module */
 } AcBucket;
 
 static MlirOperation acMakeOp(const char *name, MlirLocation loc, intptr_t nres,
@@ -264,124 +264,108 @@ static MlirValue acIndexConst(MlirBlock b, MlirLocation loc, int64_t v) {
   return mlirOperationGetResult(op, 0);
 }
 
-/* Moves bucket k's halves out of its module into `module`, named
- * FNAME_bK_fwd / _bK_bwd (made unique by the symbol table), after `after`. */
+/* Moves bucket k's step (its @f after the split) and halves out of its
+ * module into `module`, named FNAME_bK, FNAME_bK_fwd and FNAME_bK_bwd (made
+ * unique by the symbol table), after `*after`; the step's calls follow the
+ * halves' new names. */
 static void acMoveHalves(AcBucket *bk, intptr_t k, const char *fname,
                          MlirOperation module, MlirSymbolTable table,
                          MlirOperation *after) {
   MlirContext ctx = mlirOperationGetContext(module);
+  MlirOperation step = acFuncByName(bk->module, fname);
+  MlirOperation fns[3] = {step, {NULL}, {NULL}};
   MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(bk->module, 0));
-  MlirOperation op = mlirBlockGetFirstOperation(top);
-  while (!mlirOperationIsNull(op)) {
-    MlirOperation next = mlirOperationGetNextInBlock(op);
+  for (MlirOperation op = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
     for (int h = 0; h < 2; ++h) {
       MlirAttribute of = mlirOperationGetDiscardableAttributeByName(
           op, SREF(h ? "ac.bwd_of" : "ac.fwd_of"));
       if (mlirAttributeIsNull(of) || !mlirAttributeIsAString(of))
         continue;
       MlirStringRef v = mlirStringAttrGetValue(of);
-      if (v.length != strlen(fname) || memcmp(v.data, fname, v.length))
-        continue;
-      char *slot = h ? bk->bwd : bk->fwd, old[256], want[300];
-      acFuncName(op, old, sizeof old);
-      snprintf(want, sizeof want, "%s_b%ld_%s", fname, (long)k, h ? "bwd" : "fwd");
-      mlirOperationRemoveFromParent(op);
-      mlirOperationSetAttributeByName(op, SREF("sym_name"),
-                                      mlirStringAttrGet(ctx, SREF(want)));
-      mlirOperationSetDiscardableAttributeByName(
-          op, SREF("ac.bucket"), mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), k));
-      MlirAttribute nm = mlirSymbolTableInsert(table, op);
-      MlirStringRef s = mlirStringAttrGetValue(nm);
-      mlirOperationMoveAfter(op, *after);
-      *after = op;
-      /* The old name, kept for the call's rename, then the new one. */
-      snprintf(slot, 256, "%s", old);
-      snprintf(slot + strlen(old) + 1, 255 - strlen(old), "%.*s", (int)s.length, s.data);
+      if (v.length == strlen(fname) && !memcmp(v.data, fname, v.length))
+        fns[1 + h] = op;
     }
-    op = next;
+  char old[2][256];
+  for (int i = 0; i < 3; ++i) {
+    MlirOperation op = fns[i];
+    if (mlirOperationIsNull(op))
+      continue;
+    char want[300], *slot = i == 0 ? bk->step : i == 1 ? bk->fwd : bk->bwd;
+    if (i)
+      acFuncName(op, old[i - 1], sizeof old[i - 1]);
+    snprintf(want, sizeof want, "%s_b%ld%s", fname, (long)k,
+             i == 0 ? "" : i == 1 ? "_fwd" : "_bwd");
+    mlirOperationRemoveFromParent(op);
+    mlirOperationSetAttributeByName(op, SREF("sym_name"), mlirStringAttrGet(ctx, SREF(want)));
+    mlirOperationSetDiscardableAttributeByName(
+        op, SREF("ac.bucket"), mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), k));
+    MlirStringRef s = mlirStringAttrGetValue(mlirSymbolTableInsert(table, op));
+    mlirOperationMoveAfter(op, *after);
+    *after = op;
+    snprintf(slot, 256, "%.*s", (int)s.length, s.data);
   }
-}
-
-/* The new name of callee `callee` in bucket `bk` (the call's rename). */
-static const char *acRenamed(const AcBucket *bk, MlirStringRef callee) {
-  const char *slots[2] = {bk->fwd, bk->bwd};
-  for (int h = 0; h < 2; ++h)
-    if (strlen(slots[h]) == callee.length && !memcmp(slots[h], callee.data, callee.length))
-      return slots[h] + callee.length + 1;
-  return NULL;
-}
-
-/* Fills region `reg` with bucket bk's body of its @f (the calls to its
- * halves, renamed), its return an scf.yield; operands that are @f's
- * arguments read `fb`'s. */
-static AcStatus acFillCase(const AcBucket *bk, MlirOperation bf, MlirBlock fb,
-                           MlirRegion reg, AcError *err) {
-  MlirContext ctx = mlirOperationGetContext(bf);
-  MlirBlock blk = mlirBlockCreate(0, NULL, NULL);
-  mlirRegionAppendOwnedBlock(reg, blk);
-  MlirBlock src = mlirRegionGetFirstBlock(mlirOperationGetRegion(bf, 0));
-  intptr_t nops = 0;
-  for (MlirOperation o = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(o);
-       o = mlirOperationGetNextInBlock(o))
-    ++nops;
-  MlirOperation *from = acCalloc((size_t)nops, sizeof *from);
-  MlirOperation *to = acCalloc((size_t)nops, sizeof *to);
-  if (!from || !to) {
-    acFree(from), acFree(to);
-    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
-  }
-  intptr_t i = 0;
-  AcStatus st = AC_OK;
-  for (MlirOperation o = mlirBlockGetFirstOperation(src); !mlirOperationIsNull(o);
-       o = mlirOperationGetNextInBlock(o), ++i) {
-    MlirStringRef nm = mlirIdentifierStr(mlirOperationGetName(o));
-    int isRet = nm.length == 11 && !memcmp(nm.data, "func.return", 11);
-    MlirOperation c;
-    if (isRet) {
-      intptr_t n = mlirOperationGetNumOperands(o);
-      MlirValue *v = acCalloc((size_t)n + 1, sizeof *v);
-      if (!v) {
-        st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  /* The step's calls to the halves, renamed. */
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(step, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute callee = mlirOperationGetAttributeByName(op, SREF("callee"));
+    if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
+      continue;
+    MlirStringRef c = mlirFlatSymbolRefAttrGetValue(callee);
+    for (int h = 0; h < 2; ++h)
+      if (!mlirOperationIsNull(fns[1 + h]) && c.length == strlen(old[h]) &&
+          !memcmp(c.data, old[h], c.length)) {
+        mlirOperationSetAttributeByName(
+            op, SREF("callee"), mlirFlatSymbolRefAttrGet(ctx, SREF(h ? bk->bwd : bk->fwd)));
         break;
       }
-      for (intptr_t j = 0; j < n; ++j)
-        v[j] = mlirOperationGetOperand(o, j);
-      c = acMakeOp("scf.yield", mlirOperationGetLocation(o), 0, NULL, n, v, 0, NULL, 0, NULL);
-      acFree(v);
-    } else {
-      c = mlirOperationClone(o);
-      MlirAttribute callee = mlirOperationGetAttributeByName(c, SREF("callee"));
-      const char *nn = mlirAttributeIsNull(callee) ? NULL
-                           : acRenamed(bk, mlirFlatSymbolRefAttrGetValue(callee));
-      if (nn)
-        mlirOperationSetAttributeByName(c, SREF("callee"),
-                                        mlirFlatSymbolRefAttrGet(ctx, SREF(nn)));
-    }
-    mlirBlockAppendOwnedOperation(blk, c);
-    from[i] = o, to[i] = c;
-    for (intptr_t j = 0; j < mlirOperationGetNumOperands(c); ++j) {
-      MlirValue v = mlirOperationGetOperand(c, j);
-      if (mlirValueIsABlockArgument(v)) {
-        mlirOperationSetOperand(c, j, mlirBlockGetArgument(fb, mlirBlockArgumentGetArgNumber(v)));
-        continue;
-      }
-      MlirOperation def = mlirOpResultGetOwner(v);
-      for (intptr_t q = 0; q < i; ++q)
-        if (mlirOperationEqual(from[q], def))
-          mlirOperationSetOperand(c, j, mlirOperationGetResult(to[q], mlirOpResultGetResultNumber(v)));
-    }
   }
-  acFree(from);
-  acFree(to);
-  return st;
+}
+
+/* Fills region `reg` with the call of bucket k's step `step` (its @f
+ * after the split, renamed) on the arguments of `fb`, and an scf.yield of
+ * its results. */
+static AcStatus acFillCase(const char *step, MlirOperation f, MlirBlock fb,
+                           MlirRegion reg, AcError *err) {
+  MlirContext ctx = mlirOperationGetContext(f);
+  MlirLocation loc = mlirOperationGetLocation(f);
+  MlirType ft = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(f, SREF("function_type")));
+  intptr_t nargs = mlirBlockGetNumArguments(fb), nres = mlirFunctionTypeGetNumResults(ft);
+  MlirValue *args = acCalloc((size_t)nargs + 1, sizeof *args);
+  MlirValue *res = acCalloc((size_t)nres + 1, sizeof *res);
+  MlirType *rt = acCalloc((size_t)nres + 1, sizeof *rt);
+  if (!args || !res || !rt) {
+    acFree(args), acFree(res), acFree(rt);
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  }
+  for (intptr_t i = 0; i < nargs; ++i)
+    args[i] = mlirBlockGetArgument(fb, i);
+  for (intptr_t i = 0; i < nres; ++i)
+    rt[i] = mlirFunctionTypeGetResult(ft, i);
+  MlirBlock blk = mlirBlockCreate(0, NULL, NULL);
+  mlirRegionAppendOwnedBlock(reg, blk);
+  MlirNamedAttribute at[2] = {
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, SREF("callee")),
+                            mlirFlatSymbolRefAttrGet(ctx, SREF(step))),
+      mlirNamedAttributeGet(mlirIdentifierGet(ctx, SREF("no_inline")),
+                            mlirUnitAttrGet(ctx))};
+  MlirOperation call = acMakeOp("func.call", loc, nres, rt, nargs, args, 2, at, 0, NULL);
+  mlirBlockAppendOwnedOperation(blk, call);
+  for (intptr_t i = 0; i < nres; ++i)
+    res[i] = mlirOperationGetResult(call, i);
+  mlirBlockAppendOwnedOperation(blk, acMakeOp("scf.yield", loc, 0, NULL, nres, res,
+                                              0, NULL, 0, NULL));
+  acFree(args), acFree(res), acFree(rt);
+  return AC_OK;
 }
 
 /* Replaces the body of joint function `f` by the dispatch: the bucket index
  * of dimension sp->dim of argument sp->arg (the first k with size <= its
  * upper bound; the last bucket above) and an scf.index_switch whose case k
  * is bucket k's body (the default region: the last bucket). */
-static AcStatus acBuildDispatch(MlirOperation f, const char *fname,
-                                const AcBucketSpec *sp, AcBucket *bk,
+static AcStatus acBuildDispatch(MlirOperation f, const AcBucketSpec *sp,
+                                AcBucket *bk,
                                 intptr_t nb, AcError *err) {
   MlirContext ctx = mlirOperationGetContext(f);
   MlirLocation loc = mlirOperationGetLocation(f);
@@ -402,8 +386,7 @@ static AcStatus acBuildDispatch(MlirOperation f, const char *fname,
   /* The regions first: nothing of `f` changes if one fails. */
   for (intptr_t k = 0; k < nb && st == AC_OK; ++k) {
     regs[k] = mlirRegionCreate();
-    MlirOperation bf = acFuncByName(bk[(k + nb - 1) % nb].module, fname);
-    st = acFillCase(&bk[(k + nb - 1) % nb], bf, fb, regs[k], err);
+    st = acFillCase(bk[(k + nb - 1) % nb].step, f, fb, regs[k], err);
   }
   if (st != AC_OK) {
     for (intptr_t k = 0; k < nb; ++k)
@@ -469,8 +452,9 @@ static json_t *acBucketJson(const AcBucket *bk, intptr_t k, const char *arg,
   failed |= json_object_set_new(o, "symbol", json_string(sym));
   failed |= json_object_set_new(o, "lower", json_integer(bk->lower));
   failed |= json_object_set_new(o, "upper", json_integer(bk->upper));
-  failed |= json_object_set_new(o, "forward", json_string(bk->fwd + strlen(bk->fwd) + 1));
-  failed |= json_object_set_new(o, "backward", json_string(bk->bwd + strlen(bk->bwd) + 1));
+  failed |= json_object_set_new(o, "function", json_string(bk->step));
+  failed |= json_object_set_new(o, "forward", json_string(bk->fwd));
+  failed |= json_object_set_new(o, "backward", json_string(bk->bwd));
   static const char *const keys[] = {"feasible", "peak_bytes", "saved_bytes",
                                      "recompute_flops", "recompute_seconds",
                                      "peak_formula", "peak_pieces",
@@ -620,12 +604,6 @@ AcStatus acRunBuckets(MlirOperation module, const AcOptions *opts,
   }
   if (st != AC_OK)
     goto cleanup;
-  char *report = NULL;
-  if ((opts->report || reportOut) && !(report = acBucketsReport(bk, nb, arg, sym))) {
-    st = AC_ERR_NOMEM;
-    mlirEmitError(mloc, "autoac: out of memory while building the report");
-    goto cleanup;
-  }
   /* Everything that can fail for the input is done: assemble. */
   mlirContextGetOrLoadDialect(mlirOperationGetContext(module), SREF("arith"));
   mlirContextGetOrLoadDialect(mlirOperationGetContext(module), SREF("tensor"));
@@ -635,7 +613,13 @@ AcStatus acRunBuckets(MlirOperation module, const AcOptions *opts,
   for (intptr_t k = 0; k < nb; ++k)
     acMoveHalves(&bk[k], k, fname, module, table, &after);
   mlirSymbolTableDestroy(table);
-  st = acBuildDispatch(f, fname, &sp, bk, nb, &err);
+  st = acBuildDispatch(f, &sp, bk, nb, &err);
+  /* The report names the functions: made after they are. */
+  char *report = NULL;
+  if (st == AC_OK && (opts->report || reportOut) &&
+      !(report = acBucketsReport(bk, nb, arg, sym)))
+    st = acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "autoac: out of memory while building the report");
   if (st == AC_OK && !mlirOperationVerify(module))
     st = acErrorSet(&err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
                     "autoac: internal error: the bucket dispatch does not verify");

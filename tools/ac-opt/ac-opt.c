@@ -161,6 +161,23 @@ static void acPrintSummary(const char *reportText) {
             json_is_true(json_object_get(r, "feasible")) ? "met" : "NOT met");
   }
   fputc('\n', stderr);
+  json_t *bk;
+  json_array_foreach(json_object_get(r, "buckets"), i, bk) {
+    acFormatBytes(json_integer_value(json_object_get(bk, "peak_bytes")), a, sizeof a);
+    acFormatBytes(json_integer_value(json_object_get(bk, "saved_bytes")), b, sizeof b);
+    fprintf(stderr, "  bucket %zu: %s %lld..%lld (@%s): peak %s at %lld, saved %zu "
+            "values (%s), recomputed %zu ops, %.3g FLOPs%s\n", i,
+            json_string_value(json_object_get(bk, "dimension")),
+            (long long)json_integer_value(json_object_get(bk, "lower")),
+            (long long)json_integer_value(json_object_get(bk, "upper")),
+            json_string_value(json_object_get(bk, "function")), a,
+            (long long)json_integer_value(json_object_get(bk, "upper")),
+            json_array_size(json_object_get(bk, "saved")), b,
+            json_array_size(json_object_get(bk, "recomputed")),
+            json_number_value(json_object_get(bk, "recompute_flops")),
+            json_is_true(json_object_get(bk, "feasible")) ? ""
+                                                          : ", budget NOT met");
+  }
   const char *k;
   json_t *v;
   json_object_foreach(json_object_get(r, "baseline_peak_bytes"), k, v) {
