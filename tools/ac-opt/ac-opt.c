@@ -194,7 +194,8 @@ static void acPrintSummary(const char *reportText) {
 
 /* Outputs asked for are never silently skipped (docs/contract.md, section
  * 1, outputs): --ac-sweep writes only its table (and --ac-sweep-csv), so -o, the
- * report, the plan, --ac-plan-in and --ac-summary beside it are refused, as
+ * report, the plan, --ac-plan-in, --ac-summary and --ac-buckets beside it are
+ * refused, as
  * is --ac-sweep-csv without --ac-sweep.  0, or -1 after saying why. */
 static int acCheckOutputs(const AcOptions *opts, const char *output, int summary) {
   if (opts->sweepCsv && !opts->sweep) {
@@ -206,7 +207,7 @@ static int acCheckOutputs(const AcOptions *opts, const char *output, int summary
     return 0;
   const char *clash = output ? "-o" : opts->report ? "--ac-report"
                     : opts->planOut ? "--ac-plan-out" : opts->planIn ? "--ac-plan-in"
-                    : summary ? "--ac-summary" : NULL;
+                    : summary ? "--ac-summary" : opts->buckets ? "--ac-buckets" : NULL;
   if (!clash)
     return 0;
   fprintf(stderr, "ac-opt: error: --ac-sweep prints a table of budgets and "
