@@ -17,8 +17,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SREF(s) mlirStringRefCreateFromCString(s)
+
+static double acWallSeconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 void acBucketSpecClear(AcBucketSpec *s) {
   acFree(s->bounds);
@@ -531,9 +538,10 @@ static AcStatus acBucketOptionsCheck(MlirOperation module, const AcOptions *opts
 static AcStatus acPlanBucket(MlirOperation module, const AcOptions *opts,
                              const AcBucketSpec *sp, intptr_t rank,
                              const char *fname, AcBucket *bk, intptr_t k,
-                             AcFileSet *files) {
+                             double timeLimit, AcFileSet *files) {
   AcOptions o = *opts;
   o.buckets = NULL, o.report = NULL, o.planOut = NULL;
+  o.timeLimit = timeLimit;
   bk->module = mlirOperationClone(module);
   acSetArgBound(acFuncByName(bk->module, fname), sp, rank, bk->upper);
   AcStatus st = acRunOnModuleStaged(bk->module, &o, &bk->report, files);
@@ -597,10 +605,19 @@ AcStatus acRunBuckets(MlirOperation module, const AcOptions *opts,
     mlirEmitError(mloc, "autoac: out of memory");
     goto cleanup;
   }
+  /* A time limit is the whole run's: each bucket gets an equal share of
+     what is left of it. */
+  double start = acWallSeconds();
   for (intptr_t k = 0; k < nb && st == AC_OK; ++k) {
     bk[k].lower = k ? sp.bounds[k - 1] + 1 : 1;
     bk[k].upper = k < sp.n ? sp.bounds[k] : bound;
-    st = acPlanBucket(module, opts, &sp, rank, fname, &bk[k], k, files);
+    double limit = 0;
+    if (opts->timeLimit > 0) {
+      limit = (opts->timeLimit - (acWallSeconds() - start)) / (double)(nb - k);
+      if (limit < 1e-3)
+        limit = 1e-3;
+    }
+    st = acPlanBucket(module, opts, &sp, rank, fname, &bk[k], k, limit, files);
   }
   if (st != AC_OK)
     goto cleanup;
