@@ -621,6 +621,13 @@ AcStatus acRunBuckets(MlirOperation module, const AcOptions *opts,
   }
   if (st != AC_OK)
     goto cleanup;
+  /* Each copy holds its step and pair (the split made them). */
+  for (intptr_t k = 0; k < nb; ++k)
+    if (mlirOperationIsNull(acFuncByName(bk[k].module, fname))) {
+      st = AC_ERR_INTERNAL;
+      mlirEmitError(mloc, "autoac: internal error: a bucket's split made no step");
+      goto cleanup;
+    }
   /* Everything that can fail for the input is done: assemble. */
   mlirContextGetOrLoadDialect(mlirOperationGetContext(module), SREF("arith"));
   mlirContextGetOrLoadDialect(mlirOperationGetContext(module), SREF("tensor"));
