@@ -124,6 +124,13 @@
 // EB: sizes: arg0.0=4, arg0.1=16
 // EB: planned   greedy @ 40000 38912 38912 +0.00%
 // EB: planned within budget: yes
+// The GPU lowering (auto-ac-lower-gpu, device buffers counted by the
+// runtime stub, kernels not run) through the dispatch, at 2 x 6 (bucket 1):
+// 8*2*36 + 448*12 + 6144 = 12096.
+// RUN: %python %inputs/../../tools/ac-measure %s --target=gpu --no-original --budget=40000 --bytes --max-error=0 --buckets=arg0.1:4,8,16 --dims=arg0.0=2,arg0.1=6 | FileCheck %s --check-prefix=GPU
+// GPU: bucket 1: arg0.1 5 to 8, @attn_b1
+// GPU: planned   greedy @ 40000 12096 12096 +0.00%
+// GPU: planned within budget: yes
 //
 // A bigger budget saves more in every bucket: at 12000 B (below every
 // bucket's floor: each warns and applies its lowest peak) against 50000 B
