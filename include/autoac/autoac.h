@@ -49,6 +49,8 @@ typedef struct AcOptions {
   int sweep;               ///< ac-opt only: number of budgets to sweep (0: off)
   char *maxDim;            ///< bounds of dynamic dimensions (option max-dim:
                            ///< every setting's entries, comma-separated), or NULL
+  char *buckets;           ///< option buckets: "argI.D:B1,...,Bn" (checked
+                           ///< syntax), or NULL (one plan)
 } AcOptions;
 
 /// Names of every option, NULL-terminated, in contract order (the table

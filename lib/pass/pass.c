@@ -3,6 +3,7 @@
 #include "import/import.h"
 #include "import/symbols.h"
 #include "pass/dynamic.h"
+#include "pass/buckets.h"
 #include "partition/partition.h"
 #include "plan/plan_internal.h"
 #include "autoac/report.h"
@@ -89,6 +90,7 @@ void acOptionsDestroy(AcOptions *o) {
   acFree(o->sweepCsv);
   acFree(o->costTable);
   acFree(o->maxDim);
+  acFree(o->buckets);
   acFree(o);
 }
 
@@ -289,6 +291,22 @@ static AcStatus acOptParse_DIMS(AcOptions *o, const char *name,
   return AC_OK;
 }
 
+/* Size buckets of one dynamic dimension (pass/buckets.h): the syntax is
+ * checked here, the dimension when the module is read. */
+static AcStatus acOptParse_BUCKETS(AcOptions *o, const char *name,
+                                   const char *value, void *field, AcError *err) {
+  (void)o;
+  AcBucketSpec spec;
+  AcError sub;
+  acErrorClear(&sub);
+  AcStatus st = acBucketSpecParse(value, &spec, &sub);
+  if (st != AC_OK)
+    return acErrorSet(err, st, AC_NONE, AC_NONE,
+                      "bad value for option '%s': %s", name, sub.message);
+  acBucketSpecClear(&spec);
+  return acSetString((char **)field, value, err);
+}
+
 /* Which kinds take their default from the table: those holding a value.
  * OPTIMIZER and FILE store a string; their zero state (no optimizer name,
  * factor 0; no file) is already the default the table states ("none",
@@ -306,6 +324,7 @@ static AcStatus acOptParse_DIMS(AcOptions *o, const char *name,
 #define AC_OPT_DEFAULT_GRADS 1
 #define AC_OPT_DEFAULT_OFFLOAD 1
 #define AC_OPT_DEFAULT_DIMS 0
+#define AC_OPT_DEFAULT_BUCKETS 0
 
 /* Defaults from the table (autoac/options.def), read by the kinds' own
  * parsers.  A DEFAULT that is prose rather than a value does not parse and
@@ -649,6 +668,8 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
   acErrorClear(&err);
   if (reportOut)
     *reportOut = NULL;
+  if (opts->buckets)
+    return acRunBuckets(module, opts, reportOut, files);
   double t0 = acStageClock();
 
   /* Value names are for the report and plan files only. */

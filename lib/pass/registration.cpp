@@ -135,6 +135,7 @@ struct AutoACPass
 #define AC_PASS_OPTION_GRADS AC_PASS_OPTION_STRING
 #define AC_PASS_OPTION_OFFLOAD AC_PASS_OPTION_STRING
 #define AC_PASS_OPTION_DIMS AC_PASS_OPTION_STRING
+#define AC_PASS_OPTION_BUCKETS AC_PASS_OPTION_STRING
 #define AC_PASS_OPTION_FLAG(NAME, FIELD, HELP)                                 \
   Option<bool> opt_##FIELD{*this, NAME, llvm::cl::desc(HELP), llvm::cl::init(false)};
 #define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \

@@ -358,6 +358,16 @@ def peak_at(rep, sizes):
     return max(poly_at(p, sizes) for p in rep["peak_pieces"])
 
 
+def bucket_at(rep, sizes):
+    """The report's bucket (option buckets) holding the size its symbol
+    has in `sizes`, or None without buckets."""
+    for b in rep.get("buckets", []):
+        n = sizes[b["symbol"]]
+        if b["lower"] <= n <= b["upper"] or (b is rep["buckets"][-1] and n > b["upper"]):
+            return b
+    return None
+
+
 def dynamic_sizes(rep, dims_text):
     """(symbol -> size, (arg, dim) -> size) from the report's symbols, each
     at its bound unless --dims names it (by the symbol or any argument
@@ -829,6 +839,10 @@ def main(argv=None):
                     help="run a dynamic module at these sizes: SYMBOL=SIZE or "
                          "argI.D=SIZE, comma-separated (default: the bounds); "
                          "the simulated peaks are the report's formula there")
+    ap.add_argument("--buckets",
+                    help="as --ac-buckets: one plan per size bucket of a "
+                         "dimension (argI.D:B1,...,Bn); the simulated peak is "
+                         "that of the bucket holding the size run at")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     read_input(a.input)  # one error line for a missing, endless or binary input
@@ -883,6 +897,8 @@ def main(argv=None):
             cmd.append("--ac-budget=" + a.budget)
         cmd.append("--ac-offload=off")
         cmd += ["--ac-max-dim=" + m for m in a.max_dim]
+        if a.buckets:
+            cmd.append("--ac-buckets=" + a.buckets)
         tools.run(cmd, "ac-opt")
         with open(report) as f:
             rep = json.load(f)
@@ -894,6 +910,11 @@ def main(argv=None):
         if rep.get("symbols"):
             sizes, argdims = dynamic_sizes(rep, a.dims)
             sim_planned = peak_at(rep, sizes)
+            bucket = bucket_at(rep, sizes)
+            if bucket is not None:
+                # The dispatch runs this bucket's plan: its peak and budget.
+                sim_planned = peak_at(bucket, sizes)
+                rep["feasible"] = bucket.get("feasible")
             if a.original:
                 r0 = os.path.join(work, "report-original.json")
                 tools.run([tools.acopt, a.input, "--ac-strategy=save-all",
@@ -961,6 +982,11 @@ def main(argv=None):
             ", buffer-alignment %d" % a.buffer_alignment if a.buffer_alignment else ""))
         print("  static (params + grads): %s; feasible: %s" % (
             human(rep.get("static_bytes")), rep.get("feasible")))
+        if sizes is not None and bucket_at(rep, sizes) is not None:
+            b = bucket_at(rep, sizes)
+            print("  bucket %d: %s %d to %d, @%s, peak at %d: %s" % (
+                b["index"], b["dimension"], b["lower"], b["upper"], b["function"],
+                b["upper"], human(b["peak_bytes"])))
         if sizes is not None:
             print("  sizes: %s (bounds: %s)" % (
                 ", ".join("%s=%d" % kv for kv in sorted(sizes.items())),

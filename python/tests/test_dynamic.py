@@ -44,3 +44,27 @@ def test_static_module_has_no_dynamic_keys():
     text = text.replace("tensor.empty(%b)", "tensor.empty()")
     r = autoac.plan(text)
     assert "symbols" not in r.report and "peak_formula" not in r.report
+
+
+def test_buckets_keyword_plans_each_bucket():
+    # The option buckets (docs/contract.md, "Size buckets"): one plan per
+    # bucket of arg0.0 (bound 32), the dispatch in @mlp, the report's
+    # buckets with each bucket's peak at its upper size (1792 per row +
+    # 163840, as test/lit/dynamic/report.test explains).
+    with open(MLP) as f:
+        r = autoac.plan(f.read(), buckets="arg0.0:4,16")
+    assert [(b["lower"], b["upper"]) for b in r.report["buckets"]] == [(1, 4), (5, 16), (17, 32)]
+    assert [b["peak_bytes"] for b in r.report["buckets"]] == [1792 * n + 163840 for n in (4, 16, 32)]
+    assert r.report["peak_bytes"] == 1792 * 32 + 163840
+    assert "scf.index_switch" in r.ir
+    for k in range(3):
+        assert "func.func @mlp_b%d_fwd(" % k in r.ir and "call @mlp_b%d(" % k in r.ir
+
+
+def test_bad_buckets_are_refused():
+    with open(MLP) as f:
+        text = f.read()
+    with pytest.raises(autoac.AutoacError, match=r"bucket bounds must increase strictly \(4 after 8\)"):
+        autoac.plan(text, buckets="arg0.0:8,4")
+    with pytest.raises(autoac.AutoacError, match="bound 64 is above arg0.0's own bound 32"):
+        autoac.plan(text, buckets="arg0.0:64")

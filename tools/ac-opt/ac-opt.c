@@ -161,6 +161,23 @@ static void acPrintSummary(const char *reportText) {
             json_is_true(json_object_get(r, "feasible")) ? "met" : "NOT met");
   }
   fputc('\n', stderr);
+  json_t *bk;
+  json_array_foreach(json_object_get(r, "buckets"), i, bk) {
+    acFormatBytes(json_integer_value(json_object_get(bk, "peak_bytes")), a, sizeof a);
+    acFormatBytes(json_integer_value(json_object_get(bk, "saved_bytes")), b, sizeof b);
+    fprintf(stderr, "  bucket %zu: %s %lld..%lld (@%s): peak %s at %lld, saved %zu "
+            "values (%s), recomputed %zu ops, %.3g FLOPs%s\n", i,
+            json_string_value(json_object_get(bk, "dimension")),
+            (long long)json_integer_value(json_object_get(bk, "lower")),
+            (long long)json_integer_value(json_object_get(bk, "upper")),
+            json_string_value(json_object_get(bk, "function")), a,
+            (long long)json_integer_value(json_object_get(bk, "upper")),
+            json_array_size(json_object_get(bk, "saved")), b,
+            json_array_size(json_object_get(bk, "recomputed")),
+            json_number_value(json_object_get(bk, "recompute_flops")),
+            json_is_true(json_object_get(bk, "feasible")) ? ""
+                                                          : ", budget NOT met");
+  }
   const char *k;
   json_t *v;
   json_object_foreach(json_object_get(r, "baseline_peak_bytes"), k, v) {
@@ -177,7 +194,8 @@ static void acPrintSummary(const char *reportText) {
 
 /* Outputs asked for are never silently skipped (docs/contract.md, section
  * 1, outputs): --ac-sweep writes only its table (and --ac-sweep-csv), so -o, the
- * report, the plan, --ac-plan-in and --ac-summary beside it are refused, as
+ * report, the plan, --ac-plan-in, --ac-summary and --ac-buckets beside it are
+ * refused, as
  * is --ac-sweep-csv without --ac-sweep.  0, or -1 after saying why. */
 static int acCheckOutputs(const AcOptions *opts, const char *output, int summary) {
   if (opts->sweepCsv && !opts->sweep) {
@@ -189,7 +207,7 @@ static int acCheckOutputs(const AcOptions *opts, const char *output, int summary
     return 0;
   const char *clash = output ? "-o" : opts->report ? "--ac-report"
                     : opts->planOut ? "--ac-plan-out" : opts->planIn ? "--ac-plan-in"
-                    : summary ? "--ac-summary" : NULL;
+                    : summary ? "--ac-summary" : opts->buckets ? "--ac-buckets" : NULL;
   if (!clash)
     return 0;
   fprintf(stderr, "ac-opt: error: --ac-sweep prints a table of budgets and "

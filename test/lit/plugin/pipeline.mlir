@@ -4,7 +4,7 @@
 // RUN: mlir-opt %s --allow-unregistered-dialect --load-pass-plugin=%plugin \
 // RUN:   --pass-pipeline='builtin.module(auto-ac{budget=24GB strategy=mincut mode=annotate device=a100 optimizer=adam reserve=1GiB})' \
 // RUN:   --dump-pass-pipeline 2>&1 | FileCheck %s --check-prefix=DUMP
-// DUMP: auto-ac{budget=24GB cost-table= device=a100 grads= {{.*}}mode=annotate {{.*}}optimizer=adam {{.*}}reserve=1GiB {{.*}}strategy=mincut{{.*}}}
+// DUMP: auto-ac{buckets= budget=24GB cost-table= device=a100 grads= {{.*}}mode=annotate {{.*}}optimizer=adam {{.*}}reserve=1GiB {{.*}}strategy=mincut{{.*}}}
 // RUN: mlir-opt %s --allow-unregistered-dialect --load-pass-plugin=%plugin \
 // RUN:   --pass-pipeline='builtin.module(auto-ac{mode=annotate})' | FileCheck %s
 
