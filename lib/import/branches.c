@@ -1,6 +1,7 @@
 /* branches.c - scf.if / scf.index_switch folded where the branch is a
  * compile-time constant (import/branches.h). */
 #include "import/branches.h"
+#include "import/layout.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -144,22 +145,10 @@ static void foldInto(MlirOperation op, intptr_t r) {
  * value yielded by both (hence defined before the op) is what the result
  * is; the lowering's canonicalization replaces the result by it. */
 static MlirValue sameYield(MlirOperation op, intptr_t k) {
-  MlirValue none = {NULL}, v = {NULL};
-  if (!nameIs(op, "scf.if") || mlirOperationGetNumRegions(op) != 2)
-    return none;
-  for (intptr_t r = 0; r < 2; ++r) {
-    MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-    MlirOperation term = mlirBlockIsNull(blk) ? (MlirOperation){NULL}
-                                              : mlirBlockGetTerminator(blk);
-    if (mlirOperationIsNull(term) ||
-        mlirOperationGetNumOperands(term) != mlirOperationGetNumResults(op))
-      return none;
-    MlirValue y = mlirOperationGetOperand(term, k);
-    if (r == 1 && !mlirValueEqual(y, v))
-      return none;
-    v = y;
-  }
-  return v;
+  MlirValue a = acLayoutIfYield(op, 0, k), b = acLayoutIfYield(op, 1, k);
+  return !mlirValueIsNull(a) && !mlirValueIsNull(b) && mlirValueEqual(a, b)
+             ? a
+             : (MlirValue){NULL};
 }
 
 /* Whether some result of `op` has a value every branch yields. */

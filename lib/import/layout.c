@@ -426,6 +426,20 @@ int acLayoutReturnsWithoutCopy(const AcLayout *l) {
   return 1;
 }
 
+MlirValue acLayoutIfYield(MlirOperation op, intptr_t r, intptr_t j) {
+  MlirValue none = {NULL};
+  if (!nameIs(op, "scf.if") || mlirOperationGetNumRegions(op) != 2 ||
+      j >= mlirOperationGetNumResults(op))
+    return none;
+  MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+  MlirOperation term = mlirBlockIsNull(blk) ? (MlirOperation){NULL}
+                                            : mlirBlockGetTerminator(blk);
+  if (mlirOperationIsNull(term) ||
+      mlirOperationGetNumOperands(term) != mlirOperationGetNumResults(op))
+    return none;
+  return mlirOperationGetOperand(term, j);
+}
+
 MlirOperation acLayoutSharedInitMaker(MlirOperation o, MlirValue v) {
   MlirOperation none = {NULL};
   if (!mlirValueIsAOpResult(v))

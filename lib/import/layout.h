@@ -79,6 +79,11 @@ AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out);
 int acLayoutBranchEmpties(MlirOperation op, intptr_t k, MlirOperation *empties,
                           intptr_t cap);
 
+/// The value region `r` (0: then, 1: else) of scf.if `op` yields as result
+/// `j`; null when `op` is no two-region scf.if or that region's block does
+/// not end in a terminator yielding one value per result.
+MlirValue acLayoutIfYield(MlirOperation op, intptr_t r, intptr_t j);
+
 /// The op making init `v` of destination-style writer `o` when that init is
 /// shared: a `tensor.empty`, or a `linalg.fill` of one, that another op
 /// also reads (after `cse`); a null op otherwise.  The import gives each

@@ -211,16 +211,10 @@ static int definedIn(MlirValue v, MlirOperation op) {
  * branch, when it is defined outside the if; null otherwise. */
 static MlirValue ifInit(MlirOperation op, intptr_t j) {
   MlirValue none = {NULL}, base = {NULL};
-  if (!isOp(op, "scf.if") || mlirOperationGetNumRegions(op) != 2)
-    return none;
   for (intptr_t r = 0; r < 2; ++r) {
-    MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-    MlirOperation term = mlirBlockIsNull(blk) ? (MlirOperation){NULL}
-                                              : mlirBlockGetTerminator(blk);
-    if (mlirOperationIsNull(term) ||
-        mlirOperationGetNumOperands(term) != mlirOperationGetNumResults(op))
+    MlirValue v = acLayoutIfYield(op, r, j);
+    if (mlirValueIsNull(v))
       return none;
-    MlirValue v = mlirOperationGetOperand(term, j);
     for (int steps = 0; steps < 64 && mlirValueIsAOpResult(v) && definedIn(v, op); ++steps) {
       MlirOperation d = mlirOpResultGetOwner(v);
       intptr_t k[8];
@@ -252,19 +246,38 @@ static void redirectInside(MlirOperation op, MlirValue from, MlirValue to) {
 typedef struct AcReadCheck {
   AcWriteCopy *w;
   int32_t id;
+  int skipInits; /* a write's own init operands are not reads */
   int found;
 } AcReadCheck;
 
 static MlirWalkResult readCb(MlirOperation op, void *user) {
   AcReadCheck *rc = user;
+  intptr_t k[8];
+  int n = rc->skipInits ? initOperands(op, k) : 0;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    if (mlirTypeIsATensor(mlirValueGetType(v)) && baseId(rc->w, v) == rc->id) {
+    int init = 0;
+    for (int j = 0; j < n; ++j)
+      init |= k[j] == i;
+    if (!init && mlirTypeIsATensor(mlirValueGetType(v)) && baseId(rc->w, v) == rc->id) {
       rc->found = 1;
       return MlirWalkResultInterrupt;
     }
   }
   return MlirWalkResultAdvance;
+}
+
+/* Whether an op nested in `op`'s regions reads storage `id` (not counting
+ * writes' own inits when `skipInits`). */
+static int readInRegions(AcWriteCopy *w, MlirOperation op, int32_t id, int skipInits) {
+  AcReadCheck rc = {w, id, skipInits, 0};
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op) && !rc.found; ++r)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         !mlirBlockIsNull(b) && !rc.found; b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation no = mlirBlockGetFirstOperation(b);
+           !mlirOperationIsNull(no) && !rc.found; no = mlirOperationGetNextInBlock(no))
+        mlirOperationWalk(no, readCb, &rc, MlirWalkPreOrder);
+  return rc.found;
 }
 
 /* Whether `op` reads storage `id` other than through its init `k`: another
@@ -277,14 +290,7 @@ static int readElsewhere(AcWriteCopy *w, MlirOperation op, intptr_t k, int32_t i
     if (i != k && mlirTypeIsATensor(mlirValueGetType(v)) && baseId(w, v) == id)
       return 1;
   }
-  AcReadCheck rc = {w, id, 0};
-  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op) && !rc.found; ++r)
-    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-         !mlirBlockIsNull(b) && !rc.found; b = mlirBlockGetNextInRegion(b))
-      for (MlirOperation no = mlirBlockGetFirstOperation(b);
-           !mlirOperationIsNull(no) && !rc.found; no = mlirOperationGetNextInBlock(no))
-        mlirOperationWalk(no, readCb, &rc, MlirWalkPreOrder);
-  return rc.found;
+  return readInRegions(w, op, id, 0);
 }
 
 /* The element count of a static ranked tensor type, or -1. */
@@ -395,30 +401,6 @@ static void visitOps(AcWriteCopy *w, MlirBlock block, AcVisitFn fn) {
   }
 }
 
-typedef struct AcOtherRead {
-  AcWriteCopy *w;
-  int32_t id;
-  int found;
-} AcOtherRead;
-
-/* Walk callback: an op reading storage `id` other than as its own init. */
-static MlirWalkResult otherReadCb(MlirOperation op, void *user) {
-  AcOtherRead *o = user;
-  intptr_t k[8];
-  int n = initOperands(op, k);
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    int init = 0;
-    for (int j = 0; j < n; ++j)
-      init |= k[j] == i;
-    if (!init && mlirTypeIsATensor(mlirValueGetType(v)) && baseId(o->w, v) == o->id) {
-      o->found = 1;
-      return MlirWalkResultInterrupt;
-    }
-  }
-  return MlirWalkResultAdvance;
-}
-
 /* An scf.if writing result j into a value `x` defined before it (ifInit)
  * whose storage is read after the if, is part of a bigger storage, or is
  * read inside the if other than as a write's init: as for any write, the
@@ -432,14 +414,8 @@ static void copyIfWrites(AcWriteCopy *w, MlirOperation op, int32_t s, int32_t co
     int32_t id = baseId(w, x);
     if (id < 0)
       return;
-    AcOtherRead o = {w, id, 0};
-    for (intptr_t r = 0; r < mlirOperationGetNumRegions(op) && !o.found; ++r)
-      for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-           !mlirBlockIsNull(b) && !o.found; b = mlirBlockGetNextInRegion(b))
-        for (MlirOperation no = mlirBlockGetFirstOperation(b);
-             !mlirOperationIsNull(no) && !o.found; no = mlirOperationGetNextInBlock(no))
-          mlirOperationWalk(no, otherReadCb, &o, MlirWalkPreOrder);
-    if (w->last[id] <= s + count - 1 && !o.found && !partOfBigger(w, x))
+    if (w->last[id] <= s + count - 1 && !readInRegions(w, op, id, 1) &&
+        !partOfBigger(w, x))
       continue;
     MlirValue c = copyValueBefore(op, x);
     redirectInside(op, x, c);
