@@ -123,6 +123,23 @@ static MlirOperation acFuncByName(MlirOperation module, const char *name) {
   return none;
 }
 
+static void acAppendText(MlirStringRef part, void *user) {
+  AcStrBuf *b = user;
+  acStrBufAppend(b, part.data, part.length);
+}
+
+/* The shape of a torch value tensor type (`!torch.vtensor<[?,8],f32>`,
+ * dynamic dimensions as AC_DIM_DYNAMIC); 0 for any other type. */
+static int acTorchShape(MlirType t, AcTensorType *out) {
+  AcStrBuf b = {0};
+  mlirTypePrint(t, acAppendText, &b);
+  AcError err;
+  int ok = b.data && !b.failed && strncmp(b.data, "!torch.vtensor<", 15) == 0 &&
+           acTypeParseTorchDynamic(b.data, b.len, out, &err) == AC_OK && out->isTensor;
+  acStrBufClear(&b);
+  return ok;
+}
+
 /* Errors of the bucket setup, emitted at `loc`; AC_ERR_INVALID. */
 static AcStatus acBucketError(MlirLocation loc, const char *msg) {
   mlirEmitError(loc, msg);
@@ -143,14 +160,21 @@ static AcStatus acCheckBucketDim(MlirOperation f, const AcBucketSpec *sp,
     return acBucketError(loc, msg);
   }
   MlirType t = mlirFunctionTypeGetInput(ft, sp->arg);
-  if (!mlirTypeIsARankedTensor(t)) {
+  AcTensorType tt;
+  int dynamic = 0;
+  if (mlirTypeIsARankedTensor(t)) {
+    *rank = mlirShapedTypeGetRank(t);
+    dynamic = sp->dim < *rank && mlirShapedTypeIsDynamicDim(t, sp->dim);
+  } else if (acTorchShape(t, &tt)) {
+    *rank = tt.rank;
+    dynamic = sp->dim < *rank && tt.dims[sp->dim] == AC_DIM_DYNAMIC;
+  } else {
     snprintf(msg, sizeof msg, "autoac: option 'buckets' names arg%d.%d, but "
-             "argument #%d of '@%s' is no builtin ranked tensor (the dispatch "
-             "reads its size with tensor.dim)", sp->arg, sp->dim, sp->arg, fname);
+             "argument #%d of '@%s' is no ranked tensor (a builtin ranked "
+             "tensor or a !torch.vtensor)", sp->arg, sp->dim, sp->arg, fname);
     return acBucketError(loc, msg);
   }
-  *rank = mlirShapedTypeGetRank(t);
-  if (sp->dim >= *rank || !mlirShapedTypeIsDynamicDim(t, sp->dim)) {
+  if (!dynamic) {
     snprintf(msg, sizeof msg, "autoac: option 'buckets' names arg%d.%d, which "
              "is no dynamic dimension of an argument of '@%s' (argument #%d "
              "has rank %ld%s)", sp->arg, sp->dim, fname, sp->arg, (long)*rank,
@@ -259,6 +283,39 @@ static MlirOperation acMakeOp(const char *name, MlirLocation loc, intptr_t nres,
   if (nreg)
     mlirOperationStateAddOwnedRegions(&s, nreg, regs);
   return mlirOperationCreate(&s);
+}
+
+static MlirValue acIndexConst(MlirBlock b, MlirLocation loc, int64_t v);
+
+/* The size of dimension `d` of argument `a`, as an index, appended to `b`:
+ * `tensor.dim` of a builtin tensor; of a torch value tensor,
+ * `torch.aten.size.int` then `torch_c.to_i64` and `arith.index_cast` (the
+ * torch-mlir ops, generic when the torch dialect is unregistered). */
+static MlirValue acDimSize(MlirBlock b, MlirLocation loc, MlirValue a, int d) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirType it = mlirIndexTypeGet(ctx);
+  if (mlirTypeIsARankedTensor(mlirValueGetType(a))) {
+    MlirValue opd[2] = {a, acIndexConst(b, loc, d)};
+    MlirOperation dim = acMakeOp("tensor.dim", loc, 1, &it, 2, opd, 0, NULL, 0, NULL);
+    mlirBlockAppendOwnedOperation(b, dim);
+    return mlirOperationGetResult(dim, 0);
+  }
+  MlirType ti = mlirTypeParseGet(ctx, SREF("!torch.int"));
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  MlirNamedAttribute v = mlirNamedAttributeGet(mlirIdentifierGet(ctx, SREF("value")),
+                                               mlirIntegerAttrGet(i64, d));
+  MlirOperation c = acMakeOp("torch.constant.int", loc, 1, &ti, 0, NULL, 1, &v, 0, NULL);
+  mlirBlockAppendOwnedOperation(b, c);
+  MlirValue opd[2] = {a, mlirOperationGetResult(c, 0)};
+  MlirOperation sz = acMakeOp("torch.aten.size.int", loc, 1, &ti, 2, opd, 0, NULL, 0, NULL);
+  mlirBlockAppendOwnedOperation(b, sz);
+  MlirValue n = mlirOperationGetResult(sz, 0);
+  MlirOperation to = acMakeOp("torch_c.to_i64", loc, 1, &i64, 1, &n, 0, NULL, 0, NULL);
+  mlirBlockAppendOwnedOperation(b, to);
+  MlirValue x = mlirOperationGetResult(to, 0);
+  MlirOperation cast = acMakeOp("arith.index_cast", loc, 1, &it, 1, &x, 0, NULL, 0, NULL);
+  mlirBlockAppendOwnedOperation(b, cast);
+  return mlirOperationGetResult(cast, 0);
 }
 
 static MlirValue acIndexConst(MlirBlock b, MlirLocation loc, int64_t v) {
@@ -411,10 +468,7 @@ static AcStatus acBuildDispatch(MlirOperation f, const AcBucketSpec *sp,
     o = prev;
   }
   MlirType it = mlirIndexTypeGet(ctx), i1 = mlirIntegerTypeGet(ctx, 1);
-  MlirValue dimOpd[2] = {mlirBlockGetArgument(fb, sp->arg), acIndexConst(fb, loc, sp->dim)};
-  MlirOperation dim = acMakeOp("tensor.dim", loc, 1, &it, 2, dimOpd, 0, NULL, 0, NULL);
-  mlirBlockAppendOwnedOperation(fb, dim);
-  MlirValue size = mlirOperationGetResult(dim, 0);
+  MlirValue size = acDimSize(fb, loc, mlirBlockGetArgument(fb, sp->arg), sp->dim);
   MlirValue sel = acIndexConst(fb, loc, nb - 1);
   MlirNamedAttribute ule = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, SREF("predicate")),
