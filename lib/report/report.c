@@ -212,6 +212,8 @@ char *acReportToString(const AcReportInput *in) {
       acSet(e, "value",
             json_string(in->valueNames[g->ops[st->op].firstResult]), &failed);
     acSet(e, "live_bytes", json_integer(sim->live[i] + sim->staticBytes), &failed);
+    if (sim->hostLive) /* offloaded saves in host memory at this step */
+      acSet(e, "host_bytes", json_integer(sim->hostLive[i]), &failed);
     if (g->ops[st->op].workspace > 0) /* included in live_bytes */
       acSet(e, "workspace_bytes", json_integer(g->ops[st->op].workspace), &failed);
     acPush(timeline, e, &failed);

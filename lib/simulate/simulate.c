@@ -67,6 +67,7 @@ void acSimResultClear(AcSimResult *r) {
     return;
   acFree(r->steps);
   acFree(r->live);
+  acFree(r->hostLive);
   memset(r, 0, sizeof *r);
 }
 
@@ -487,9 +488,17 @@ static AcStatus acSimOffload(AcSim *s, AcSimResult *out, AcError *err) {
                               &out->copySeconds, &out->stallSeconds, err)) !=
       AC_OK)
     goto cleanup;
+  if (out->live && !(out->hostLive = acCalloc((size_t)s->numSteps + 1,
+                                               sizeof *out->hostLive))) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while simulating");
+    goto cleanup;
+  }
   int64_t live = 0;
   for (intptr_t t = 0; t < s->numSteps; ++t) {
     live += host[t];
+    if (out->hostLive)
+      out->hostLive[t] = live;
     if (live > out->hostPeakBytes)
       out->hostPeakBytes = live;
   }

@@ -32,6 +32,9 @@ STRATEGY_STYLES = {
 }
 
 
+HOST_COLOUR = "#8172B3"
+
+
 def byte_unit(max_bytes: float) -> Tuple[float, str]:
     """(divisor, name) of the binary unit that suits values up to max_bytes."""
     for div, name in ((2 ** 40, "TiB"), (2 ** 30, "GiB"), (2 ** 20, "MiB"), (2 ** 10, "KiB")):
@@ -73,7 +76,9 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
     """Live memory at each step of the planned execution (report["timeline"]),
     forward, backward and recompute steps coloured, the static part
     (report["static_bytes"]: parameters, gradients, optimizer state, reserve)
-    shaded, recompute steps shaded, the budget and the plan's peak drawn.
+    shaded, recompute steps shaded, the budget and the plan's peak drawn;
+    with offload, the host memory the offloaded saves hold (the steps'
+    host_bytes) as a dashed line.
     `report` is a report dict or a path to the JSON."""
     rep = _load_report(report)
     steps = rep.get("timeline") or []
@@ -87,8 +92,11 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
     peak = rep.get("peak_bytes")
     baselines = {k: float(v) for k, v in (rep.get("baseline_peak_bytes") or {}).items() if v} \
         if show_baselines else {}
-    top = max(live + [static] + ([float(budget)] if budget else []) + ([float(peak)] if peak else [])
-              + list(baselines.values()))
+    # Host memory the offloaded saves hold (offload plans: docs/planner.md).
+    host = [float(s.get("host_bytes", 0)) for s in steps] \
+        if any("host_bytes" in s for s in steps) else []
+    top = max(live + host + [static] + ([float(budget)] if budget else [])
+              + ([float(peak)] if peak else []) + list(baselines.values()))
     div, unit = byte_unit(top)
 
     own = ax is None
@@ -113,6 +121,11 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
     handles = [Patch(color=PHASE_COLOURS[p], alpha=0.6, label=lab) for p, lab in
                (("fwd", "forward"), ("bwd", "backward"), ("recompute", "recompute"))
                if p in phases]
+    if host:
+        (h,) = ax.step(xs, [v / div for v in host], where="mid", color=HOST_COLOUR, lw=1.2,
+                       ls="--", label=f"host memory (offloaded saves), peak "
+                                      f"{max(host) / div:.3g} {unit}")
+        handles.append(h)
     if static > 0:
         handles.append(Patch(color="#999999", alpha=0.5, label="static (params, grads, optimizer)"))
     if budget:

@@ -85,6 +85,24 @@ def test_timeline_from_json_path_without_budget(tmp_path):
     assert (tmp_path / "t.png").stat().st_size > 1000
 
 
+def test_timeline_draws_host_memory_of_offloaded_saves():
+    # Below the lowest peak recomputing reaches on gh200, saves go to host
+    # memory: each timeline step says how much (host_bytes), peaking at the
+    # report's host_peak_bytes, and the plot draws it.
+    rep = autoac.plan_file(TX, budget=1, device="gh200").report
+    host = [s["host_bytes"] for s in rep["timeline"]]
+    assert rep["offloaded_bytes"] > 0 and max(host) == rep["host_peak_bytes"] > 0
+    assert host[0] == 0 and host[-1] == 0
+    fig = ap.timeline(rep)
+    labels = [h.get_label() for h in fig.axes[0].get_legend().legend_handles] \
+        if hasattr(fig.axes[0].get_legend(), "legend_handles") else \
+        [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert any(l.startswith("host memory (offloaded saves)") for l in labels)
+    # Without offload, no host line.
+    plain = autoac.plan_file(TX, budget=1, device="gh200", offload="off").report
+    assert all("host_bytes" not in s for s in plain["timeline"])
+
+
 def test_timeline_needs_a_timeline():
     with pytest.raises(ValueError, match="no timeline"):
         ap.timeline({"timeline": []})
