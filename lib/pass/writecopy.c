@@ -553,34 +553,107 @@ static void unshareInits(AcWriteCopy *w, MlirBlock entry) {
   }
 }
 
-/* An scf.if or scf.index_switch whose branches all yield, as result j, the
- * end of an in-place chain into an empty of their own
- * (acLayoutBranchEmpties): the empties become one, made right before the
- * op, which every branch writes into.  The result is then that
- * buffer, owned where it is made; bufferization would otherwise give the
- * result a buffer of unknown owner that the deallocation pipeline clones
- * (difftest seeds 6161, 6191).  The planner counts the result allocated at
- * the if, which is where the empty now is. */
+/* The value a branch's write chain starts from: following destination-
+ * style writes (initOperands) back from `y` while they are made inside
+ * `op`; *head is the chain's first writer and *hk its init operand (null
+ * when `y` itself is not written inside `op`). */
+static MlirValue chainBase(MlirOperation op, MlirValue y, MlirOperation *head,
+                           intptr_t *hk) {
+  MlirValue v = y;
+  *head = (MlirOperation){NULL};
+  for (int steps = 0; steps < 64 && mlirValueIsAOpResult(v) && definedIn(v, op); ++steps) {
+    MlirOperation d = mlirOpResultGetOwner(v);
+    intptr_t k[8];
+    int n = initOperands(d, k);
+    intptr_t i = mlirOpResultGetResultNumber(v);
+    if (i >= n)
+      break;
+    *head = d;
+    *hk = k[i];
+    v = mlirOperationGetOperand(d, k[i]);
+  }
+  return v;
+}
+
+/* Whether every branch of `op` yields as result j a chain that starts from
+ * a tensor.empty made in the branch or from a value made before `op` (so
+ * that the result can be one buffer made before it). */
+static int branchesChainable(MlirOperation op, intptr_t j) {
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+    MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+    MlirOperation y = mlirBlockIsNull(b) ? (MlirOperation){NULL} : mlirBlockGetTerminator(b);
+    if (mlirOperationIsNull(y) || j >= mlirOperationGetNumOperands(y) ||
+        !mlirBlockIsNull(mlirBlockGetNextInRegion(b)))
+      return 0;
+    MlirOperation head;
+    intptr_t hk;
+    MlirValue v = chainBase(op, mlirOperationGetOperand(y, j), &head, &hk);
+    if (definedIn(v, op) &&
+        !(mlirValueIsAOpResult(v) && isOp(mlirOpResultGetOwner(v), "tensor.empty")))
+      return 0;
+  }
+  return 1;
+}
+
+/* Region r's result j, written into `e` instead: the chain's first writer
+ * writes into `e` (after a copy of what it started from when it reads its
+ * init or started from a value made before the op), or the yield yields a
+ * copy in `e` of the value it yielded; an empty left unread is erased. */
+static void routeIntoEmpty(MlirOperation op, intptr_t r, intptr_t j, MlirValue e) {
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+  MlirOperation y = mlirBlockGetTerminator(b), head;
+  intptr_t hk = 0;
+  MlirValue v = chainBase(op, mlirOperationGetOperand(y, j), &head, &hk);
+  int empty = definedIn(v, op); /* a tensor.empty of the branch */
+  MlirOperation at = mlirOperationIsNull(head) ? y : head;
+  MlirValue into = e;
+  if (!empty && (mlirOperationIsNull(head) || readsInit(head, hk))) {
+    MlirType t = mlirValueGetType(e);
+    MlirValue ops[2] = {v, e};
+    MlirOperationState ms = mlirOperationStateGet(
+        SREF("bufferization.materialize_in_destination"), mlirOperationGetLocation(at));
+    mlirOperationStateAddOperands(&ms, 2, ops);
+    mlirOperationStateAddResults(&ms, 1, &t);
+    MlirOperation copy = mlirOperationCreate(&ms);
+    mlirBlockInsertOwnedOperationBefore(b, at, copy);
+    into = mlirOperationGetResult(copy, 0);
+  }
+  if (mlirOperationIsNull(head))
+    mlirOperationSetOperand(y, j, into);
+  else
+    mlirOperationSetOperand(head, hk, into);
+  if (empty && mlirOpOperandIsNull(mlirValueGetFirstUse(v)))
+    mlirOperationDestroy(mlirOpResultGetOwner(v));
+}
+
+/* An scf.if or scf.index_switch whose result j the planner counts as a new
+ * buffer made at the op (not a write into one init every branch shares,
+ * ifInit): every branch now writes (or copies) its result j into one
+ * tensor.empty made right before the op, when each branch's chain starts
+ * from an empty of its own or from a value made before the op.  The result
+ * is then that buffer, owned where it is made; bufferization would
+ * otherwise give it a buffer of unknown owner (a fully dynamic layout when
+ * every branch allocates, difftest seeds 6161, 6191; one branch's buffer or
+ * another's when a branch yields a value made before the op, seed 120115),
+ * which the deallocation pipeline clones. */
 static void shareIfInits(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
   (void)w;
   if (!isOp(op, "scf.if") && !isOp(op, "scf.index_switch"))
     return;
-  MlirOperation empties[16];
   intptr_t nr = mlirOperationGetNumRegions(op);
   for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j) {
-    if (!acLayoutBranchEmpties(op, j, empties, 16))
-      continue;
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, j));
+    if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
+        (isOp(op, "scf.if") && !mlirValueIsNull(ifInit(op, j))) ||
+        !branchesChainable(op, j))
+      continue;
     MlirOperationState es =
         mlirOperationStateGet(SREF("tensor.empty"), mlirOperationGetLocation(op));
     mlirOperationStateAddResults(&es, 1, &t);
     MlirOperation e = mlirOperationCreate(&es);
     mlirBlockInsertOwnedOperationBefore(block, op, e);
-    for (intptr_t r = 0; r < nr; ++r) {
-      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(empties[r], 0),
-                                    mlirOperationGetResult(e, 0));
-      mlirOperationDestroy(empties[r]);
-    }
+    for (intptr_t r = 0; r < nr; ++r)
+      routeIntoEmpty(op, r, j, mlirOperationGetResult(e, 0));
   }
 }
 

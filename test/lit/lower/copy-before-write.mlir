@@ -7,8 +7,9 @@
 // (difftest seed 30309).  Shared inits after `cse` get one copy per writer
 // first, as the import gives them.  Writes inside loops and ifs are left
 // alone, except that an scf.if whose branches write into one value made
-// before it is a writer of that value, as the import counts it.  A second
-// run changes nothing.
+// before it is a writer of that value, as the import counts it, and that
+// an scf.if or index_switch result the planner counts as a new buffer is
+// one, made before the op.  A second run changes nothing.
 //
 // RUN: ac-opt %s --pass-pipeline='builtin.module(auto-ac-copy-before-write)' | FileCheck %s
 // RUN: ac-opt %s --pass-pipeline='builtin.module(auto-ac-copy-before-write,auto-ac-copy-before-write)' | FileCheck %s
@@ -192,10 +193,19 @@ func.func @if_branch_empties(%c: i1, %x: tensor<4x4xf32>) -> tensor<16xf32> {
 
 // -----
 
-// One branch yields a value from outside: left alone.
+// One branch yields a value from outside: the planner counts the result as
+// a new buffer at the if, so both branches put their result in one empty
+// made before it, the outside value by a copy (bufferization would yield
+// one branch's buffer or the other's, whose owner the deallocation
+// pipeline cannot know: it cloned the result, difftest seed 120115).
 // CHECK-LABEL: func.func @if_outside_value
-// CHECK:         scf.if
-// CHECK-NEXT:      tensor.empty
+// CHECK-SAME:    %{{[^:]*}}: i1, %[[X:[^:]*]]: tensor<4xf32>
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT:    scf.if
+// CHECK-NEXT:      linalg.exp {{.*}} outs(%[[E]] :
+// CHECK:         } else {
+// CHECK-NEXT:      %[[C:.*]] = bufferization.materialize_in_destination %[[X]] in %[[E]]
+// CHECK-NEXT:      scf.yield %[[C]]
 func.func @if_outside_value(%c: i1, %x: tensor<4xf32>) -> tensor<4xf32> {
   %r = scf.if %c -> tensor<4xf32> {
     %e = tensor.empty() : tensor<4xf32>
