@@ -205,6 +205,28 @@ static int definedIn(MlirValue v, MlirOperation op) {
                   op);
 }
 
+/* The value a branch's write chain starts from: following destination-
+ * style writes (initOperands) back from `y` while they are made inside
+ * `op`; *head is the chain's first writer and *hk its init operand (null
+ * when `y` itself is not written inside `op`). */
+static MlirValue chainBase(MlirOperation op, MlirValue y, MlirOperation *head,
+                           intptr_t *hk) {
+  MlirValue v = y;
+  *head = (MlirOperation){NULL};
+  for (int steps = 0; steps < 64 && mlirValueIsAOpResult(v) && definedIn(v, op); ++steps) {
+    MlirOperation d = mlirOpResultGetOwner(v);
+    intptr_t k[8];
+    int n = initOperands(d, k);
+    intptr_t i = mlirOpResultGetResultNumber(v);
+    if (i >= n)
+      break;
+    *head = d;
+    *hk = k[i];
+    v = mlirOperationGetOperand(d, k[i]);
+  }
+  return v;
+}
+
 /* The init an scf.if writes its result j into, as the import sees it
  * (import.c acDpsResultInit): the value that every branch's yield j reaches
  * by following destination-style writes (initOperands) back inside the
@@ -212,20 +234,14 @@ static int definedIn(MlirValue v, MlirOperation op) {
 static MlirValue ifInit(MlirOperation op, intptr_t j) {
   MlirValue none = {NULL}, base = {NULL};
   for (intptr_t r = 0; r < 2; ++r) {
-    MlirValue v = acLayoutIfYield(op, r, j);
-    if (mlirValueIsNull(v))
+    MlirValue y = acLayoutIfYield(op, r, j);
+    if (mlirValueIsNull(y))
       return none;
-    for (int steps = 0; steps < 64 && mlirValueIsAOpResult(v) && definedIn(v, op); ++steps) {
-      MlirOperation d = mlirOpResultGetOwner(v);
-      intptr_t k[8];
-      int n = initOperands(d, k);
-      intptr_t i = mlirOpResultGetResultNumber(v);
-      if (i >= n)
-        return none; /* a buffer of the branch's own */
-      v = mlirOperationGetOperand(d, k[i]);
-    }
+    MlirOperation head;
+    intptr_t hk;
+    MlirValue v = chainBase(op, y, &head, &hk);
     if (definedIn(v, op) || (r == 1 && !mlirValueEqual(v, base)))
-      return none;
+      return none; /* a buffer of the branch's own, or two inits */
     base = v;
   }
   return base;
@@ -551,28 +567,6 @@ static void unshareInits(AcWriteCopy *w, MlirBlock entry) {
     if (!mlirOperationIsNull(m))
       eraseIfDead(m);
   }
-}
-
-/* The value a branch's write chain starts from: following destination-
- * style writes (initOperands) back from `y` while they are made inside
- * `op`; *head is the chain's first writer and *hk its init operand (null
- * when `y` itself is not written inside `op`). */
-static MlirValue chainBase(MlirOperation op, MlirValue y, MlirOperation *head,
-                           intptr_t *hk) {
-  MlirValue v = y;
-  *head = (MlirOperation){NULL};
-  for (int steps = 0; steps < 64 && mlirValueIsAOpResult(v) && definedIn(v, op); ++steps) {
-    MlirOperation d = mlirOpResultGetOwner(v);
-    intptr_t k[8];
-    int n = initOperands(d, k);
-    intptr_t i = mlirOpResultGetResultNumber(v);
-    if (i >= n)
-      break;
-    *head = d;
-    *hk = k[i];
-    v = mlirOperationGetOperand(d, k[i]);
-  }
-  return v;
 }
 
 /* Whether every branch of `op` yields as result j a chain that starts from
