@@ -123,16 +123,11 @@ static MlirOperation acFuncByName(MlirOperation module, const char *name) {
   return none;
 }
 
-static void acAppendText(MlirStringRef part, void *user) {
-  AcStrBuf *b = user;
-  acStrBufAppend(b, part.data, part.length);
-}
-
 /* The shape of a torch value tensor type (`!torch.vtensor<[?,8],f32>`,
  * dynamic dimensions as AC_DIM_DYNAMIC); 0 for any other type. */
 static int acTorchShape(MlirType t, AcTensorType *out) {
   AcStrBuf b = {0};
-  mlirTypePrint(t, acAppendText, &b);
+  mlirTypePrint(t, acStrBufMlirCallback, &b);
   AcError err;
   int ok = b.data && !b.failed && strncmp(b.data, "!torch.vtensor<", 15) == 0 &&
            acTypeParseTorchDynamic(b.data, b.len, out, &err) == AC_OK && out->isTensor;

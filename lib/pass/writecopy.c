@@ -187,8 +187,7 @@ static int readsInit(MlirOperation op, intptr_t k) {
   return !mlirOpOperandIsNull(mlirValueGetFirstUse(arg));
 }
 
-/* Whether `v` is defined inside `op` (by an op nested in it, or as an
- * argument of one of its blocks). */
+/* Whether op `d` is `op` or nested in it. */
 static int nestedIn(MlirOperation d, MlirOperation op) {
   for (int depth = 0; !mlirOperationIsNull(d) && depth < 256; ++depth) {
     if (mlirOperationEqual(d, op))
@@ -198,6 +197,8 @@ static int nestedIn(MlirOperation d, MlirOperation op) {
   return 0;
 }
 
+/* Whether `v` is defined inside `op` (by an op nested in it, or as an
+ * argument of one of its blocks). */
 static int definedIn(MlirValue v, MlirOperation op) {
   return nestedIn(mlirValueIsAOpResult(v)
                       ? mlirOpResultGetOwner(v)
@@ -347,11 +348,6 @@ static void copyInit(MlirOperation op, intptr_t k) {
                                              readsInit(op, k)));
 }
 
-/* A copy of `x` made right before `op`. */
-static MlirValue copyValueBefore(MlirOperation op, MlirValue x) {
-  return freshBefore(op, x, 1);
-}
-
 static MlirValue freshBefore(MlirOperation op, MlirValue init, int keep) {
   MlirBlock block = mlirOperationGetBlock(op);
   MlirLocation loc = mlirOperationGetLocation(op);
@@ -433,7 +429,7 @@ static void copyIfWrites(AcWriteCopy *w, MlirOperation op, int32_t s, int32_t co
     if (w->last[id] <= s + count - 1 && !readInRegions(w, op, id, 1) &&
         !partOfBigger(w, x))
       continue;
-    MlirValue c = copyValueBefore(op, x);
+    MlirValue c = freshBefore(op, x, 1);
     redirectInside(op, x, c);
     w->copies++;
   }
