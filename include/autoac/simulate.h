@@ -75,6 +75,16 @@ typedef struct AcSimResult {
   int64_t *hostLive;        ///< [numSteps] host bytes the offloaded saves hold
                             ///< at each step, with the timeline when the plan
                             ///< offloads (owned; NULL otherwise)
+  AcId *offloadDone;        ///< [numValues] with the timeline when the
+                            ///< plan offloads (owned; NULL otherwise): for an offloaded storage,
+                            ///< the forward op after which its device->host
+                            ///< copy has completed (its device buffer's last
+                            ///< forward step), the same in every schedule
+                            ///< entry; AC_NONE for other values
+  AcId *offloadIssue;       ///< [numValues] likewise: the backward op before
+                            ///< which (before its recomputation) the
+                            ///< prefetch's device buffer is allocated;
+                            ///< AC_NONE when nothing reads it back
   intptr_t numSteps;
 } AcSimResult;
 

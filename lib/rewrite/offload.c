@@ -1,20 +1,29 @@
 /* offload.c - offloaded saves in the split halves (docs/rewrite.md,
  * "Offload").
  *
- * After the split, for each offloaded saved value (AcPlan.offload):
- *  - in @f_fwd, the saved result becomes a copy of the value into a buffer
- *    of its own, made right after the op defining it:
- *      %h = bufferization.alloc_tensor() copy(%v) {ac.offload}
- *    so the value itself dies at its last forward use and @f_fwd returns
- *    the copy (the host buffer of the plan);
- *  - in @f_bwd, the saved argument is copied back right before the first
- *    op that uses it (a use inside a region counts at its ancestor op):
- *      %d = bufferization.alloc_tensor() copy(%arg) {ac.prefetch}
+ * After the split, for each offloaded saved value (AcPlan.offload), placed
+ * where the simulator placed its copies (AcSimResult.offloadDone/Issue):
+ *  - in @f_fwd, the host buffer is allocated right after the op defining
+ *    the value and filled where the device->host copy completes (after the
+ *    op of the device buffer's last forward step):
+ *      %h0 = bufferization.alloc_tensor() {ac.offload}
+ *      ...
+ *      %h = bufferization.materialize_in_destination %v in %h0 {ac.offload}
+ *    so the value dies there and @f_fwd returns %h;
+ *  - in @f_bwd, the device buffer is allocated where the prefetch is issued
+ *    (before the issue op and the recompute regions right before it) and
+ *    filled right before the first op that uses the argument (a use inside
+ *    a region counts at its ancestor op):
+ *      %d0 = bufferization.alloc_tensor() {ac.prefetch}
+ *      ...
+ *      %d = bufferization.materialize_in_destination %arg in %d0 {ac.prefetch}
  *    every use reading %d; the argument (ac.owned) is freed after the copy.
- * On the CPU both copies are plain copies (one-shot bufferization makes
- * each a memref.alloc and a memref.copy), so the planned program computes
- * bit for bit what the unplanned one does.  The GPU lowering (asynchronous
- * copies on a second stream into pinned host buffers) is not written yet. */
+ * The materialize op stands for the copy's completion: on the CPU it is the
+ * copy (one-shot bufferization: a memref.copy into the buffer), so the
+ * compiled program's buffers live exactly where the simulator has them and
+ * computes bit for bit what the unplanned one does.  The GPU lowering
+ * (asynchronous copies issued at the allocation on a second stream, waited
+ * at the materialize, host buffers pinned) is not written yet. */
 #include "rewrite/rewrite.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -24,24 +33,49 @@
 
 #define SREF(s) mlirStringRefCreateFromCString(s)
 
-/* A detached `bufferization.alloc_tensor() copy(%v) {<mark>}`. */
-static MlirOperation acCopyOp(MlirContext ctx, MlirValue v, const char *mark) {
-  MlirType t = mlirValueGetType(v);
-  MlirLocation loc = mlirValueIsAOpResult(v)
-                         ? mlirOperationGetLocation(mlirOpResultGetOwner(v))
-                         : mlirLocationUnknownGet(ctx);
-  int32_t seg[3] = {0, 1, 0};
+static MlirNamedAttribute acMark(MlirContext ctx, const char *mark) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, SREF(mark)),
+                               mlirUnitAttrGet(ctx));
+}
+
+/* A detached `bufferization.alloc_tensor() [copy(%copy)] {<mark>}` of type
+ * `t` (`copy` null: an empty buffer, `t` statically shaped). */
+static MlirOperation acAllocOp(MlirContext ctx, MlirType t, MlirValue copy,
+                               MlirLocation loc, const char *mark) {
+  int has = !mlirValueIsNull(copy);
+  int32_t seg[3] = {0, has, 0};
   MlirNamedAttribute attrs[2] = {
       mlirNamedAttributeGet(mlirIdentifierGet(ctx, SREF("operandSegmentSizes")),
                             mlirDenseI32ArrayGet(ctx, 3, seg)),
-      mlirNamedAttributeGet(mlirIdentifierGet(ctx, SREF(mark)),
-                            mlirUnitAttrGet(ctx))};
+      acMark(ctx, mark)};
   MlirOperationState st =
       mlirOperationStateGet(SREF("bufferization.alloc_tensor"), loc);
-  mlirOperationStateAddOperands(&st, 1, &v);
+  if (has)
+    mlirOperationStateAddOperands(&st, 1, &copy);
   mlirOperationStateAddResults(&st, 1, &t);
   mlirOperationStateAddAttributes(&st, 2, attrs);
   return mlirOperationCreate(&st);
+}
+
+/* A detached `bufferization.materialize_in_destination %src in %dest
+ * {<mark>}`: the copy into a buffer allocated earlier. */
+static MlirOperation acFillOp(MlirContext ctx, MlirValue src, MlirValue dest,
+                              MlirLocation loc, const char *mark) {
+  MlirType t = mlirValueGetType(dest);
+  MlirValue ops[2] = {src, dest};
+  MlirNamedAttribute m = acMark(ctx, mark);
+  MlirOperationState st = mlirOperationStateGet(
+      SREF("bufferization.materialize_in_destination"), loc);
+  mlirOperationStateAddOperands(&st, 2, ops);
+  mlirOperationStateAddResults(&st, 1, &t);
+  mlirOperationStateAddAttributes(&st, 1, &m);
+  return mlirOperationCreate(&st);
+}
+
+static MlirLocation acLocOf(MlirContext ctx, MlirValue v) {
+  return mlirValueIsAOpResult(v)
+             ? mlirOperationGetLocation(mlirOpResultGetOwner(v))
+             : mlirLocationUnknownGet(ctx);
 }
 
 /* The first bytes of a type's printed form (enough to tell its kind). */
@@ -163,9 +197,97 @@ AcStatus acRewriteOffloadReady(MlirContext ctx, AcError *err) {
   return AC_OK;
 }
 
+/* The forward: the host buffer of builtin tensor `v` (defined by `def`),
+ * allocated after `def` and filled after `done` (null: at `def`); a
+ * dynamically shaped one is copied at once, after `done`.  Returns the
+ * buffer (null on failure: nothing is inserted). */
+static MlirValue acOffloadOut(MlirContext ctx, MlirBlock fb, MlirOperation def,
+                              MlirOperation done, MlirValue v) {
+  MlirType t = mlirValueGetType(v);
+  MlirLocation loc = acLocOf(ctx, v);
+  if (mlirOperationIsNull(done))
+    done = def;
+  if (!mlirShapedTypeHasStaticShape(t)) {
+    MlirOperation c = acAllocOp(ctx, t, v, loc, "ac.offload");
+    if (mlirOperationIsNull(c))
+      return (MlirValue){NULL};
+    mlirBlockInsertOwnedOperationAfter(fb, done, c);
+    return mlirOperationGetResult(c, 0);
+  }
+  MlirOperation a = acAllocOp(ctx, t, (MlirValue){NULL}, loc, "ac.offload");
+  if (mlirOperationIsNull(a))
+    return (MlirValue){NULL};
+  MlirOperation c = acFillOp(ctx, v, mlirOperationGetResult(a, 0), loc, "ac.offload");
+  if (mlirOperationIsNull(c)) {
+    mlirOperationDestroy(a);
+    return (MlirValue){NULL};
+  }
+  mlirBlockInsertOwnedOperationAfter(fb, def, a);
+  mlirBlockInsertOwnedOperationAfter(fb, mlirOperationEqual(done, def) ? a : done, c);
+  return mlirOperationGetResult(c, 0);
+}
+
+/* The op of `bb` before which the prefetch of `arg` is issued: `issue`'s
+ * ancestor in `bb`, moved before the recompute regions right before it
+ * (the simulator's run of recompute steps), never after `first` (the first
+ * op using `arg`); `first` when `issue` is null. */
+static MlirOperation acIssueAt(MlirBlock bb, MlirOperation issue,
+                               MlirOperation first) {
+  MlirOperation at = mlirOperationIsNull(issue) ? issue : acAncestorIn(bb, issue);
+  if (mlirOperationIsNull(at))
+    return first;
+  MlirOperation run = {NULL}; /* first op of the recompute run before p */
+  for (MlirOperation p = mlirBlockGetFirstOperation(bb); !mlirOperationIsNull(p);
+       p = mlirOperationGetNextInBlock(p)) {
+    if (mlirOperationEqual(p, at))
+      return mlirOperationIsNull(run) ? at : run;
+    if (mlirOperationEqual(p, first))
+      return first; /* the issue point comes after the first use */
+    if (mlirAttributeIsNull(mlirOperationGetAttributeByName(p, SREF("ac.recompute"))))
+      run = (MlirOperation){NULL};
+    else if (mlirOperationIsNull(run))
+      run = p;
+  }
+  return first;
+}
+
+/* The backward: `arg` copied back into a buffer allocated before `at` (a
+ * builtin tensor of static shape) and filled before `first`; every other
+ * use reads the copy.  0 on failure (nothing is inserted). */
+static int acOffloadBack(MlirContext ctx, MlirBlock bb, MlirOperation at,
+                         MlirOperation first, MlirValue arg, int torch,
+                         const char *device) {
+  MlirType t = mlirValueGetType(arg);
+  MlirLocation loc = acLocOf(ctx, arg);
+  MlirOperation back = {NULL};
+  if (torch) {
+    back = acTorchCopy(ctx, bb, at, 0, arg, device, 0, "ac.prefetch");
+  } else if (!mlirShapedTypeHasStaticShape(t)) {
+    if (!mlirOperationIsNull(back = acAllocOp(ctx, t, arg, loc, "ac.prefetch")))
+      mlirBlockInsertOwnedOperationBefore(bb, first, back);
+  } else {
+    MlirOperation a = acAllocOp(ctx, t, (MlirValue){NULL}, loc, "ac.prefetch");
+    if (mlirOperationIsNull(a))
+      return 0;
+    back = acFillOp(ctx, arg, mlirOperationGetResult(a, 0), loc, "ac.prefetch");
+    if (mlirOperationIsNull(back)) {
+      mlirOperationDestroy(a);
+      return 0;
+    }
+    mlirBlockInsertOwnedOperationBefore(bb, at, a);
+    mlirBlockInsertOwnedOperationBefore(bb, first, back);
+  }
+  if (mlirOperationIsNull(back))
+    return 0;
+  mlirValueReplaceAllUsesOfWith(arg, mlirOperationGetResult(back, 0));
+  mlirOperationSetOperand(back, 0, arg);
+  return 1;
+}
+
 AcStatus acRewriteOffloadHalves(MlirContext ctx, MlirBlock fb, MlirBlock bb,
                                 intptr_t firstSavedResult,
-                                const intptr_t *saved, intptr_t n,
+                                const intptr_t *saved, const MlirOperation *done,
+                                const MlirOperation *issue, intptr_t n,
                                 const char *device, AcError *err) {
   MlirOperation ret = mlirBlockGetTerminator(fb);
   for (intptr_t j = 0; j < n; ++j) {
@@ -177,38 +299,34 @@ AcStatus acRewriteOffloadHalves(MlirContext ctx, MlirBlock fb, MlirBlock bb,
                         "rewrite: offloaded save #%ld is not a ranked tensor "
                         "made by an op", (long)saved[j]);
     MlirOperation def = acAncestorIn(fb, mlirOpResultGetOwner(v));
-    MlirOperation out = {NULL};
+    MlirOperation fin = mlirOperationIsNull(done[j]) ? done[j] : acAncestorIn(fb, done[j]);
+    MlirValue out = {NULL};
     if (!mlirOperationIsNull(def)) {
       if (torch) {
-        out = acTorchCopy(ctx, fb, def, 1, v, "cpu", 1, "ac.offload");
-      } else if (!mlirOperationIsNull(out = acCopyOp(ctx, v, "ac.offload"))) {
-        mlirBlockInsertOwnedOperationAfter(fb, def, out);
+        MlirOperation c = acTorchCopy(ctx, fb, def, 1, v, "cpu", 1, "ac.offload");
+        if (!mlirOperationIsNull(c))
+          out = mlirOperationGetResult(c, 0);
+      } else {
+        out = acOffloadOut(ctx, fb, def, fin, v);
       }
     }
-    if (mlirOperationIsNull(out))
+    if (mlirValueIsNull(out))
       return acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
                         "rewrite: cannot copy offloaded save #%ld",
                         (long)saved[j]);
-    mlirOperationSetOperand(ret, k, mlirOperationGetResult(out, 0));
-    /* The backward: copied back before its first use. */
+    mlirOperationSetOperand(ret, k, out);
+    /* The backward: copied back, complete before its first use. */
     MlirValue arg = mlirBlockGetArgument(bb, saved[j]);
     MlirOperation first = mlirBlockGetFirstOperation(bb);
     while (!mlirOperationIsNull(first) && !acUses(first, arg, bb))
       first = mlirOperationGetNextInBlock(first);
     if (mlirOperationIsNull(first))
       continue; /* never read back */
-    MlirOperation back = {NULL};
-    if (torch) {
-      back = acTorchCopy(ctx, bb, first, 0, arg, device, 0, "ac.prefetch");
-    } else if (!mlirOperationIsNull(back = acCopyOp(ctx, arg, "ac.prefetch"))) {
-      mlirBlockInsertOwnedOperationBefore(bb, first, back);
-    }
-    if (mlirOperationIsNull(back))
+    MlirOperation at = acIssueAt(bb, issue[j], first);
+    if (!acOffloadBack(ctx, bb, at, first, arg, torch, device))
       return acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
                         "rewrite: cannot copy back offloaded save #%ld",
                         (long)saved[j]);
-    mlirValueReplaceAllUsesOfWith(arg, mlirOperationGetResult(back, 0));
-    mlirOperationSetOperand(back, 0, arg);
   }
   return AC_OK;
 }

@@ -32,18 +32,26 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
 /// module is unchanged.
 AcStatus acRewriteRngReplay(MlirOperation module, intptr_t *numReplaced,
                             AcError *err);
-/// Offloaded saves in the split halves (lib/rewrite/offload.c): in the
+/// Offloaded saves in the split halves (lib/rewrite/offload.c), placed where
+/// the simulator placed them (AcSimResult.offloadDone/offloadIssue).  In the
 /// body `fwd` of @f_fwd, return operand firstSavedResult + saved[j] becomes
-/// a copy made right after its definition; in the body `bwd` of @f_bwd,
-/// argument saved[j] is copied back right before its first use.  Builtin
-/// tensors are copied by `bufferization.alloc_tensor() copy(...)`, torch
-/// value tensors by `torch.aten._to_copy` to "cpu" (pinned, non-blocking)
-/// and back to `device` ("cuda", or "cpu" on a CPU profile).  Called by
+/// the host buffer: allocated right after the value's definition
+/// (`bufferization.alloc_tensor() {ac.offload}`) and filled after `done[j]`
+/// (`bufferization.materialize_in_destination {ac.offload}`: the copy's
+/// completion, the device value's last forward use).  In the body `bwd` of
+/// @f_bwd, argument saved[j] is copied back into a buffer allocated before
+/// `issue[j]` and the recomputation right before it (`{ac.prefetch}`), the
+/// copy completing right before the argument's first use.  A null done[j] /
+/// issue[j] (or a dynamic shape) places the copy at the definition / first
+/// use.  Torch value tensors are copied by `torch.aten._to_copy` to "cpu"
+/// (pinned, non-blocking) after the definition and back to `device`
+/// ("cuda", or "cpu" on a CPU profile) at `issue[j]`.  Called by
 /// acRewriteSplit after it commits; AC_ERR_INTERNAL when an op cannot be
 /// made.
 AcStatus acRewriteOffloadHalves(MlirContext ctx, MlirBlock fwd, MlirBlock bwd,
                                 intptr_t firstSavedResult,
-                                const intptr_t *saved, intptr_t n,
+                                const intptr_t *saved, const MlirOperation *done,
+                                const MlirOperation *issue, intptr_t n,
                                 const char *device, AcError *err);
 /// Whether the rewrite can copy a value of type `t` to host memory: a
 /// ranked builtin tensor or a torch value tensor (`!torch.vtensor<...>`).

@@ -27,6 +27,7 @@
  * recorded, @f's body becomes the two calls, and the module is verified.
  * See docs/rewrite.md.
  *===----------------------------------------------------------------------===*/
+#include "autoac/simulate.h"
 #include "rewrite/rewrite.h"
 #include "support/ptrmap.h"
 
@@ -888,20 +889,37 @@ done:
   return st;
 }
 
-/// The offloaded saves of one split (acRewriteOffloadHalves).
-static AcStatus splitOffload(Split *s, FuncSplit *fs) {
+/// The offloaded saves of one split (acRewriteOffloadHalves), placed where
+/// `sim` (a simulation of the plan with its timeline) placed them.
+static AcStatus splitOffload(Split *s, FuncSplit *fs, const AcSimResult *sim) {
   intptr_t n = 0;
-  intptr_t *idx = acMalloc(sizeof(intptr_t) * (size_t)(fs->numSaved + 1));
-  if (!idx)
-    return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
-  for (int32_t i = 0; i < fs->numSaved; ++i)
-    if (s->plan->offload[fs->saved[i]])
-      idx[n++] = i;
-  AcStatus st = n ? acRewriteOffloadHalves(s->ctx, fs->fwdBlock, fs->bwdBlock,
-                                           fs->numFwdOuts, idx, n,
-                                           s->imp->cpuDevice ? "cpu" : "cuda", s->err)
-                  : AC_OK;
+  size_t m = (size_t)fs->numSaved + 1;
+  intptr_t *idx = acMalloc(sizeof(intptr_t) * m);
+  MlirOperation *done = acMalloc(sizeof(MlirOperation) * m);
+  MlirOperation *issue = acMalloc(sizeof(MlirOperation) * m);
+  AcStatus st = AC_OK;
+  if (!idx || !done || !issue) {
+    st = acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+    goto done;
+  }
+  for (int32_t i = 0; i < fs->numSaved; ++i) {
+    AcId v = fs->saved[i];
+    if (!s->plan->offload[v])
+      continue;
+    AcId d = sim->offloadDone ? sim->offloadDone[v] : AC_NONE;
+    AcId q = sim->offloadIssue ? sim->offloadIssue[v] : AC_NONE;
+    done[n] = d == AC_NONE ? (MlirOperation){NULL} : s->imp->ops[d];
+    issue[n] = q == AC_NONE ? (MlirOperation){NULL} : s->imp->ops[q];
+    idx[n++] = i;
+  }
+  if (n)
+    st = acRewriteOffloadHalves(s->ctx, fs->fwdBlock, fs->bwdBlock,
+                                fs->numFwdOuts, idx, done, issue, n,
+                                s->imp->cpuDevice ? "cpu" : "cuda", s->err);
+done:
   acFree(idx);
+  acFree(done);
+  acFree(issue);
   return st;
 }
 
@@ -1201,8 +1219,17 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
     commit(&s, &fss[f], symtab);
   for (intptr_t i = 0; i < s.numRemaps; ++i)
     mlirOperationSetOperand(s.remaps[i].op, s.remaps[i].index, s.remaps[i].value);
-  for (intptr_t f = 0; f < g->numFuncs && st == AC_OK; ++f)
-    st = splitOffload(&s, &fss[f]);
+  intptr_t offloads = 0;
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    offloads += plan->offload[v] != 0;
+  if (offloads) {
+    /* Where the simulator placed the copies (static bytes do not move them). */
+    AcSimResult sim;
+    st = acSimulate(g, plan, 0, 1, &sim, err);
+    for (intptr_t f = 0; f < g->numFuncs && st == AC_OK; ++f)
+      st = splitOffload(&s, &fss[f], &sim);
+    acSimResultClear(&sim);
+  }
   if (st == AC_OK && !mlirOperationVerify(imp->module))
     st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
                     "rewrite: the split module does not verify");

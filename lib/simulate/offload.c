@@ -9,23 +9,23 @@
  *  - Device -> host: in order of the producers' steps, a copy starts when its
  *    producer has run and the queue is free; the device buffer stays live
  *    through its last forward use and through every step that starts before
- *    the copy completes.  The host buffer is live from the step in progress
- *    when the copy starts.
+ *    the copy completes, at most to its forward's last step: the forward
+ *    waits for its copies at its end, and a copy still running then is a
+ *    stall.
  *  - Host -> device (the prefetch): as late as possible, latest use first:
  *    each copy ends when its first backward use starts or when the next copy
  *    on the queue starts, whichever is earlier, and is issued at the step in
  *    progress when it starts (at the earliest the first step of its backward
  *    entry: the prefetch is part of the backward).  Its device buffer is live
- *    from that step to the value's last use; the host buffer through the
- *    first use.  A copy that would have to start before its data is on the
- *    host or before its backward starts starts then, and finishes late: the
- *    compute waits, and the wait (the copy's lateness) is a stall.  Each
- *    stall is counted as if it were the only one (a wait delays the compute
- *    after it, which only gives later copies more time): the sum is an upper
- *    bound of the step's wait.
- * When the prefetch would be issued before the device buffer of the first
- * copy is freed, the value simply stays on the device (one interval); its
- * copies still cost their time and host memory. */
+ *    from that step.  A copy that would have to start before its data is on
+ *    the host or before its backward starts starts then, and finishes late:
+ *    the compute waits, and the wait (the copy's lateness) is a stall.
+ * Each stall is counted as if it were the only one (a wait delays the
+ * compute after it, which only gives later copies more time): the sum is an
+ * upper bound of the step's wait.  The caller (simulate.c) turns devEnd and
+ * issue into the device intervals, and places the host buffer, which the
+ * rewrite allocates right after the producer and frees at the first
+ * backward use, without timing. */
 #include "simulate/offload.h"
 
 #include <math.h>
@@ -49,41 +49,28 @@ static intptr_t acClampStep(intptr_t t, intptr_t lo, intptr_t hi) {
   return t < lo ? lo : t > hi ? hi : t;
 }
 
-static void acAddInterval(int64_t *delta, intptr_t a, intptr_t b,
-                          int64_t bytes) {
-  if (a > b)
-    return;
-  delta[a] += bytes;
-  delta[b + 1] -= bytes;
-}
-
 /* Sorting the slots: by producer step, then by first backward use. */
 static int acByAlloc(const void *pa, const void *pb) {
   const AcOffloadSlot *a = pa, *b = pb;
   if (a->alloc != b->alloc)
     return a->alloc < b->alloc ? -1 : 1;
-  return (a->bwdBegin > b->bwdBegin) - (a->bwdBegin < b->bwdBegin);
+  if (a->bwdBegin != b->bwdBegin)
+    return a->bwdBegin < b->bwdBegin ? -1 : 1;
+  return (a->tag > b->tag) - (a->tag < b->tag);
 }
-
-typedef struct AcOffloadTimes {
-  double outEnd;    /* when the device -> host copy completes */
-  intptr_t devEnd;  /* last step of the first device interval */
-  intptr_t hostBegin;
-} AcOffloadTimes;
 
 AcStatus acOffloadSchedule(const double *T, intptr_t n, AcOffloadSlot *slots,
                            intptr_t numSlots, double bandwidth, double latency,
-                           int64_t *delta, int64_t *hostDelta,
                            double *copySeconds, double *stallSeconds,
                            AcError *err) {
   AcStatus st = AC_OK;
-  AcOffloadTimes *tm = NULL;
+  double *outEnd = NULL;
   intptr_t *order = NULL;
   if (numSlots == 0)
     return AC_OK;
-  tm = acMalloc((size_t)numSlots * sizeof *tm);
+  outEnd = acMalloc((size_t)numSlots * sizeof *outEnd);
   order = acMalloc((size_t)numSlots * sizeof *order);
-  if (!tm || !order) {
+  if (!outEnd || !order) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                     "out of memory while simulating");
     goto cleanup;
@@ -92,16 +79,19 @@ AcStatus acOffloadSchedule(const double *T, intptr_t n, AcOffloadSlot *slots,
   /* Device -> host, in producer order. */
   double queue = -INFINITY;
   for (intptr_t i = 0; i < numSlots; ++i) {
-    const AcOffloadSlot *sl = &slots[i];
+    AcOffloadSlot *sl = &slots[i];
     double c = latency + (double)sl->bytes / bandwidth;
     double ready = T[sl->alloc + 1];
     double begin = ready > queue ? ready : queue;
     queue = begin + c;
     *copySeconds += c;
-    tm[i].outEnd = queue;
+    outEnd[i] = queue;
     intptr_t through = acStepBefore(T, n, queue, 1);
-    tm[i].devEnd = through > sl->lastFwd ? through : sl->lastFwd;
-    tm[i].hostBegin = acClampStep(acStepBefore(T, n, begin, 0), sl->alloc, n - 1);
+    sl->devEnd = acClampStep(through, sl->lastFwd, sl->fwdEnd);
+    if (queue > T[sl->fwdEnd + 1]) {
+      *stallSeconds += queue - T[sl->fwdEnd + 1];
+      outEnd[i] = T[sl->fwdEnd + 1]; /* the forward waited for it */
+    }
     order[i] = i;
   }
   /* Host -> device, latest first use first (insertion order by firstBwd
@@ -117,37 +107,26 @@ AcStatus acOffloadSchedule(const double *T, intptr_t n, AcOffloadSlot *slots,
   double next = INFINITY;
   for (intptr_t r = 0; r < numSlots; ++r) {
     intptr_t i = order[r];
-    const AcOffloadSlot *sl = &slots[i];
-    if (sl->firstBwd < 0) {
-      /* Nothing reads it back: it stays on the host to its backward's end. */
-      acAddInterval(delta, sl->alloc, tm[i].devEnd, sl->bytes);
-      acAddInterval(hostDelta, tm[i].hostBegin, sl->bwdEnd, sl->bytes);
-      continue;
-    }
+    AcOffloadSlot *sl = &slots[i];
+    sl->issue = -1;
+    if (sl->firstBwd < 0)
+      continue; /* nothing reads it back */
     double c = latency + (double)sl->bytes / bandwidth;
     double need = T[sl->firstBwd];
     double end = need < next ? need : next;
     double begin = end - c;
-    double earliest = tm[i].outEnd > T[sl->bwdBegin] ? tm[i].outEnd
-                                                     : T[sl->bwdBegin];
+    double earliest = outEnd[i] > T[sl->bwdBegin] ? outEnd[i] : T[sl->bwdBegin];
     next = begin;
     *copySeconds += c;
     if (begin < earliest) {
       *stallSeconds += earliest - begin;
       begin = earliest;
     }
-    intptr_t issue = acClampStep(acStepBefore(T, n, begin, 0), sl->bwdBegin,
-                                 sl->firstBwd);
-    if (issue <= tm[i].devEnd + 1) {
-      acAddInterval(delta, sl->alloc, sl->lastBwd, sl->bytes);
-    } else {
-      acAddInterval(delta, sl->alloc, tm[i].devEnd, sl->bytes);
-      acAddInterval(delta, issue, sl->lastBwd, sl->bytes);
-    }
-    acAddInterval(hostDelta, tm[i].hostBegin, sl->firstBwd, sl->bytes);
+    sl->issue = acClampStep(acStepBefore(T, n, begin, 0), sl->bwdBegin,
+                            sl->firstBwd);
   }
 cleanup:
-  acFree(tm);
+  acFree(outEnd);
   acFree(order);
   return st;
 }

@@ -11,27 +11,34 @@
 
 #include "autoac/simulate.h"
 
-/// One offloaded storage of one forward schedule entry, in steps.
+/// One offloaded storage of one forward schedule entry, in steps.  The
+/// inputs are structural (where its producer and uses are); the outputs are
+/// the timing's: where its device buffers end and begin.
 typedef struct AcOffloadSlot {
   intptr_t alloc;     ///< step of its producer
   intptr_t lastFwd;   ///< its last use in the forward (>= alloc)
+  intptr_t fwdEnd;    ///< last step of its forward entry (>= lastFwd)
   intptr_t firstBwd;  ///< first backward step reading it; -1: none
-  intptr_t lastBwd;   ///< last step it is read (>= lastFwd)
   intptr_t bwdBegin;  ///< first step of the backward entry of its microbatch
-  intptr_t bwdEnd;    ///< last step of that entry
+  intptr_t tag;       ///< the caller's (kept through the reordering)
   int64_t bytes;
+  /* Outputs: */
+  intptr_t devEnd;    ///< last step of its first device interval: the step
+                      ///< in progress when the device->host copy completes,
+                      ///< at least lastFwd, at most fwdEnd
+  intptr_t issue;     ///< first step of the prefetch's device buffer, in
+                      ///< [bwdBegin, firstBwd]; -1 when firstBwd is -1
 } AcOffloadSlot;
 
-/// Places the copies of `slots` (reordered in place) and adds to `delta`
-/// (device, [numSteps + 1]) and `hostDelta` (host, [numSteps + 1]) the
-/// intervals of their buffers; `stepStart` [numSteps + 1] is the compute
-/// time at which each step starts (stepStart[numSteps]: the end).  Adds the
-/// copies' seconds and the stalls to *copySeconds and *stallSeconds.
-/// AC_ERR_NOMEM only.
+/// Places the copies of `slots` (reordered in place) on the two queues:
+/// fills each slot's devEnd and issue; `stepStart` [numSteps + 1] is the
+/// compute time at which each step starts (stepStart[numSteps]: the end).
+/// Adds the copies' seconds and the stalls to *copySeconds and
+/// *stallSeconds.  AC_ERR_NOMEM only.
 AcStatus acOffloadSchedule(const double *stepStart, intptr_t numSteps,
                            AcOffloadSlot *slots, intptr_t numSlots,
-                           double bandwidth, double latency, int64_t *delta,
-                           int64_t *hostDelta, double *copySeconds,
-                           double *stallSeconds, AcError *err);
+                           double bandwidth, double latency,
+                           double *copySeconds, double *stallSeconds,
+                           AcError *err);
 
 #endif

@@ -68,6 +68,8 @@ void acSimResultClear(AcSimResult *r) {
   acFree(r->steps);
   acFree(r->live);
   acFree(r->hostLive);
+  acFree(r->offloadDone);
+  acFree(r->offloadIssue);
   memset(r, 0, sizeof *r);
 }
 
@@ -97,6 +99,7 @@ typedef struct AcSim {
   uint8_t *offRoot;       /* [numValues] */
   intptr_t *offLastFwd;   /* [numSlots] */
   intptr_t *offFirstBwd;  /* [numSlots] */
+  AcStep *offSteps;       /* [numSteps] each step's op and kind */
 } AcSim;
 
 static void acSimFree(AcSim *s) {
@@ -116,6 +119,7 @@ static void acSimFree(AcSim *s) {
   acFree(s->offRoot);
   acFree(s->offLastFwd);
   acFree(s->offFirstBwd);
+  acFree(s->offSteps);
 }
 
 static intptr_t acSlot(const AcSim *s, intptr_t entry, AcId v) {
@@ -307,7 +311,8 @@ static AcStatus acSimPrepareOffload(AcSim *s, const AcPlan *plan,
   s->offRoot = acCalloc((size_t)g->numValues + 1, 1);
   s->offLastFwd = acMalloc(((size_t)s->numSlots + 1) * sizeof *s->offLastFwd);
   s->offFirstBwd = acMalloc(((size_t)s->numSlots + 1) * sizeof *s->offFirstBwd);
-  if (!s->offRoot || !s->offLastFwd || !s->offFirstBwd)
+  s->offSteps = acMalloc(((size_t)s->numSteps + 1) * sizeof *s->offSteps);
+  if (!s->offRoot || !s->offLastFwd || !s->offFirstBwd || !s->offSteps)
     return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                       "out of memory while simulating");
   memcpy(s->offRoot, plan->offload, (size_t)g->numValues);
@@ -448,20 +453,14 @@ static double *acSimStepStarts(const AcSim *s) {
   return c.T;
 }
 
-/* Offloaded storages: their slots leave the plain intervals (allocAt -1)
- * and acOffloadSchedule adds their device and host intervals instead. */
-static AcStatus acSimOffload(AcSim *s, AcSimResult *out, AcError *err) {
+/* The offloaded slots of every forward entry (they leave the plain
+ * intervals: allocAt -1); `where` [2 * n] receives each one's entry and
+ * value, indexed by its tag. */
+static AcStatus acSimOffloadSlots(AcSim *s, AcOffloadSlot **slots,
+                                  intptr_t **where, intptr_t *n,
+                                  AcError *err) {
   const AcGraph *g = s->g;
-  AcStatus st = AC_OK;
-  AcOffloadSlot *slots = NULL;
-  intptr_t n = 0, cap = 0;
-  int64_t *host = acCalloc((size_t)s->numSteps + 2, sizeof *host);
-  double *T = acSimStepStarts(s);
-  if (!host || !T) {
-    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                    "out of memory while simulating");
-    goto cleanup;
-  }
+  intptr_t cap = 0, wcap = 0;
   for (intptr_t e = 0; e < g->numSched; ++e) {
     if (g->sched[e].phase != AC_PHASE_FWD)
       continue;
@@ -471,22 +470,123 @@ static AcStatus acSimOffload(AcSim *s, AcSimResult *out, AcError *err) {
       intptr_t sl = acSlot(s, e, v);
       if (!s->offRoot[v] || s->allocAt[sl] < 0 || s->offLastFwd[sl] < 0)
         continue;
-      if (!acArrayGrow((void **)&slots, &cap, n + 1, sizeof *slots)) {
-        st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                        "out of memory while simulating");
-        goto cleanup;
-      }
-      slots[n++] = (AcOffloadSlot){s->allocAt[sl], s->offLastFwd[sl],
-                                   s->offFirstBwd[sl], s->lastAt[sl],
-                                   s->entryBegin[bwd], s->entryBegin[bwd + 1] - 1,
-                                   g->values[v].bytes};
+      if (!acArrayGrow((void **)slots, &cap, *n + 1, sizeof **slots) ||
+          !acArrayGrow((void **)where, &wcap, 2 * (*n + 1), sizeof **where))
+        return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                          "out of memory while simulating");
+      (*slots)[*n] = (AcOffloadSlot){s->allocAt[sl], s->offLastFwd[sl],
+                                     s->entryBegin[e + 1] - 1,
+                                     s->offFirstBwd[sl], s->entryBegin[bwd],
+                                     *n, g->values[v].bytes, -1, -1};
+      (*where)[2 * *n] = e;
+      (*where)[2 * *n + 1] = v;
+      ++*n;
       s->allocAt[sl] = -1;
     }
   }
-  if ((st = acOffloadSchedule(T, s->numSteps, slots, n, g->hostBandwidth,
-                              g->hostLatency, s->delta, host,
-                              &out->copySeconds, &out->stallSeconds, err)) !=
-      AC_OK)
+  return AC_OK;
+}
+
+static void acSimInterval(int64_t *delta, intptr_t a, intptr_t b,
+                          int64_t bytes) {
+  if (a > b)
+    return;
+  delta[a] += bytes;
+  delta[b + 1] -= bytes;
+}
+
+/* One placement per function: the rewrite emits one @f_fwd and one @f_bwd
+ * for every schedule entry of f, so each offloaded value's copy completes
+ * after the same forward op and its prefetch is issued before the same
+ * backward op (with its recomputation: an issue inside a recompute run
+ * moves to the run's start) in every entry: the latest completion and the
+ * earliest issue over the entries.  Fills out->offloadDone/offloadIssue
+ * and adds the device intervals to s->delta, the host ones to `host`. */
+static AcStatus acSimOffloadPlace(AcSim *s, AcSimResult *out,
+                                  const AcOffloadSlot *slots,
+                                  const intptr_t *where, intptr_t n,
+                                  int64_t *host, AcError *err) {
+  const AcGraph *g = s->g;
+  size_t nv = (size_t)g->numValues + 1;
+  intptr_t *doneOff = acMalloc(nv * sizeof *doneOff);
+  intptr_t *issueOff = acMalloc(nv * sizeof *issueOff);
+  if (out->live) { /* with the timeline only: results are copied bare */
+    out->offloadDone = acMalloc(nv * sizeof *out->offloadDone);
+    out->offloadIssue = acMalloc(nv * sizeof *out->offloadIssue);
+  }
+  if (!doneOff || !issueOff ||
+      (out->live && (!out->offloadDone || !out->offloadIssue))) {
+    acFree(doneOff);
+    acFree(issueOff);
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory while simulating");
+  }
+  for (size_t v = 0; v < nv; ++v) {
+    doneOff[v] = -1;
+    issueOff[v] = INTPTR_MAX;
+    if (out->offloadDone)
+      out->offloadDone[v] = out->offloadIssue[v] = AC_NONE;
+  }
+  for (intptr_t i = 0; i < n; ++i) {
+    const AcOffloadSlot *sl = &slots[i];
+    intptr_t e = where[2 * sl->tag], v = where[2 * sl->tag + 1];
+    intptr_t d = sl->devEnd - s->entryBegin[e], t = sl->issue;
+    if (d > doneOff[v])
+      doneOff[v] = d;
+    if (t < 0)
+      continue;
+    while (t > sl->bwdBegin && s->offSteps[t].kind == AC_STEP_RECOMPUTE &&
+           s->offSteps[t - 1].kind == AC_STEP_RECOMPUTE)
+      --t;
+    if (t - sl->bwdBegin < issueOff[v])
+      issueOff[v] = t - sl->bwdBegin;
+  }
+  for (intptr_t i = 0; i < n; ++i) {
+    const AcOffloadSlot *sl = &slots[i];
+    intptr_t e = where[2 * sl->tag], v = where[2 * sl->tag + 1];
+    intptr_t bwd = g->sched[e].partner;
+    intptr_t done = s->entryBegin[e] + doneOff[v];
+    acSimInterval(s->delta, sl->alloc, done, sl->bytes);
+    if (out->offloadDone)
+      out->offloadDone[v] = s->offSteps[done].op;
+    if (sl->firstBwd < 0) {
+      /* Nothing reads it back: it stays on the host to its backward's end. */
+      acSimInterval(host, sl->alloc, s->entryBegin[bwd + 1] - 1, sl->bytes);
+      continue;
+    }
+    intptr_t issue = sl->bwdBegin + issueOff[v];
+    acSimInterval(s->delta, issue, s->lastAt[acSlot(s, e, (AcId)v)], sl->bytes);
+    acSimInterval(host, sl->alloc, sl->firstBwd, sl->bytes);
+    while (out->offloadIssue && s->offSteps[issue].kind == AC_STEP_RECOMPUTE)
+      ++issue;
+    if (out->offloadIssue)
+      out->offloadIssue[v] = s->offSteps[issue].op;
+  }
+  acFree(doneOff);
+  acFree(issueOff);
+  return AC_OK;
+}
+
+/* Offloaded storages: acOffloadSchedule times their copies and
+ * acSimOffloadPlace adds their device and host intervals. */
+static AcStatus acSimOffload(AcSim *s, AcSimResult *out, AcError *err) {
+  const AcGraph *g = s->g;
+  AcStatus st = AC_OK;
+  AcOffloadSlot *slots = NULL;
+  intptr_t *where = NULL;
+  intptr_t n = 0;
+  int64_t *host = acCalloc((size_t)s->numSteps + 2, sizeof *host);
+  double *T = acSimStepStarts(s);
+  if (!host || !T) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while simulating");
+    goto cleanup;
+  }
+  if ((st = acSimOffloadSlots(s, &slots, &where, &n, err)) != AC_OK ||
+      (st = acOffloadSchedule(T, s->numSteps, slots, n, g->hostBandwidth,
+                              g->hostLatency, &out->copySeconds,
+                              &out->stallSeconds, err)) != AC_OK ||
+      (st = acSimOffloadPlace(s, out, slots, where, n, host, err)) != AC_OK)
     goto cleanup;
   if (out->live && !(out->hostLive = acCalloc((size_t)s->numSteps + 1,
                                                sizeof *out->hostLive))) {
@@ -504,9 +604,21 @@ static AcStatus acSimOffload(AcSim *s, AcSimResult *out, AcError *err) {
   }
 cleanup:
   acFree(slots);
+  acFree(where);
   acFree(host);
   acFree(T);
   return st;
+}
+
+/* Records step `t` (op `o` of kind `kind`, schedule entry `e`) in the
+ * timeline when one is asked for, and for the offload placement. */
+static void acSimNoteStep(AcSim *s, AcSimResult *out, int wantTimeline,
+                          intptr_t t, AcId o, uint8_t kind, intptr_t e) {
+  AcStep st = {o, kind, (int32_t)e};
+  if (wantTimeline)
+    out->steps[t] = st;
+  if (s->offSteps)
+    s->offSteps[t] = st;
 }
 
 static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
@@ -539,11 +651,7 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
           if ((st = acRead(s, e, 0, acOpOperand(g, o, i), step, o, err)) != AC_OK)
             return st;
         acNoteInPlace(s, e, 0, o, step);
-        if (wantTimeline) {
-          out->steps[step].op = o;
-          out->steps[step].kind = AC_STEP_FWD;
-          out->steps[step].sched = (int32_t)e;
-        }
+        acSimNoteStep(s, out, wantTimeline, step, o, AC_STEP_FWD, e);
         ++step;
       }
       /* Saved storages wait for the backward; returned ones outlive it. */
@@ -586,11 +694,7 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
             acNoteInPlace(s, e, 1, q, step);
             out->recomputeFlops += qop->flops;
             out->recomputeSeconds += qop->seconds;
-            if (wantTimeline) {
-              out->steps[step].op = q;
-              out->steps[step].kind = AC_STEP_RECOMPUTE;
-              out->steps[step].sched = (int32_t)e;
-            }
+            acSimNoteStep(s, out, wantTimeline, step, q, AC_STEP_RECOMPUTE, e);
             ++step;
           }
         }
@@ -599,11 +703,7 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
           if ((st = acRead(s, e, 1, acOpOperand(g, o, i), step, o, err)) != AC_OK)
             return st;
         acNoteInPlace(s, e, 1, o, step);
-        if (wantTimeline) {
-          out->steps[step].op = o;
-          out->steps[step].kind = AC_STEP_BWD;
-          out->steps[step].sched = (int32_t)e;
-        }
+        acSimNoteStep(s, out, wantTimeline, step, o, AC_STEP_BWD, e);
         ++step;
       }
       /* Returned backward values (not static gradients) live to the end;

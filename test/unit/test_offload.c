@@ -1,8 +1,8 @@
 /* test_offload.c - offload (docs/cost-model.md "Host link", docs/planner.md
  * "Offload"): the simulator's copy windows on a hand-computed graph for a
  * fast, a slow, a hopeless and a latency-bound link; properties on random
- * graphs and plans (an infinitely fast link never raises the device peak
- * over saving, a link too slow never lowers it); the planner's offload move
+ * graphs and plans (the device peak of an infinitely fast link <= a slow
+ * link's <= saving's, and a slow link stalls); the planner's offload move
  * (reaches budgets recomputing cannot, monotone in the budget, never worse
  * than save-all or than recomputing alone, within the host budget); and a
  * brute force over {save, recompute, offload} on tiny graphs. */
@@ -256,11 +256,14 @@ AC_TEST(linkExtremesOnRandomPlans) {
       lowered += fast.peakBytes < saved.peakBytes;
       g->hostBandwidth = 1e-3;
       CHECK(acSimulate(g, p, sb, 0, &slow, &err) == AC_OK);
-      CHECK(slow.peakBytes >= saved.peakBytes);
-      if (allReadBack(g, p)) {
-        CHECK(slow.peakBytes == saved.peakBytes);
+      /* A slow link keeps the device buffers longer (to the forward's
+         end, where the forward waits, and from the backward's start): the
+         fast intervals lie inside the slow ones, and those inside the
+         saved value's. */
+      CHECK(slow.peakBytes <= saved.peakBytes);
+      CHECK(slow.peakBytes >= fast.peakBytes);
+      if (allReadBack(g, p))
         CHECK(slow.stallSeconds > 0);
-      }
       acSimResultClear(&saved);
       acSimResultClear(&fast);
       acSimResultClear(&slow);

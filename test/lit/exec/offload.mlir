@@ -2,10 +2,13 @@
 // ac.save (never recomputed) and the backward reads it; after its last
 // forward use the forward makes a 64x64 transient, the peak.  With a host
 // link (a cost table's "@device": fast, no latency) the plan offloads a: the
-// forward returns a copy of it (bufferization.alloc_tensor copy, ac.offload)
-// made right after exp, and the backward copies it back before its first
-// use (ac.prefetch).  The planned program must print exactly what the joint
-// one prints.
+// forward returns a host buffer (bufferization.alloc_tensor, ac.offload)
+// allocated right after exp and filled where the simulator has the copy
+// complete (materialize_in_destination after a's last forward use, the
+// first sum: the link is fast), and the backward copies it back into a
+// buffer allocated where the simulator issues the prefetch, complete before
+// its first use (ac.prefetch).  The planned program must print exactly what
+// the joint one prints.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: echo '{"@device": {"host_bandwidth": 1e30, "host_latency": 0}}' > %t/link.json
@@ -39,11 +42,15 @@
 // IR-NEXT:    ^bb0
 // IR-NEXT:      math.exp
 // IR:         } -> tensor<1x64xf32>
-// IR-NEXT:    %[[H:.*]] = bufferization.alloc_tensor() copy(%[[A]]) {ac.offload} : tensor<1x64xf32>
+// IR-NEXT:    %[[H0:.*]] = bufferization.alloc_tensor() {ac.offload} : tensor<1x64xf32>
+// IR:         linalg.generic {{.*}} ins(%[[A]] : tensor<1x64xf32>)
+// IR:         } -> tensor<f32>
+// IR-NEXT:    %[[H:.*]] = bufferization.materialize_in_destination %[[A]] in %[[H0]] {ac.offload}
 // IR:         return %{{.*}}, %[[H]] :
 // IR-LABEL: func.func @off_bwd(
 // IR-SAME:      %[[HA:[^:]*]]: tensor<1x64xf32> {ac.owned}
-// IR:         %[[D:.*]] = bufferization.alloc_tensor() copy(%[[HA]]) {ac.prefetch} : tensor<1x64xf32>
+// IR:         %[[D0:.*]] = bufferization.alloc_tensor() {ac.prefetch} : tensor<1x64xf32>
+// IR-NEXT:    %[[D:.*]] = bufferization.materialize_in_destination %[[HA]] in %[[D0]] {ac.prefetch}
 // IR-NEXT:    linalg.generic {{.*}} ins({{.*}}%[[D]]
 // IR-NOT:     %[[HA]]
 // IR:         return
