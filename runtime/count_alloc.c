@@ -19,6 +19,9 @@
  *   acMeasureTag(i64 p)   the allocation holding address p is a gradient:
  *                         count it as static over the whole region, as the
  *                         simulator does (docs/fidelity.md)
+ *   acMeasureHostNext()   the next allocation is host memory (an offloaded
+ *                         save's host buffer; auto-ac-lower-cpu{count-host=1}
+ *                         calls it): counted apart, never in the device peak
  *
  * At exit (destructor) a report of key=value lines goes to the file named
  * by AC_MEASURE_OUT (appended), else to stderr.  AC_MEASURE_TRACE=FILE also
@@ -48,6 +51,7 @@ typedef struct AcAllocRec {
   uint64_t size;
   uintptr_t user; /* user pointer while live, 0 once freed */
   uint8_t tagged;
+  uint8_t host;   /* host memory (acMeasureHostNext): not device */
 } AcAllocRec;
 
 /* An event: allocation id, with the top bit set for a free. */
@@ -55,6 +59,9 @@ typedef struct AcAllocRec {
 
 static struct {
   int64_t live, peak;
+  int64_t hostLive, hostPeak; /* host buffers, apart from live/peak */
+  uint64_t numHostAllocs;
+  int hostNext;               /* acMeasureHostNext: the next alloc is host */
   uint64_t numAllocs, numFrees, allocBytes;
   AcAllocRec *allocs;
   size_t capAllocs;
@@ -117,14 +124,26 @@ static void *acAllocate(size_t align, size_t size) {
   h->offset = u - (uintptr_t)base;
   h->magic = AC_MAGIC;
   h->id = g.numAllocs;
+  int host = g.hostNext;
+  g.hostNext = 0;
   if (acGrow((void **)&g.allocs, &g.capAllocs, g.numAllocs + 1, sizeof *g.allocs)) {
     g.allocs[g.numAllocs].size = size;
     g.allocs[g.numAllocs].user = u;
     g.allocs[g.numAllocs].tagged = 0;
+    g.allocs[g.numAllocs].host = (uint8_t)host;
   }
   acEvent(g.numAllocs);
   g.numAllocs++;
   g.allocBytes += size;
+  if (host) {
+    g.numHostAllocs++;
+    g.hostLive += (int64_t)size;
+    if (g.hostLive > g.hostPeak)
+      g.hostPeak = g.hostLive;
+    if (g.trace)
+      fprintf(g.trace, "HA %" PRIu64 " %zu %" PRId64 "\n", h->id, size, g.hostLive);
+    return (void *)u;
+  }
   g.live += (int64_t)size;
   if (g.live > g.peak)
     g.peak = g.live;
@@ -150,17 +169,27 @@ void _mlir_memref_to_llvm_free(void *ptr) {
   }
   uint64_t id = h->id;
   size_t size = h->size;
-  g.live -= (int64_t)size;
+  int host = id < g.numAllocs && g.allocs && g.allocs[id].host;
+  if (host)
+    g.hostLive -= (int64_t)size;
+  else
+    g.live -= (int64_t)size;
   g.numFrees++;
   if (id < g.numAllocs && g.allocs)
     g.allocs[id].user = 0;
   acEvent(id | AC_FREE_BIT);
   if (g.trace)
-    fprintf(g.trace, "F %" PRIu64 " %zu %" PRId64 "\n", id, size, g.live);
+    fprintf(g.trace, "%s %" PRIu64 " %zu %" PRId64 "\n", host ? "HF" : "F", id,
+            size, host ? g.hostLive : g.live);
   if (g.poison)
     memset(ptr, 0xff, size);
   h->magic = 0;
   free((char *)ptr - h->offset);
+}
+
+void acMeasureHostNext(void) {
+  acInit();
+  g.hostNext = 1;
 }
 
 void acMeasureBegin(void) {
@@ -211,6 +240,8 @@ static void acReport(void) {
   fprintf(out, "allocs=%" PRIu64 "\nfrees=%" PRIu64 "\n", g.numAllocs, g.numFrees);
   fprintf(out, "alloc_bytes=%" PRIu64 "\nlive_at_exit=%" PRId64 "\n",
           g.allocBytes, g.live);
+  fprintf(out, "host_allocs=%" PRIu64 "\nhost_peak_bytes=%" PRId64 "\n",
+          g.numHostAllocs, g.hostPeak);
   if (g.failed)
     fprintf(out, "error=bookkeeping out of memory\n");
   if (g.regionBegin >= 0 && !g.failed) {
@@ -219,12 +250,14 @@ static void acReport(void) {
        Tagged (gradient) allocations count as static from the region's
        start: live minus tagged-live, plus all tagged bytes. */
     int64_t live = 0, taggedLive = 0, taggedTotal = 0, count = 0;
+    int64_t hostLive = 0, hostPeak = 0;
     for (int64_t e = 0; e < g.regionBegin; ++e) {
       uint64_t ev = g.events[e];
       uint64_t id = ev & ~AC_FREE_BIT;
       int64_t s = (int64_t)g.allocs[id].size;
-      live += ev & AC_FREE_BIT ? -s : s;
+      *(g.allocs[id].host ? &hostLive : &live) += ev & AC_FREE_BIT ? -s : s;
     }
+    hostPeak = hostLive;
     for (int64_t e = g.regionBegin; e < end; ++e) {
       uint64_t id = g.events[e] & ~AC_FREE_BIT;
       if (!(g.events[e] & AC_FREE_BIT) && g.allocs[id].tagged)
@@ -236,6 +269,12 @@ static void acReport(void) {
       uint64_t id = ev & ~AC_FREE_BIT;
       int64_t s = (int64_t)g.allocs[id].size;
       int free_ = (ev & AC_FREE_BIT) != 0;
+      if (g.allocs[id].host) {
+        hostLive += free_ ? -s : s;
+        if (hostLive > hostPeak)
+          hostPeak = hostLive;
+        continue;
+      }
       live += free_ ? -s : s;
       if (g.allocs[id].tagged)
         taggedLive += free_ ? -s : s;
@@ -251,6 +290,7 @@ static void acReport(void) {
     fprintf(out, "region_peak_bytes=%" PRId64 "\n", rawPeak);
     fprintf(out, "region_tagged_bytes=%" PRId64 "\n", taggedTotal);
     fprintf(out, "region_peak_tagged_static=%" PRId64 "\n", adjPeak);
+    fprintf(out, "region_host_peak_bytes=%" PRId64 "\n", hostPeak);
   }
   if (out != stderr)
     fclose(out);

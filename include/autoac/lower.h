@@ -115,6 +115,16 @@ int acCallsCaveat(MlirOperation module, MlirOperation func,
 /// AC_ERR_NOMEM.
 AcStatus acGpuBuffers(MlirOperation module, intptr_t *converted);
 
+/// The `auto-ac-count-host` pass (auto-ac-lower-cpu{count-host=1} runs it
+/// before one-shot-bufferize): before every host buffer of an offloaded save
+/// (`bufferization.alloc_tensor` marked `ac.offload`, docs/rewrite.md
+/// "Offload") inserts `func.call @acMeasureHostNext()`, declared once, which
+/// tells the counting runtime (libac_count_alloc) that the next allocation
+/// is host memory; the program must then be run with that runtime.
+/// `marked` (may be NULL) receives the number of calls made.  Returns AC_OK
+/// or AC_ERR_NOMEM.
+AcStatus acCountHost(MlirOperation module, intptr_t *marked);
+
 /// Targets of the named lowering pipelines.
 typedef enum AcLowerTarget {
   AC_LOWER_CPU = 0, ///< auto-ac-lower-cpu: to the LLVM dialect
@@ -126,6 +136,7 @@ typedef enum AcLowerTarget {
 typedef struct AcLowerOptions {
   int64_t bufferAlignment; ///< one-shot-bufferize buffer-alignment (MLIR: 64)
   int genericFunctions;    ///< CPU: finalize-memref-to-llvm use-generic-functions
+  int countHost;           ///< run auto-ac-count-host (for libac_count_alloc)
 } AcLowerOptions;
 
 /// Appends to `out` the pass list of the named pipeline for `target`, as

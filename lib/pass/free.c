@@ -1077,7 +1077,7 @@ static void appendf(AcStrBuf *b, const char *fmt, long long x) {
 
 AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
                          AcStrBuf *out) {
-  AcLowerOptions def = {64, 0};
+  AcLowerOptions def = {64, 0, 0};
   if (!opts)
     opts = &def;
   /* Calls inlined first (no_inline ones kept: the split's forward and
@@ -1087,6 +1087,10 @@ AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
   static const char inl[] =
       "inline{default-pipeline=},auto-ac-copy-returned-views,auto-ac-copy-before-write,";
   acStrBufAppend(out, inl, sizeof inl - 1);
+  if (opts->countHost) {
+    static const char host[] = "auto-ac-count-host,";
+    acStrBufAppend(out, host, sizeof host - 1);
+  }
   appendf(out,
           "one-shot-bufferize{bufferize-function-boundaries "
           "buffer-alignment=%lld function-boundary-type-conversion=identity-layout-map},"

@@ -322,6 +322,27 @@ struct GpuBuffersPass
   }
 };
 
+/// auto-ac-count-host: the body is acCountHost (lib/pass/hostcount.c).
+struct CountHostPass
+    : public mlir::PassWrapper<CountHostPass,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CountHostPass)
+
+  llvm::StringRef getArgument() const final { return "auto-ac-count-host"; }
+  llvm::StringRef getDescription() const final {
+    return "Before one-shot-bufferize: a call to acMeasureHostNext() before "
+           "every offloaded save's host buffer, for the counting runtime "
+           "(libac_count_alloc) to count it as host memory";
+  }
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::func::FuncDialect>();
+  }
+  void runOnOperation() override {
+    if (acCountHost(wrap(getOperation().getOperation()), nullptr) != AC_OK)
+      signalPassFailure();
+  }
+};
+
 /// Options of auto-ac-lower-cpu and auto-ac-lower-gpu.
 struct LowerOptions : public mlir::PassPipelineOptions<LowerOptions> {
   Option<int64_t> bufferAlignment{
@@ -333,12 +354,19 @@ struct LowerOptions : public mlir::PassPipelineOptions<LowerOptions> {
       llvm::cl::desc("CPU: allocate through _mlir_memref_to_llvm_alloc/free "
                      "(finalize-memref-to-llvm use-generic-functions)"),
       llvm::cl::init(false)};
+  Option<bool> countHost{
+      *this, "count-host",
+      llvm::cl::desc("run auto-ac-count-host: the counting runtime "
+                     "(libac_count_alloc) counts offloaded saves' host "
+                     "buffers apart from device memory"),
+      llvm::cl::init(false)};
 };
 
 /// Builds a named lowering pipeline from its text (acLowerPipeline).
 void buildLowering(mlir::OpPassManager &pm, const LowerOptions &o,
                    AcLowerTarget target) {
-  AcLowerOptions opts = {o.bufferAlignment, o.genericFunctions ? 1 : 0};
+  AcLowerOptions opts = {o.bufferAlignment, o.genericFunctions ? 1 : 0,
+                         o.countHost ? 1 : 0};
   AcStrBuf text = {};
   if (acLowerPipeline(target, &opts, &text) != AC_OK) {
     acStrBufClear(&text);
@@ -359,6 +387,7 @@ extern "C" void acRegisterPasses(void) {
     mlir::PassRegistration<CopyReturnedViewsPass>();
     mlir::PassRegistration<CopyBeforeWritePass>();
     mlir::PassRegistration<GpuBuffersPass>();
+    mlir::PassRegistration<CountHostPass>();
     mlir::PassPipelineRegistration<LowerOptions>(
         "auto-ac-lower-cpu",
         "Lower autoac's split output to the LLVM dialect with every buffer "

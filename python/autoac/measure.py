@@ -42,7 +42,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))  # python/autoac -> the repository
 
 # The named pipeline (lib/pass/free.c, acLowerPipeline) and, for
 # --no-free-pass, the same passes spelled out without auto-ac-free-at-last-use.
-NAMED = "auto-ac-lower-cpu{buffer-alignment=%d use-generic-functions=1}"
+# count-host: offloaded saves' host buffers are counted apart from device
+# memory (auto-ac-count-host; the runtime's host_* lines).
+NAMED = "auto-ac-lower-cpu{buffer-alignment=%d use-generic-functions=1 count-host=1}"
 NAMED_GPU = "auto-ac-lower-gpu{buffer-alignment=%d}"
 BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries "
              "buffer-alignment=%d "
@@ -704,7 +706,8 @@ def lower_and_run(tools, text, work, tag, calls, free_pass, poison,
     else:
         # The named pipeline inlines calls first (acLowerPipeline).
         inl = [] if pre else ["inline{default-pipeline=}"]
-        pipe = ",".join(pre + inl + [BUFFERIZE % alignment, DEALLOC, LOWER])
+        pipe = ",".join(pre + inl + ["auto-ac-count-host", BUFFERIZE % alignment,
+                                     DEALLOC, LOWER])
     plugin = ["--load-pass-plugin=" + tools.plugin]
     if explain_with:
         # The IR the named pipeline lowers, after the free pass: for reading.
@@ -783,6 +786,12 @@ def main(argv=None):
     ap.add_argument("input")
     ap.add_argument("--budget", help="as --ac-budget (none: min-cut plan)")
     ap.add_argument("--strategy", default="greedy")
+    ap.add_argument("--device", help="as --ac-device (default: ac-opt's)")
+    ap.add_argument("--cost-table", help="as --ac-cost-table")
+    ap.add_argument("--offload", choices=["auto", "off"], default="auto",
+                    help="as --ac-offload (default auto: offload where the "
+                         "plan chooses to on a device with a host link; the "
+                         "host buffers are counted apart; --target=gpu: off)")
     ap.add_argument("--ac-opt", default=None, help="ac-opt to plan with")
     ap.add_argument("--runtime", default=None, help="libac_count_alloc.so")
     ap.add_argument("--build", default=None,
@@ -888,14 +897,18 @@ def main(argv=None):
         # 1. Plan.
         report = os.path.join(work, "report.json")
         planned = os.path.join(work, "planned.mlir")
-        # Offload off: the counting runtimes count every buffer as device
-        # memory, and an offloaded save's host buffer is not (docs/planner.md,
-        # "Offload").
+        # Offload: on the CPU the runtime counts the offloaded saves' host
+        # buffers apart (count-host); the GPU pipeline would place them in
+        # GPU memory, so --target=gpu plans without offload.
         cmd = [tools.acopt, a.input, "--ac-mode=split", "--ac-strategy=" + a.strategy,
                "--ac-report=" + report, "-o", planned]
         if a.budget:
             cmd.append("--ac-budget=" + a.budget)
-        cmd.append("--ac-offload=off")
+        if a.device:
+            cmd.append("--ac-device=" + a.device)
+        if a.cost_table:
+            cmd.append("--ac-cost-table=" + a.cost_table)
+        cmd.append("--ac-offload=" + ("off" if a.target == "gpu" else a.offload))
         cmd += ["--ac-max-dim=" + m for m in a.max_dim]
         if a.buckets:
             cmd.append("--ac-buckets=" + a.buckets)
@@ -961,6 +974,10 @@ def main(argv=None):
             rows.append(dict(program=tag, plan=what, simulated=sim, measured=m,
                              measured_raw=meas.get("region_peak_bytes"),
                              error_pct=err, measure=meas, stats=stats))
+            if tag == "planned" and rep.get("offloaded_bytes"):
+                # Host memory, apart: the offloaded saves' host buffers.
+                rows[-1]["host_simulated"] = rep.get("host_peak_bytes")
+                rows[-1]["host_measured"] = meas.get("region_host_peak_bytes")
         same = None
         if a.target == "gpu":
             pass  # the kernels are stubs: no numbers to compare
@@ -996,6 +1013,11 @@ def main(argv=None):
             print("  %-9s %-22s %14s %14s %8s" % (
                 r["program"], r["plan"], human(r["simulated"]), human(r["measured"]),
                 "-" if r["error_pct"] is None else "%+.2f%%" % r["error_pct"]))
+        for r in rows:
+            if "host_simulated" in r:
+                print("  %-9s %-22s %14s %14s" % (
+                    "", "host (offloaded %s)" % human(rep.get("offloaded_bytes")),
+                    human(r["host_simulated"]), human(r["host_measured"])))
         if same is not None:
             print("  results equal: %s" % ("yes" if same else "NO"))
         within = None

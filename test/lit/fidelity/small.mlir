@@ -49,7 +49,7 @@
 // NOFREE: error above 2.00%
 
 // PIPE: $ {{.*}}ac-opt {{.*}}small.mlir --ac-mode=split --ac-strategy=greedy --ac-report={{.*}}report.json -o {{.*}}planned.mlir --ac-budget=1
-// PIPE: $ {{.*}}mlir-opt --load-pass-plugin={{.*}}AutoACPlugin.so {{.*}}planned.harness.mlir '--pass-pipeline=builtin.module(auto-ac-lower-cpu{buffer-alignment=0 use-generic-functions=1})' -o {{.*}}planned.ll.mlir
+// PIPE: $ {{.*}}mlir-opt --load-pass-plugin={{.*}}AutoACPlugin.so {{.*}}planned.harness.mlir '--pass-pipeline=builtin.module(auto-ac-lower-cpu{buffer-alignment=0 use-generic-functions=1 count-host=1})' -o {{.*}}planned.ll.mlir
 // PIPE: $ AC_MEASURE_OUT={{.*}}planned.measure {{.*}}mlir-runner {{.*}}planned.ll.mlir -e main -entry-point-result=void -O2 -shared-libs={{.*}}libac_count_alloc.so,
 // PIPE: planned greedy @ 1
 
