@@ -338,6 +338,33 @@ static int partOfBigger(const AcWriteCopy *w, MlirValue v) {
   return vn != bn;
 }
 
+/* Whether the storage of `v` is an argument of its function marked
+ * `bufferization.writable = false` (the split marks so the arguments the
+ * caller still reads): a write into it must copy, and bufferization would
+ * copy wherever it likes, e.g. at the yield of the recompute region that
+ * returns a view of it (difftest seed 202194: +1024 B over a feasible
+ * budget). */
+static int readOnlyArg(const AcWriteCopy *w, MlirValue v) {
+  MlirValue b = baseValue(w, v);
+  if (!mlirValueIsABlockArgument(b))
+    return 0;
+  MlirBlock blk = mlirBlockArgumentGetOwner(b);
+  MlirOperation fn = mlirBlockGetParentOperation(blk);
+  if (mlirOperationIsNull(fn) || !isOp(fn, "func.func") ||
+      !mlirBlockEqual(blk, mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0))))
+    return 0;
+  MlirAttribute all = mlirOperationGetAttributeByName(fn, SREF("arg_attrs"));
+  intptr_t i = mlirBlockArgumentGetArgNumber(b);
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
+      i >= mlirArrayAttrGetNumElements(all))
+    return 0;
+  MlirAttribute d = mlirArrayAttrGetElement(all, i);
+  if (!mlirAttributeIsADictionary(d))
+    return 0;
+  MlirAttribute wr = mlirDictionaryAttrGetElementByName(d, SREF("bufferization.writable"));
+  return !mlirAttributeIsNull(wr) && mlirAttributeIsABool(wr) && !mlirBoolAttrGetValue(wr);
+}
+
 /* A fresh buffer made right before `op`, holding the value of `init` when
  * `keep` (else only the empty: its contents are never read). */
 static MlirValue freshBefore(MlirOperation op, MlirValue init, int keep);
@@ -427,7 +454,7 @@ static void copyIfWrites(AcWriteCopy *w, MlirOperation op, int32_t s, int32_t co
     if (id < 0)
       return;
     if (w->last[id] <= s + count - 1 && !readInRegions(w, op, id, 1) &&
-        !partOfBigger(w, x))
+        !partOfBigger(w, x) && !readOnlyArg(w, x))
       continue;
     MlirValue c = freshBefore(op, x, 1);
     redirectInside(op, x, c);
@@ -456,7 +483,7 @@ static void copyWrites(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
     if (id < 0)
       return;
     if (w->last[id] <= s + count - 1 && !readElsewhere(w, op, k[j], id) &&
-        !partOfBigger(w, init))
+        !partOfBigger(w, init) && !readOnlyArg(w, init))
       continue;
     copyInit(op, k[j]);
     w->copies++;
