@@ -61,11 +61,15 @@ from autoac.measure import init_tensor, hash_tensor, parse_tensor, joint_signatu
 MONOTONE_SPECS = ["lowest", 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95]
 STRATEGIES = ["greedy", "save-all", "mincut", "knapsack", "beam", "ilp"]
 LLVM = "/usr/lib/llvm-22"
-# Plans keep every save in device memory: the CPU counting runtime cannot
-# tell a host buffer from a device one, so an offloaded plan's measured peak
-# is not its device peak (docs/planner.md, "Offload"; its results are
-# checked by test/lit/exec/offload.mlir).
-OFFLOAD = "off"
+# Greedy (the one strategy that offloads) plans with offload on and a host
+# link from a cost table's "@device" (one of LINKS, B/s with no latency,
+# chosen by the program's text: from a link that hides every copy to one
+# slow enough to stall); the lowering marks the host buffers
+# (auto-ac-lower-cpu{count-host=1}) and the counting runtime counts them
+# apart, so the measured peak is the device peak and the host peak is
+# checked too (docs/fidelity.md, "Offload").  The other strategies plan
+# with offload off.
+LINKS = [1e30, 1e12, 1e11, 1e10]
 TIMEOUT = 120
 
 
@@ -109,7 +113,9 @@ class Tools:
             self.lib_loaded = True
         with open(path) as f:
             text = f.read()
-        opts = dict(mode="split", strategy=strategy, rng=rngmode, offload=OFFLOAD)
+        opts = dict(mode="split", strategy=strategy, rng=rngmode, offload=offload_of(strategy))
+        if strategy == "greedy" and getattr(self, "link", None):
+            opts["cost_table"] = self.link
         if budget is not None:
             opts["budget"] = budget
         res = out + ".result"
@@ -430,6 +436,20 @@ def lower_rng(text):
     return s[:i] + RNG_DECLS + "}\n"
 
 
+def offload_of(strategy):
+    return "auto" if strategy == "greedy" else "off"
+
+
+def write_link(text, work):
+    """The host link of a program's plans: a cost table giving only
+    "@device" (LINKS, by the text's hash).  Returns its path."""
+    bw = LINKS[int(hashlib.sha1(text.encode()).hexdigest(), 16) % len(LINKS)]
+    path = os.path.join(work, "link.json")
+    with open(path, "w") as f:
+        json.dump({"@device": {"host_bandwidth": bw, "host_latency": 0}}, f)
+    return path
+
+
 def lower_and_run(tools, text, work, tag):
     src = os.path.join(work, tag + ".harness.mlir")
     text = lower_rng(text)
@@ -438,7 +458,7 @@ def lower_and_run(tools, text, work, tag):
     # Bytecode between the two tools: quicker to write and to read.
     ll = os.path.join(work, tag + ".ll.mlirbc")
     p = tools.run([tools.opt, "--load-pass-plugin=" + tools.plugin, src,
-                   "--pass-pipeline=builtin.module(auto-ac-lower-cpu{buffer-alignment=0 use-generic-functions=1})",
+                   "--pass-pipeline=builtin.module(auto-ac-lower-cpu{buffer-alignment=0 use-generic-functions=1 count-host=1})",
                    "--emit-bytecode", "-o", ll])
     if p.returncode != 0:
         raise Div("lower-failed", "auto-ac-lower-cpu exit %d: %s" % (p.returncode, p.stderr.strip()[-600:]))
@@ -572,6 +592,7 @@ class Runner:
         path = os.path.join(work, "input.mlir")
         with open(path, "w") as f:
             f.write(p.stdout)
+        self.tools.link = write_link(p.stdout, work)
         sigs = joint_signature(p.stdout)
         names = [s[0] for s in sigs]
         m = re.search(r"ac\.schedule = \[([^\]]*)\]", p.stdout)
@@ -594,8 +615,10 @@ class Runner:
         out = os.path.join(work, tag + ".planned.mlir")
         rep = os.path.join(work, tag + ".report.json")
         cmd = [self.tools.acopt, path, "--ac-mode=split", "--ac-strategy=" + strategy,
-               "--ac-report=" + rep, "--ac-rng=" + rngmode, "--ac-offload=" + OFFLOAD,
-               "-o", out]
+               "--ac-report=" + rep, "--ac-rng=" + rngmode,
+               "--ac-offload=" + offload_of(strategy), "-o", out]
+        if strategy == "greedy" and getattr(self.tools, "link", None):
+            cmd.append("--ac-cost-table=" + self.tools.link)
         if budget is not None:
             cmd.append("--ac-budget=%d" % budget)
         if cli or self.tools.plan_with == "ac-opt":
@@ -743,8 +766,15 @@ class Runner:
         if not cp.startswith("not guaranteed") and adj != peak:
             raise Div("peak-above-sim" if adj > peak else "peak-below-sim", "measured %d, simulated %d (%+.2f%%; harness slack %d B)" % (
                 m, peak, 100.0 * (m - peak) / max(1, peak), tangent))
-        self.log("  ok %-8s budget %-10s rng %-6s peak %d measured %d" % (
-            strategy, budget, rngmode, peak, m))
+        # Host memory (offloaded saves): the compiled program's host buffers
+        # live inside the simulator's host intervals.
+        hs, hm = rep.get("host_peak_bytes", 0), meas.get("region_host_peak_bytes", 0)
+        if hm > hs or (hm and not rep.get("offloaded_bytes")):
+            raise Div("host-above-sim", "host memory measured %d, simulated %d" % (hm, hs))
+        self.log("  ok %-8s budget %-10s rng %-6s peak %d measured %d%s" % (
+            strategy, budget, rngmode, peak, m,
+            " (offloaded %d, host %d of %d)" % (rep["offloaded_bytes"], hm, hs)
+            if rep.get("offloaded_bytes") else ""))
 
 
 # ---------------------------------------------------------------------------
