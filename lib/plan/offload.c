@@ -161,11 +161,40 @@ cleanup:
   return st;
 }
 
+/* The extra seconds of a plan: recompute plus stalls. */
+static AcStatus acOffloadExtraSeconds(const AcGraph *g, const AcPlan *p,
+                                   int64_t staticBytes, int64_t *peak,
+                                   double *secs, AcError *err);
+
 AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
-                         double deadline, AcPlan *plan, int *changed,
-                         int *limited, AcError *err) {
-  return acOffloadRun(g, opts, deadline, acOffloadMaxSimulations(g), plan,
-                      changed, limited, err);
+                         const uint8_t *start, double deadline, AcPlan *plan,
+                         int *changed, int *limited, AcError *err) {
+  AcStatus st = acOffloadRun(g, opts, deadline, acOffloadMaxSimulations(g),
+                             plan, changed, limited, err);
+  AcPlan *o = NULL;
+  int64_t peak = 0, oPeak = 0;
+  double secs = 0, oSecs = 0;
+  int ochanged = 0;
+  if (st != AC_OK || !start || !(g->hostBandwidth > 0) || opts->budget < 0 ||
+      *limited)
+    return st;
+  if ((st = acOffloadExtraSeconds(g, plan, opts->staticBytes, &peak, &secs, err)) != AC_OK ||
+      peak <= opts->budget)
+    return st;
+  if (!(o = acPlanCreate(g)))
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory while planning");
+  if ((st = acPlanFromSaved(g, start, o, err)) != AC_OK ||
+      (st = acOffloadRun(g, opts, deadline, acOffloadMaxSimulations(g), o,
+                         &ochanged, limited, err)) != AC_OK ||
+      (st = acOffloadExtraSeconds(g, o, opts->staticBytes, &oPeak, &oSecs, err)) != AC_OK)
+    goto cleanup;
+  if (oPeak < peak || (oPeak == peak && oSecs < secs)) {
+    acPlanCopy(plan, o);
+    *changed = 1;
+  }
+cleanup:
+  acPlanDestroy(o);
+  return st;
 }
 
 /* The extra seconds of a plan: recompute plus stalls. */

@@ -208,7 +208,7 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
        the budget is the searches' lowest, the same for every such budget). */
     if (st == AC_OK && !cut) {
       int changed = 0, olimited = 0;
-      st = acOffloadSearch(g, opts, deadline, plan, &changed, &olimited, err);
+      st = acOffloadSearch(g, opts, saved, deadline, plan, &changed, &olimited, err);
       S->limited |= olimited;
       /* Met by recomputing: offload where it costs fewer seconds. */
       int competed = 0;
