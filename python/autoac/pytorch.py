@@ -11,6 +11,7 @@ Needs PyTorch 1.13 with functorch (Debian's python3-torch).  See docs/python.md.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
@@ -19,14 +20,26 @@ import torch.fx as fx
 import torch.nn as nn
 import torch.utils._pytree as pytree
 
-from . import AutoacError, plan as _plan, _rng
+from . import AutoacError, plan as _plan, _onednn, _rng
 from ._fx_export import ExportError, ExportedGraph, _aten_mlir_name, export_graph
 from ._trace import JointTrace, module_state, trace_joint
+
+# Before any convolution runs: the cpu profiles model oneDNN's AVX2 kernels
+# (autoac/_onednn.py; AUTOAC_ONEDNN_ISA=native keeps oneDNN's own choice).
+_onednn.state()
+
+
+def onednn_isa() -> _onednn.OneDnnIsa:
+    """What the door did about oneDNN's instruction set when it was imported
+    (status "pinned", "avx2", "native", "too-late", "requested" or
+    "absent"; docs/python.md, "CPU kernels")."""
+    return _onednn.state()
+
 
 __all__ = ["ExportError", "ExportedGraph", "export_joint", "export_graph", "trace_joint",
            "partition_fn", "split_joint", "PartitionResult", "aot_function", "aot_module",
            "saved_tensor_bytes", "boxed_runtime", "wrap_compiler", "measure_step", "default_grads",
-           "GRAD_MODES"]
+           "GRAD_MODES", "onednn_isa"]
 
 
 def export_joint(model_or_fn: Callable, example_inputs: Sequence[Any], *, name: Optional[str] = None,
@@ -436,6 +449,13 @@ class _AutoacPartition:
         # model (docs/cost-model.md, RNG_REPLAY): recomputable as it is.
         result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
         fn = result.report["functions"][0]
+        warnings_text = result.warnings
+        isa = _onednn.state()
+        if str(options["device"]).startswith("cpu") and isa.warning:
+            warnings_text = "\n".join(w for w in (warnings_text, isa.warning) if w)
+            if not getattr(_onednn, "WARNED", False):
+                _onednn.WARNED = True
+                warnings.warn(isa.warning, RuntimeWarning, stacklevel=2)
 
         def lookup(entry) -> Optional[fx.Node]:
             value = entry["value"]
@@ -471,7 +491,7 @@ class _AutoacPartition:
                               f"recomputes: {', '.join(unplanned)}")
         value_of = dict(exported.value_names)
         self.results.append(PartitionResult(
-            report=result.report, warnings=result.warnings, mlir=exported.text, exported=exported,
+            report=result.report, warnings=warnings_text, mlir=exported.text, exported=exported,
             saved=[n.name for n in info.saved],
             saved_values=[value_of.get(n, "?") for n in info.saved],
             recomputed=[n.name for n in info.recomputed],

@@ -10,6 +10,9 @@ torch = pytest.importorskip("torch")
 from torch.profiler import ProfilerActivity, profile  # noqa: E402
 
 import autoac  # noqa: E402
+# Before the cases below run their convolutions: the door limits oneDNN to
+# the AVX2 kernels the model describes (autoac/_onednn.py).
+act = pytest.importorskip("autoac.pytorch")
 
 aten = torch.ops.aten
 
