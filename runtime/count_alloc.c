@@ -23,6 +23,11 @@
  *                         save's host buffer; auto-ac-lower-cpu{count-host=1}
  *                         calls it): counted apart, never in the device peak
  *
+ * A real GPU runtime (runtime/count_cuda.c) gives the blocks its own memory
+ * with acMeasureSetBackend(alloc, free) before the program's first
+ * allocation; malloc/free otherwise.  Blocks must be host-addressable (the
+ * header is written through the pointer): managed memory is.
+ *
  * At exit (destructor) a report of key=value lines goes to the file named
  * by AC_MEASURE_OUT (appended), else to stderr.  AC_MEASURE_TRACE=FILE also
  * writes every event.  AC_MEASURE_POISON=1 fills blocks with 0xff bytes
@@ -73,7 +78,14 @@ static struct {
   int failed; /* out of memory for the bookkeeping */
   FILE *trace;
   int inited;
+  void *(*rawAlloc)(size_t); /* acMeasureSetBackend; NULL: malloc */
+  void (*rawFree)(void *);
 } g = {0};
+
+void acMeasureSetBackend(void *(*alloc)(size_t), void (*release)(void *)) {
+  g.rawAlloc = alloc;
+  g.rawFree = release;
+}
 
 static void acInit(void) {
   if (g.inited)
@@ -115,7 +127,8 @@ static void *acAllocate(size_t align, size_t size) {
     align = 16;
   /* Room for the header in front, keeping the user pointer aligned. */
   size_t front = (hdr + align - 1) / align * align;
-  char *base = malloc(front + (size ? size : 1) + align);
+  size_t bytes = front + (size ? size : 1) + align;
+  char *base = g.rawAlloc ? g.rawAlloc(bytes) : malloc(bytes);
   if (!base)
     return NULL;
   uintptr_t u = ((uintptr_t)base + front + align - 1) / align * align;
@@ -184,7 +197,10 @@ void _mlir_memref_to_llvm_free(void *ptr) {
   if (g.poison)
     memset(ptr, 0xff, size);
   h->magic = 0;
-  free((char *)ptr - h->offset);
+  if (g.rawFree)
+    g.rawFree((char *)ptr - h->offset);
+  else
+    free((char *)ptr - h->offset);
 }
 
 void acMeasureHostNext(void) {

@@ -807,6 +807,11 @@ def main(argv=None):
                          "code run against runtime/count_gpu.c, a GPU runtime that "
                          "counts device allocations and frees "
                          "(kernels are not run: results are not compared)")
+    ap.add_argument("--gpu-runtime", choices=["stub", "cuda"], default="stub",
+                    help="with --target=gpu: stub (runtime/count_gpu.c, above; "
+                         "no GPU needed) or cuda (runtime/count_cuda.c: the real "
+                         "CUDA driver, managed buffers counted the same way; the "
+                         "kernels run on the GPU and results are compared)")
     ap.add_argument("--no-free-pass", dest="free_pass", action="store_false",
                     help="lower with the upstream passes only (the frees where "
                          "buffer-deallocation-pipeline puts them)")
@@ -866,7 +871,8 @@ def main(argv=None):
             a.ac_opt = shutil.which("ac-opt") or os.path.join(ROOT, "build", "bin", "ac-opt")
     if not a.runtime and a.ac_opt:
         a.runtime = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(a.ac_opt))),
-                                 "lib", "libac_count_alloc.so")
+                                 "lib", "libac_count_cuda.so" if a.target == "gpu" and
+                                 a.gpu_runtime == "cuda" else "libac_count_alloc.so")
     if not a.plugin and a.ac_opt:
         a.plugin = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(a.ac_opt))),
                                 "lib", "AutoACPlugin.so")
@@ -874,6 +880,8 @@ def main(argv=None):
                     ("the mlir-opt plugin", a.plugin)):
         if not p or not os.path.exists(p):
             die("%s not found (%s); pass --build, --ac-opt or --runtime" % (what, p))
+    if a.gpu_runtime == "cuda" and a.target != "gpu":
+        die("--gpu-runtime=cuda applies to --target=gpu")
     if a.target == "gpu" and not a.free_pass:
         die("--no-free-pass applies to --target=cpu (auto-ac-lower-gpu always "
             "frees at the last use)")
@@ -979,7 +987,7 @@ def main(argv=None):
                 rows[-1]["host_simulated"] = rep.get("host_peak_bytes")
                 rows[-1]["host_measured"] = meas.get("region_host_peak_bytes")
         same = None
-        if a.target == "gpu":
+        if a.target == "gpu" and a.gpu_runtime == "stub":
             pass  # the kernels are stubs: no numbers to compare
         elif "original" in outputs:
             same = outputs["original"] == outputs["planned"]
@@ -994,7 +1002,9 @@ def main(argv=None):
         label = a.label or os.path.basename(a.input)
         print("ac-measure %s (budget %s, strategy %s, calls %s%s%s%s)" % (
             label, a.budget or "none", a.strategy, a.calls,
-            ", target gpu (device peak, counting GPU runtime)" if a.target == "gpu" else "",
+            (", target gpu (device peak, %s)" % ("counting GPU runtime" if a.gpu_runtime == "stub"
+                                                 else "CUDA driver, counted"))
+            if a.target == "gpu" else "",
             "" if a.free_pass else ", no free pass",
             ", buffer-alignment %d" % a.buffer_alignment if a.buffer_alignment else ""))
         print("  static (params + grads): %s; feasible: %s" % (
@@ -1025,7 +1035,7 @@ def main(argv=None):
                 rep.get("feasible") and rows[-1]["measured"] is not None:
             within = rows[-1]["measured"] <= rep["budget_bytes"]
             print("  planned within budget: %s" % ("yes" if within else "NO"))
-        elif a.target == "gpu":
+        elif a.target == "gpu" and a.gpu_runtime == "stub":
             print("  results: not computed (kernels are not run)")
         if a.verbose:
             for r in rows:

@@ -33,6 +33,13 @@ else:
 # ac-opt's heap is jemalloc's (tools/ac-opt/allocator.c).
 if getattr(config, "autoac_jemalloc", False):
     config.available_features.add("jemalloc")
+# A CUDA driver on this machine (runtime/count_cuda.c would run kernels).
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass
 # Output-target tests make their own device nodes (mknod) when run as root.
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")
