@@ -7,10 +7,15 @@
  * planned once; knapsack and the ILP are planned per budget.  The exact ILP
  * is skipped when the min-cut set has more than AC_SWEEP_ILP_MAX_DROPPABLE
  * droppable values (its binaries; each solve also stops at its
- * deterministic node limit, AC_ILP_DEFAULT_NODES). */
+ * deterministic node limit, AC_ILP_DEFAULT_NODES).  With a host link
+ * (offload on: docs/planner.md, "Offload") a last column, "offload", is
+ * what the pass plans at each budget (greedy with its floor search and the
+ * offload moves); the CSV gives every row's offloaded bytes, host peak,
+ * copy and stall seconds (0 without offload). */
 #include "autoac/autoac.h"
 #include "import/import.h"
 #include "partition/partition.h"
+#include "plan/plan_internal.h"
 #include "autoac/report.h"
 #include "autoac/simulate.h"
 
@@ -26,7 +31,21 @@ typedef struct AcSweepCell {
   int64_t peak, savedBytes;
   double seconds;
   int planned;
+  int64_t offloadedBytes, hostPeak; /* offload (0 without) */
+  double copySeconds, stallSeconds;
 } AcSweepCell;
+
+/* A simulated plan's numbers into `cell`. */
+static void acSweepFill(const AcSimResult *r, AcSweepCell *cell) {
+  cell->peak = r->peakBytes;
+  cell->seconds = r->recomputeSeconds;
+  cell->savedBytes = r->savedBytes;
+  cell->offloadedBytes = r->offloadedBytes;
+  cell->hostPeak = r->hostPeakBytes;
+  cell->copySeconds = r->copySeconds;
+  cell->stallSeconds = r->stallSeconds;
+  cell->planned = 1;
+}
 
 typedef struct AcCsv {
   char *data;
@@ -60,14 +79,45 @@ static AcStatus acSweepPlan(const AcGraph *g, AcStrategy s, int64_t budget,
   AcStatus st = acPlanRun(g, &po, plan, err);
   if (st == AC_OK)
     st = acSimulate(g, plan, staticBytes, 0, &r, err);
-  if (st == AC_OK) {
-    cell->peak = r.peakBytes;
-    cell->seconds = r.recomputeSeconds;
-    cell->savedBytes = r.savedBytes;
-    cell->planned = 1;
-  }
+  if (st == AC_OK)
+    acSweepFill(&r, cell);
   acSimResultClear(&r);
   return st;
+}
+
+/* The pass's own plan at `budget` (the default strategy: greedy, its floor
+ * search, offload where the graph has a host link) into `cell`. */
+static AcStatus acSweepProduct(const AcGraph *g, int64_t budget,
+                               int64_t staticBytes, AcPlan *plan,
+                               AcSweepCell *cell, AcError *err) {
+  AcPlanOptions po = {AC_STRATEGY_GREEDY, budget, staticBytes, 1, 0};
+  AcSimResult r;
+  memset(&r, 0, sizeof r);
+  AcStatus st = acPlanRunSim(g, &po, plan, NULL, 0, &r, err);
+  if (st == AC_OK && r.peakBytes <= 0) /* the searches' plan, unsimulated */
+    st = acSimulate(g, plan, staticBytes, 0, &r, err);
+  if (st == AC_OK)
+    acSweepFill(&r, cell);
+  acSimResultClear(&r);
+  return st;
+}
+
+/* One table cell ("ok"/"over", peak, seconds, overhead) and its CSV row. */
+static AcStatus acSweepEmit(AcCsv *csv, int64_t budget, const char *name,
+                            const AcSweepCell *cell, double stepSeconds) {
+  char line[400], ovhText[32];
+  double ovh = acOverheadPercent(cell->seconds, stepSeconds);
+  /* Every cell as wide as its header, whatever the value: the overhead is
+     formatted first ("1.23e-05%" is 9 wide). */
+  snprintf(ovhText, sizeof ovhText, "%.3g%%", ovh);
+  printf(" | %-9s %14" PRId64 " %11.4g %9s", cell->peak <= budget ? "ok" : "over",
+         cell->peak, cell->seconds, ovhText);
+  snprintf(line, sizeof line, "%" PRId64 ",%s,%" PRId64 ",%.9g,%" PRId64
+           ",%d,%.9g,%.9g,%" PRId64 ",%" PRId64 ",%.9g,%.9g\n", budget, name,
+           cell->peak, cell->seconds, cell->savedBytes, cell->peak <= budget, ovh,
+           stepSeconds, cell->offloadedBytes, cell->hostPeak, cell->copySeconds,
+           cell->stallSeconds);
+  return acCsvAppend(csv, line);
 }
 
 AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
@@ -126,13 +176,16 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
          "recompute seconds / step seconds\n",
          opts->device ? opts->device->name : "h100", stepSeconds);
   printf("%-14s", "budget");
-  for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
-    printf(" | %-9s %14s %11s %9s", acStrategyName((AcStrategy)s), "peak",
+  int offload = g->hostBandwidth > 0;
+  for (int s = 0; s < AC_STRATEGY_COUNT + offload; ++s)
+    printf(" | %-9s %14s %11s %9s",
+           s < AC_STRATEGY_COUNT ? acStrategyName((AcStrategy)s) : "offload", "peak",
            "recomp_s", "ovh%");
   printf("\n");
   if ((st = acCsvAppend(&csv, "budget_bytes,strategy,peak_bytes,recompute_seconds,"
                               "saved_bytes,feasible,recompute_overhead_percent,"
-                              "step_seconds\n")) != AC_OK)
+                              "step_seconds,offloaded_bytes,host_peak_bytes,"
+                              "copy_seconds,stall_seconds\n")) != AC_OK)
     goto nomem;
   for (int i = 0; i < opts->sweep; ++i) {
     int64_t budget = lo + (int64_t)((double)(hi - lo) * i / (opts->sweep - 1));
@@ -171,18 +224,15 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
                               &cell, &err)) != AC_OK)
           goto fail;
       }
-      char line[320];
-      double ovh = acOverheadPercent(cell.seconds, stepSeconds);
-      /* Every cell as wide as its header, whatever the value: the
-         overhead is formatted first ("1.23e-05%" is 9 wide). */
-      char ovhText[32];
-      snprintf(ovhText, sizeof ovhText, "%.3g%%", ovh);
-      printf(" | %-9s %14" PRId64 " %11.4g %9s", cell.peak <= budget ? "ok" : "over",
-             cell.peak, cell.seconds, ovhText);
-      snprintf(line, sizeof line, "%" PRId64 ",%s,%" PRId64 ",%.9g,%" PRId64
-               ",%d,%.9g,%.9g\n", budget, name, cell.peak, cell.seconds,
-               cell.savedBytes, cell.peak <= budget, ovh, stepSeconds);
-      if ((st = acCsvAppend(&csv, line)) != AC_OK)
+      if ((st = acSweepEmit(&csv, budget, name, &cell, stepSeconds)) != AC_OK)
+        goto nomem;
+    }
+    if (offload) {
+      AcSweepCell cell;
+      memset(&cell, 0, sizeof cell);
+      if ((st = acSweepProduct(g, budget, staticBytes, plan, &cell, &err)) != AC_OK)
+        goto fail;
+      if ((st = acSweepEmit(&csv, budget, "offload", &cell, stepSeconds)) != AC_OK)
         goto nomem;
     }
     printf("\n");

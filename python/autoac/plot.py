@@ -28,7 +28,7 @@ __all__ = ["timeline", "pareto", "read_sweep", "pareto_front", "byte_unit"]
 PHASE_COLOURS = {"fwd": "#4C72B0", "bwd": "#DD8452", "recompute": "#C44E52"}
 STRATEGY_STYLES = {
     "greedy": ("#C44E52", "o"), "save-all": ("#8C8C8C", "s"), "mincut": ("#4C72B0", "^"),
-    "knapsack": ("#55A868", "D"),
+    "knapsack": ("#55A868", "D"), "offload": ("#8172B3", "P"),
 }
 
 
@@ -159,8 +159,9 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
 
 def read_sweep(source: Union[str, Iterable[Dict[str, Any]]]) -> List[Dict[str, Any]]:
     """Rows of a sweep CSV (budget_bytes,strategy,peak_bytes,recompute_seconds,
-    saved_bytes,feasible,recompute_overhead_percent,step_seconds; the last
-    two are 0 when absent, as in older files) with numbers converted;
+    saved_bytes,feasible,recompute_overhead_percent,step_seconds,
+    offloaded_bytes,host_peak_bytes,copy_seconds,stall_seconds; the columns
+    after feasible are 0 when absent, as in older files) with numbers converted;
     `source` is a path, CSV text, or rows already read."""
     if isinstance(source, str):
         if "\n" in source or ("," in source and not os.path.exists(source)):
@@ -184,6 +185,10 @@ def read_sweep(source: Union[str, Iterable[Dict[str, Any]]]) -> List[Dict[str, A
             "feasible": str(r.get("feasible", "1")).strip().lower() in ("1", "true", "yes"),
             "recompute_overhead_percent": float(r.get("recompute_overhead_percent") or 0),
             "step_seconds": float(r.get("step_seconds") or 0),
+            "offloaded_bytes": float(r.get("offloaded_bytes") or 0),
+            "host_peak_bytes": float(r.get("host_peak_bytes") or 0),
+            "copy_seconds": float(r.get("copy_seconds") or 0),
+            "stall_seconds": float(r.get("stall_seconds") or 0),
         })
     return out
 
@@ -200,15 +205,18 @@ def pareto_front(points: Iterable[Tuple[float, float]]) -> List[Tuple[float, flo
 
 def pareto(sweep: Union[str, Iterable[Dict[str, Any]]], out: Optional[str] = None, *,
            title: Optional[str] = None, ax=None):
-    """Peak memory against recompute time for every strategy of a sweep
-    (ac-opt --ac-sweep=N --ac-sweep-csv=FILE): every plan as a faint point,
-    each strategy's Pareto frontier as a line."""
+    """Peak memory against the time a plan adds to the step (recompute, plus
+    the stalls of offload copies) for every strategy of a sweep (ac-opt
+    --ac-sweep=N --ac-sweep-csv=FILE): every plan as a faint point, each
+    strategy's Pareto frontier as a line; with a host link the sweep's
+    "offload" rows (the pass's own plan, offloading) are one more curve."""
     rows = read_sweep(sweep)
     if not rows:
         raise ValueError("the sweep has no rows")
     top = max(r["peak_bytes"] for r in rows)
     div, unit = byte_unit(top)
-    tmax = max(r["recompute_seconds"] for r in rows)
+    extra = [r["recompute_seconds"] + r["stall_seconds"] for r in rows]
+    tmax = max(extra)
     tdiv, tunit = (1e-3, "ms") if tmax >= 1e-3 else ((1e-6, "µs") if tmax >= 1e-6 else (1e-9, "ns"))
     if tmax == 0:
         tdiv, tunit = 1e-3, "ms"
@@ -223,14 +231,16 @@ def pareto(sweep: Union[str, Iterable[Dict[str, Any]]], out: Optional[str] = Non
             strategies.append(r["strategy"])
     for i, s in enumerate(strategies):
         colour, marker = STRATEGY_STYLES.get(s, (f"C{i}", "o"))
-        pts = [(r["peak_bytes"], r["recompute_seconds"]) for r in rows if r["strategy"] == s]
+        pts = [(r["peak_bytes"], r["recompute_seconds"] + r["stall_seconds"])
+               for r in rows if r["strategy"] == s]
         ax.scatter([p / div for p, _ in pts], [t / tdiv for _, t in pts], color=colour,
                    marker=marker, alpha=0.25, s=18)
         front = pareto_front(pts)
         ax.plot([p / div for p, _ in front], [t / tdiv for _, t in front], color=colour,
                 marker=marker, lw=1.4, ms=5, drawstyle="steps-post", label=f"{s} ({len(front)} on frontier)")
     ax.set_xlabel(f"simulated peak memory ({unit})")
-    ax.set_ylabel(f"recompute time ({tunit})")
+    stalls = any(r["stall_seconds"] > 0 for r in rows)
+    ax.set_ylabel(f"recompute{' + stall' if stalls else ''} time ({tunit})")
     ax.set_title(title or f"Pareto frontier over {len({r['budget_bytes'] for r in rows})} budgets")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)

@@ -121,6 +121,38 @@ def test_pareto_file_and_labels(sweep_csv, tmp_path, ext):
         assert s in legend
 
 
+def test_pareto_offload_curve(tmp_path):
+    """A sweep on a profile with a host link (h100, PCIe) has the pass's own
+    plan, offloading, as its "offload" rows: never more time added (recompute
+    + stalls) than greedy's recompute at a budget both meet, offloading at
+    some budget; the plot draws it as one more frontier."""
+    tool = _ac_opt()
+    if not tool:
+        pytest.skip("no ac-opt next to the library")
+    out = tmp_path / "sweep.csv"
+    subprocess.run([tool, TX, "--ac-sweep=8", "--ac-device=h100", f"--ac-sweep-csv={out}"],
+                   check=True, stdout=subprocess.DEVNULL)
+    rows = ap.read_sweep(str(out))
+    off = {r["budget_bytes"]: r for r in rows if r["strategy"] == "offload"}
+    greedy = {r["budget_bytes"]: r for r in rows if r["strategy"] == "greedy"}
+    assert set(off) == set(greedy) and len(off) == 8
+    assert any(r["offloaded_bytes"] > 0 and r["host_peak_bytes"] > 0 and r["copy_seconds"] > 0
+               for r in off.values())
+    for b, g in greedy.items():
+        if g["feasible"]:
+            o = off[b]
+            assert o["feasible"]
+            assert o["recompute_seconds"] + o["stall_seconds"] <= g["recompute_seconds"] * (1 + 1e-9)
+    fig = ap.pareto(str(out), str(tmp_path / "pareto.png"))
+    legend = " ".join(t.get_text() for t in fig.axes[0].get_legend().get_texts())
+    assert "offload (" in legend
+    # Without a host link (offload off) there are no such rows.
+    subprocess.run([tool, TX, "--ac-sweep=3", "--ac-offload=off", f"--ac-sweep-csv={out}"],
+                   check=True, stdout=subprocess.DEVNULL)
+    assert {r["strategy"] for r in ap.read_sweep(str(out))} == {
+        "greedy", "save-all", "mincut", "knapsack", "beam", "ilp"}
+
+
 def test_pareto_front_keeps_non_dominated_points():
     pts = [(10, 5.0), (12, 3.0), (11, 6.0), (15, 3.0), (20, 0.0), (10, 4.0)]
     assert ap.pareto_front(pts) == [(10, 4.0), (12, 3.0), (20, 0.0)]

@@ -55,6 +55,28 @@ for s in rows.values():
         want = float(r["recompute_seconds"]) / float(r["step_seconds"]) * 100
         ovh_ok &= abs(float(r["recompute_overhead_percent"]) - want) <= 1e-6 * max(1.0, want)
 print(f"overhead = recompute seconds / step seconds * 100 on every row: {'yes' if ovh_ok else 'NO'}")
+# Offload (a host link: the pass's own plan per budget): monotone, under
+# every budget greedy meets, and never more extra seconds (recompute +
+# stalls) than greedy's recompute at a budget both meet.
+if "offload" in rows:
+    prev, cheaper, both_off = None, 0, 0
+    for b in budgets:
+        o, g = rows["offload"][b], rows["greedy"][b]
+        peak = int(o["peak_bytes"])
+        if peak > b and int(g["peak_bytes"]) <= b:
+            problems.append(f"offload over budget {b}: peak {peak}")
+        if prev is not None and peak < prev[1]:
+            problems.append(f"offload not monotone: budget {prev[0]} peak {prev[1]} > budget {b} peak {peak}")
+        prev = (b, peak)
+        if peak <= b and int(g["peak_bytes"]) <= b:
+            both_off += 1
+            extra = float(o["recompute_seconds"]) + float(o["stall_seconds"])
+            cheaper += extra <= float(g["recompute_seconds"]) * (1 + 1e-9)
+    moved = sum(int(r["offloaded_bytes"]) > 0 for r in rows["offload"].values())
+    print(f"{sys.argv[2]}: offload monotone and under budget: "
+          f"{'yes' if not any(p.startswith('offload') for p in problems) else 'NO'}; "
+          f"offloads at {moved} budgets; recompute + stall no more than greedy's at "
+          f"{cheaper} of {both_off} budgets")
 for p in problems:
     print("  " + p)
 sys.exit(1 if problems else 0)
