@@ -42,6 +42,49 @@ static json_t *acValueEntry(const AcReportInput *in, AcId v, const char *costKey
   return e;
 }
 
+/* Whether op reads storage `root` (an operand of it or a view of it). */
+static int acReadsStorage(const AcGraph *g, AcId op, AcId root) {
+  const AcOp *o = &g->ops[op];
+  for (int32_t i = 0; i < o->numOperands; ++i) {
+    AcId v = g->operands[o->firstOperand + i];
+    if (v != AC_NONE && g->values[v].aliasRoot == root)
+      return 1;
+  }
+  return 0;
+}
+
+/* The timeline steps of offloaded storage v's copies, in its function's
+ * first forward and backward: out[0..1] the device->host copy (from its
+ * producer to the step after which it has completed, sim->offloadDone),
+ * out[2..3] the host->device one (from its issue, sim->offloadIssue, to
+ * the first step reading v).  -1 where a step is not found. */
+static void acCopySteps(const AcReportInput *in, AcId v, int64_t out[4]) {
+  const AcGraph *g = in->g;
+  const AcSimResult *sim = in->sim;
+  AcId prod = g->values[v].producer;
+  out[0] = out[1] = out[2] = out[3] = -1;
+  for (intptr_t i = 0; i < sim->numSteps; ++i) {
+    const AcStep *st = &sim->steps[i];
+    int fwd = st->kind == AC_STEP_FWD;
+    if (out[0] < 0 && fwd && st->op == prod)
+      out[0] = i;
+    else if (out[0] >= 0 && out[1] < 0 && fwd && st->op == sim->offloadDone[v])
+      out[1] = i;
+    else if (out[1] >= 0 && out[2] < 0 && !fwd && st->op == sim->offloadIssue[v])
+      out[2] = i;
+    if (out[2] >= 0 && out[3] < 0 && !fwd && acReadsStorage(g, st->op, v)) {
+      out[3] = i;
+      break;
+    }
+  }
+  if (out[1] < 0 && out[0] >= 0 && sim->offloadDone[v] == prod)
+    out[1] = out[0];
+}
+
+static json_t *acCopyStepsJson(const int64_t a, const int64_t b) {
+  return a < 0 || b < 0 ? json_null() : json_pack("[I, I]", (json_int_t)a, (json_int_t)b);
+}
+
 static json_t *acFunctionJson(const AcReportInput *in, AcId f, int *failed) {
   const AcGraph *g = in->g;
   const AcFunc *fn = &g->funcs[f];
@@ -72,8 +115,16 @@ static json_t *acFunctionJson(const AcReportInput *in, AcId f, int *failed) {
       acPush(saved, acValueEntry(in, v, "bytes", json_integer(val->bytes), failed), failed);
       savedBytes += val->bytes;
     }
-    if (in->plan->offload[v])
-      acPush(off, acValueEntry(in, v, "bytes", json_integer(val->bytes), failed), failed);
+    if (in->plan->offload[v]) {
+      json_t *e = acValueEntry(in, v, "bytes", json_integer(val->bytes), failed);
+      if (e && in->sim && in->sim->steps && in->sim->offloadDone && in->sim->offloadIssue) {
+        int64_t c[4];
+        acCopySteps(in, v, c);
+        acSet(e, "copy_out_steps", acCopyStepsJson(c[0], c[1]), failed);
+        acSet(e, "copy_in_steps", acCopyStepsJson(c[2], c[3]), failed);
+      }
+      acPush(off, e, failed);
+    }
   }
   for (AcId op = fn->firstOp; op < fn->firstOp + fn->numOps; ++op) {
     if (!in->plan->recompute[op] || g->ops[op].numResults == 0)

@@ -78,7 +78,11 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
     (report["static_bytes"]: parameters, gradients, optimizer state, reserve)
     shaded, recompute steps shaded, the budget and the plan's peak drawn;
     with offload, the host memory the offloaded saves hold (the steps'
-    host_bytes) as a dashed line.
+    host_bytes) as a dashed line and, in a lane below (only when the
+    function makes its own figure, ax=None), the two copy queues: each
+    offloaded save's device->host copy from its producer to the step after
+    which it has completed, and its host->device copy from its issue to its
+    first use (the report's copy_out_steps / copy_in_steps).
     `report` is a report dict or a path to the JSON."""
     rep = _load_report(report)
     steps = rep.get("timeline") or []
@@ -99,8 +103,14 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
               + ([float(peak)] if peak else []) + list(baselines.values()))
     div, unit = byte_unit(top)
 
+    copies = [o for f in rep.get("functions", []) for o in f.get("offloaded", [])
+              if o.get("copy_out_steps") or o.get("copy_in_steps")]
     own = ax is None
-    if own:
+    lanes = None
+    if own and copies:
+        fig, (ax, lanes) = plt.subplots(2, 1, figsize=(9, 5.2), sharex=True,
+                                        gridspec_kw={"height_ratios": [4, 1], "hspace": 0.08})
+    elif own:
         fig, ax = plt.subplots(figsize=(9, 4.2))
     else:
         fig = ax.figure
@@ -143,7 +153,11 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
                 h = ax.axhline(float(value) / div, color=colour, ls="-.", lw=0.8, alpha=0.8,
                                label=f"{name} peak {float(value) / div:.3g} {unit}")
                 handles.append(h)
-    ax.set_xlabel("step (forward, then backward)")
+    if lanes is not None:
+        _copy_lanes(lanes, copies)
+        lanes.set_xlabel("step (forward, then backward)")
+    else:
+        ax.set_xlabel("step (forward, then backward)")
     ax.set_ylabel(f"live memory ({unit})")
     ax.set_xlim(xs[0] - 0.5, xs[-1] + 0.5)
     ax.set_ylim(0, top / div * 1.08)
@@ -155,6 +169,21 @@ def timeline(report: Union[Dict[str, Any], str], out: Optional[str] = None, *,
     ax.grid(axis="y", alpha=0.3)
     _save(fig, out)
     return fig
+
+
+def _copy_lanes(ax, copies: List[Dict[str, Any]]) -> None:
+    """The copy queues: one lane per direction, a bar per offloaded save
+    spanning the steps its copy may run in."""
+    for lane, key, colour in ((1, "copy_out_steps", HOST_COLOUR), (0, "copy_in_steps", "#55A868")):
+        spans = [(a - 0.5, b - a + 1.0) for o in copies for a, b in [o.get(key) or (None, None)]
+                 if a is not None and b is not None]
+        ax.broken_barh(spans, (lane - 0.35, 0.7), facecolors=colour, alpha=0.45,
+                       edgecolors=colour, lw=0.6)
+    ax.set_yticks([0, 1])
+    ax.set_yticklabels(["host→device", "device→host"], fontsize=8)
+    ax.set_ylim(-0.6, 1.6)
+    ax.set_ylabel("copies", fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
 
 
 def read_sweep(source: Union[str, Iterable[Dict[str, Any]]]) -> List[Dict[str, Any]]:

@@ -48,8 +48,10 @@ def sweep_csv(tmp_path_factory):
 
 
 def _labels(fig):
+    """(x label of the bottom axes, y label and title of the main one): a
+    timeline with offload copies has its copy lanes below, sharing x."""
     ax = fig.axes[0]
-    return ax.get_xlabel(), ax.get_ylabel(), ax.get_title()
+    return fig.axes[-1].get_xlabel(), ax.get_ylabel(), ax.get_title()
 
 
 @pytest.mark.parametrize("ext", ["png", "svg"])
@@ -98,6 +100,21 @@ def test_timeline_draws_host_memory_of_offloaded_saves():
         if hasattr(fig.axes[0].get_legend(), "legend_handles") else \
         [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert any(l.startswith("host memory (offloaded saves)") for l in labels)
+    # The copy queues, in a lane below: one bar per offloaded save and
+    # direction, from the report's copy steps (producer .. completion in the
+    # forward, issue .. first use in the backward).
+    offloaded = rep["functions"][0]["offloaded"]
+    n = len(rep["timeline"])
+    for o in offloaded:
+        (a, b), (c, d) = o["copy_out_steps"], o["copy_in_steps"]
+        assert 0 <= a <= b < c <= d < n
+        assert rep["timeline"][a]["phase"] == "fwd" and rep["timeline"][b]["phase"] == "fwd"
+        assert rep["timeline"][d]["phase"] != "fwd"
+        # The save is in host memory from its copy's completion to its prefetch.
+        assert all(s["host_bytes"] >= o["bytes"] for s in rep["timeline"][b + 1:c])
+    assert len(fig.axes) == 2 and fig.axes[1].get_ylabel() == "copies"
+    bars = [c for c in fig.axes[1].collections]
+    assert sum(len(b.get_paths()) for b in bars) == 2 * len(offloaded)
     # Without offload, no host line.
     plain = autoac.plan_file(TX, budget=1, device="gh200", offload="off").report
     assert all("host_bytes" not in s for s in plain["timeline"])
