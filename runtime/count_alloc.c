@@ -25,7 +25,7 @@
  *
  * A real GPU runtime (runtime/count_cuda.c) gives the blocks its own memory
  * with acMeasureSetBackend(alloc, free) before the program's first
- * allocation; malloc/free otherwise.  Blocks must be host-addressable (the
+ * allocation; malloc/free otherwise, and always for host buffers.  Blocks must be host-addressable (the
  * header is written through the pointer): managed memory is.
  *
  * At exit (destructor) a report of key=value lines goes to the file named
@@ -128,7 +128,10 @@ static void *acAllocate(size_t align, size_t size) {
   /* Room for the header in front, keeping the user pointer aligned. */
   size_t front = (hdr + align - 1) / align * align;
   size_t bytes = front + (size ? size : 1) + align;
-  char *base = g.rawAlloc ? g.rawAlloc(bytes) : malloc(bytes);
+  /* Host buffers are plain host memory, whatever the backend. */
+  int host = g.hostNext;
+  g.hostNext = 0;
+  char *base = g.rawAlloc && !host ? g.rawAlloc(bytes) : malloc(bytes);
   if (!base)
     return NULL;
   uintptr_t u = ((uintptr_t)base + front + align - 1) / align * align;
@@ -137,8 +140,6 @@ static void *acAllocate(size_t align, size_t size) {
   h->offset = u - (uintptr_t)base;
   h->magic = AC_MAGIC;
   h->id = g.numAllocs;
-  int host = g.hostNext;
-  g.hostNext = 0;
   if (acGrow((void **)&g.allocs, &g.capAllocs, g.numAllocs + 1, sizeof *g.allocs)) {
     g.allocs[g.numAllocs].size = size;
     g.allocs[g.numAllocs].user = u;
@@ -197,7 +198,7 @@ void _mlir_memref_to_llvm_free(void *ptr) {
   if (g.poison)
     memset(ptr, 0xff, size);
   h->magic = 0;
-  if (g.rawFree)
+  if (g.rawFree && !host)
     g.rawFree((char *)ptr - h->offset);
   else
     free((char *)ptr - h->offset);

@@ -43,9 +43,10 @@ ROOT = os.path.dirname(os.path.dirname(HERE))  # python/autoac -> the repository
 # The named pipeline (lib/pass/free.c, acLowerPipeline) and, for
 # --no-free-pass, the same passes spelled out without auto-ac-free-at-last-use.
 # count-host: offloaded saves' host buffers are counted apart from device
-# memory (auto-ac-count-host; the runtime's host_* lines).
+# memory (auto-ac-count-host; the runtime's host_* lines); on the GPU they
+# also stay host memory (auto-ac-gpu-buffers keeps a marked allocation).
 NAMED = "auto-ac-lower-cpu{buffer-alignment=%d use-generic-functions=1 count-host=1}"
-NAMED_GPU = "auto-ac-lower-gpu{buffer-alignment=%d}"
+NAMED_GPU = "auto-ac-lower-gpu{buffer-alignment=%d count-host=1}"
 BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries "
              "buffer-alignment=%d "
              "function-boundary-type-conversion=identity-layout-map}")
@@ -791,7 +792,7 @@ def main(argv=None):
     ap.add_argument("--offload", choices=["auto", "off"], default="auto",
                     help="as --ac-offload (default auto: offload where the "
                          "plan chooses to on a device with a host link; the "
-                         "host buffers are counted apart; --target=gpu: off)")
+                         "host buffers are counted apart)")
     ap.add_argument("--ac-opt", default=None, help="ac-opt to plan with")
     ap.add_argument("--runtime", default=None, help="libac_count_alloc.so")
     ap.add_argument("--build", default=None,
@@ -905,9 +906,8 @@ def main(argv=None):
         # 1. Plan.
         report = os.path.join(work, "report.json")
         planned = os.path.join(work, "planned.mlir")
-        # Offload: on the CPU the runtime counts the offloaded saves' host
-        # buffers apart (count-host); the GPU pipeline would place them in
-        # GPU memory, so --target=gpu plans without offload.
+        # Offload: the runtime counts the offloaded saves' host buffers apart
+        # (count-host), on the GPU as on the CPU.
         cmd = [tools.acopt, a.input, "--ac-mode=split", "--ac-strategy=" + a.strategy,
                "--ac-report=" + report, "-o", planned]
         if a.budget:
@@ -916,7 +916,7 @@ def main(argv=None):
             cmd.append("--ac-device=" + a.device)
         if a.cost_table:
             cmd.append("--ac-cost-table=" + a.cost_table)
-        cmd.append("--ac-offload=" + ("off" if a.target == "gpu" else a.offload))
+        cmd.append("--ac-offload=" + a.offload)
         cmd += ["--ac-max-dim=" + m for m in a.max_dim]
         if a.buckets:
             cmd.append("--ac-buckets=" + a.buckets)

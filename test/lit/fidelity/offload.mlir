@@ -7,13 +7,16 @@
 // 172040 - 8192 = 163848 B.  The compiled program, lowered with
 // auto-ac-lower-cpu{count-host=1} so that the counting runtime counts the
 // host buffers apart, holds exactly that on the device and the 16384 B on
-// the host, and prints what the unplanned program prints.
+// the host, and prints what the unplanned program prints.  The same on the
+// GPU pipeline (auto-ac-lower-gpu{count-host=1}, the counting GPU runtime):
+// the host buffers are counted apart from GPU memory.
 //
 // UNSUPPORTED: asan
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: echo '{"@device": {"host_bandwidth": 1e30, "host_latency": 0}}' > %t/link.json
 // RUN: %python %inputs/../../tools/ac-measure %inputs/fidelity/small-mlp.mlir --budget=1 --cost-table=%t/link.json --bytes --max-error=0 | FileCheck %s
 // RUN: %python %inputs/../../tools/ac-measure %inputs/fidelity/small-mlp.mlir --budget=1 --cost-table=%t/link.json --offload=off --bytes --max-error=0 --no-original | FileCheck %s --check-prefix=OFF
+// RUN: %python %inputs/../../tools/ac-measure %inputs/fidelity/small-mlp.mlir --budget=1 --cost-table=%t/link.json --target=gpu --bytes --max-error=0 --no-original | FileCheck %s --check-prefix=GPU
 //
 // CHECK: original save-all baseline {{[0-9]+}} {{[0-9]+}} +0.00%
 // CHECK: planned greedy @ 1 163848 163848 +0.00%
@@ -23,3 +26,7 @@
 // Without offload: 8192 B more on the device, no host line.
 // OFF: planned greedy @ 1 172040 172040 +0.00%
 // OFF-NOT: host (offloaded
+//
+// GPU: target gpu (device peak, counting GPU runtime)
+// GPU: planned greedy @ 1 163848 163848 +0.00%
+// GPU-NEXT: host (offloaded 16384) 16384 16384
