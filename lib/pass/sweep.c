@@ -11,10 +11,14 @@
  * (offload on: docs/planner.md, "Offload") a last column, "offload", is
  * what the pass plans at each budget (greedy with its floor search and the
  * offload moves); the CSV gives every row's offloaded bytes, host peak,
- * copy and stall seconds (0 without offload). */
+ * copy and stall seconds (0 without offload).  A time limit
+ * (--ac-time-limit) is the whole sweep's: greedy's trajectory and beam's
+ * front stop at it, each row's plans get what is left of it, and the table
+ * stops at the first budget it finds passed, with a warning. */
 #include "autoac/autoac.h"
 #include "import/import.h"
 #include "partition/partition.h"
+#include "plan/greedy_internal.h"
 #include "plan/plan_internal.h"
 #include "autoac/report.h"
 #include "autoac/simulate.h"
@@ -70,10 +74,19 @@ static AcStatus acCsvAppend(AcCsv *c, const char *line) {
 }
 
 /* Plans and simulates one strategy at one budget into `cell`. */
+/* Seconds left before `deadline` (> 0), for AcPlanOptions.timeLimit: 0
+ * (none) without one, a nanosecond once it passed. */
+static double acSweepLeft(double deadline) {
+  if (deadline <= 0)
+    return 0;
+  double left = deadline - acClockSeconds();
+  return left > 1e-9 ? left : 1e-9;
+}
+
 static AcStatus acSweepPlan(const AcGraph *g, AcStrategy s, int64_t budget,
-                            int64_t staticBytes, AcPlan *plan,
+                            int64_t staticBytes, double deadline, AcPlan *plan,
                             AcSweepCell *cell, AcError *err) {
-  AcPlanOptions po = {s, budget, staticBytes, 0, 0};
+  AcPlanOptions po = {s, budget, staticBytes, 0, acSweepLeft(deadline)};
   AcSimResult r;
   memset(&r, 0, sizeof r);
   AcStatus st = acPlanRun(g, &po, plan, err);
@@ -88,9 +101,10 @@ static AcStatus acSweepPlan(const AcGraph *g, AcStrategy s, int64_t budget,
 /* The pass's own plan at `budget` (the default strategy: greedy, its floor
  * search, offload where the graph has a host link) into `cell`. */
 static AcStatus acSweepProduct(const AcGraph *g, int64_t budget,
-                               int64_t staticBytes, AcPlan *plan,
+                               int64_t staticBytes, double deadline, AcPlan *plan,
                                AcSweepCell *cell, AcError *err) {
-  AcPlanOptions po = {AC_STRATEGY_GREEDY, budget, staticBytes, 1, 0};
+  AcPlanOptions po = {AC_STRATEGY_GREEDY, budget, staticBytes, 1,
+                      acSweepLeft(deadline)};
   AcSimResult r;
   memset(&r, 0, sizeof r);
   AcStatus st = acPlanRunSim(g, &po, plan, NULL, 0, &r, err);
@@ -148,21 +162,25 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
     goto fail;
   }
   int64_t staticBytes = 0;
+  double deadline = opts->timeLimit > 0 ? acClockSeconds() + opts->timeLimit : 0;
+  int rows = 0, cut = 0;
   if ((st = acSimStaticBytesChecked(g, opts->optimizerFactor, opts->reserve,
-                                    &staticBytes, &err)) != AC_OK ||
-      (st = acGreedyTrajectory(g, staticBytes, &traj, &err)) != AC_OK)
+                                    &staticBytes, &err)) != AC_OK)
     goto fail;
   if (!(mincutSaved = acMalloc((size_t)g->numValues + 1)))
     goto nomem;
   if ((st = acPlanStartSet(g, staticBytes, mincutSaved, &err)) != AC_OK ||
-      (st = acBeamSearch(g, mincutSaved, staticBytes, 0, &front, &err)) != AC_OK)
+      (st = acGreedyIncrementalDeadline(g, mincutSaved, staticBytes, -1, deadline,
+                                        &cut, NULL, &traj, &err)) != AC_OK ||
+      (st = acBeamSearchLimited(g, mincutSaved, staticBytes, 0, deadline, &front,
+                                &err)) != AC_OK)
     goto fail;
   intptr_t droppable = acPlanDroppableCount(g, mincutSaved);
   if (droppable < 0)
     goto nomem;
-  if ((st = acSweepPlan(g, AC_STRATEGY_SAVE_ALL, -1, staticBytes, plan,
+  if ((st = acSweepPlan(g, AC_STRATEGY_SAVE_ALL, -1, staticBytes, 0, plan,
                         &fixed[AC_STRATEGY_SAVE_ALL], &err)) != AC_OK ||
-      (st = acSweepPlan(g, AC_STRATEGY_MINCUT, -1, staticBytes, plan,
+      (st = acSweepPlan(g, AC_STRATEGY_MINCUT, -1, staticBytes, 0, plan,
                         &fixed[AC_STRATEGY_MINCUT], &err)) != AC_OK)
     goto fail;
   int64_t lo = traj->peakBytes[traj->numPlans - 1];
@@ -188,6 +206,8 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
                               "copy_seconds,stall_seconds\n")) != AC_OK)
     goto nomem;
   for (int i = 0; i < opts->sweep; ++i) {
+    if (deadline > 0 && acClockSeconds() >= deadline)
+      break; /* the rows so far, and a warning below */
     int64_t budget = lo + (int64_t)((double)(hi - lo) * i / (opts->sweep - 1));
     printf("%-14" PRId64, budget);
     for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
@@ -197,8 +217,9 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
         /* The product's plan: the trajectory until a plan fits, and the
            budget's last drop (acGreedyPlanForBudget). */
         AcTrajectory *bt = NULL;
-        if ((st = acGreedyPlanForBudget(g, mincutSaved, staticBytes, budget, plan,
-                                        &bt, &err)) != AC_OK)
+        if ((st = acGreedyPlanForBudgetDeadline(g, mincutSaved, staticBytes, budget,
+                                                deadline, NULL, NULL, plan, &bt,
+                                                &err)) != AC_OK)
           goto fail;
         intptr_t k = acTrajectoryChoose(bt, budget);
         int refined = bt->refinedDrop != AC_NONE;
@@ -220,7 +241,7 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
           printf(" | %-9s %14s %11s %9s", "skipped", "-", "-", "-");
           continue;
         }
-        if ((st = acSweepPlan(g, (AcStrategy)s, budget, staticBytes, plan,
+        if ((st = acSweepPlan(g, (AcStrategy)s, budget, staticBytes, deadline, plan,
                               &cell, &err)) != AC_OK)
           goto fail;
       }
@@ -230,12 +251,22 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
     if (offload) {
       AcSweepCell cell;
       memset(&cell, 0, sizeof cell);
-      if ((st = acSweepProduct(g, budget, staticBytes, plan, &cell, &err)) != AC_OK)
+      if ((st = acSweepProduct(g, budget, staticBytes, deadline, plan, &cell, &err)) != AC_OK)
         goto fail;
       if ((st = acSweepEmit(&csv, budget, "offload", &cell, stepSeconds)) != AC_OK)
         goto nomem;
     }
     printf("\n");
+    ++rows;
+  }
+  if (deadline > 0 && (rows < opts->sweep || cut || front->limited)) {
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "autoac: the time limit (%g s) passed: the sweep stops after %d of "
+             "%d budgets (each planned with what was left of it: the last "
+             "one's plans may be cut short)",
+             opts->timeLimit, rows, opts->sweep);
+    acEmitDiagnostic(loc, 1, msg);
   }
   if (opts->sweepCsv &&
       (st = acWriteFileAtomic(opts->sweepCsv, csv.data, csv.len, &err)) != AC_OK)
