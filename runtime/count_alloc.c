@@ -149,20 +149,15 @@ static void *acAllocate(size_t align, size_t size) {
   acEvent(g.numAllocs);
   g.numAllocs++;
   g.allocBytes += size;
-  if (host) {
-    g.numHostAllocs++;
-    g.hostLive += (int64_t)size;
-    if (g.hostLive > g.hostPeak)
-      g.hostPeak = g.hostLive;
-    if (g.trace)
-      fprintf(g.trace, "HA %" PRIu64 " %zu %" PRId64 "\n", h->id, size, g.hostLive);
-    return (void *)u;
-  }
-  g.live += (int64_t)size;
-  if (g.live > g.peak)
-    g.peak = g.live;
+  /* Host buffers are counted apart from device memory. */
+  int64_t *live = host ? &g.hostLive : &g.live, *peak = host ? &g.hostPeak : &g.peak;
+  g.numHostAllocs += host != 0;
+  *live += (int64_t)size;
+  if (*live > *peak)
+    *peak = *live;
   if (g.trace)
-    fprintf(g.trace, "A %" PRIu64 " %zu %" PRId64 "\n", h->id, size, g.live);
+    fprintf(g.trace, "%s %" PRIu64 " %zu %" PRId64 "\n", host ? "HA" : "A", h->id,
+            size, *live);
   return (void *)u;
 }
 

@@ -84,6 +84,9 @@ static inline int acStrRefEq(MlirStringRef r, const char *s) {
 static inline int acOpIs(MlirOperation op, const char *name) {
   return acStrRefEq(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
+/// The attribute `name` of argument `k` of function `fn` (its `arg_attrs`
+/// dictionary), or a null attribute when it has none.
+MlirAttribute acFuncArgAttr(MlirOperation fn, intptr_t k, const char *name);
 /// MlirStringCallback appending to the AcStrBuf passed as user data.
 void acStrBufMlirCallback(MlirStringRef text, void *strbuf);
 /// Prints `op` into `out` as mlir-opt prints it (the generic C API's

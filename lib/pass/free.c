@@ -270,14 +270,7 @@ static void funcName(MlirOperation fn, char *buf, size_t n) {
 
 /// Whether argument `k` of func `fn` carries `ac.owned`.
 static int argOwned(MlirOperation fn, intptr_t k) {
-  MlirAttribute arr = mlirOperationGetAttributeByName(fn, SREF("arg_attrs"));
-  if (mlirAttributeIsNull(arr) || !mlirAttributeIsAArray(arr) ||
-      k >= mlirArrayAttrGetNumElements(arr))
-    return 0;
-  MlirAttribute d = mlirArrayAttrGetElement(arr, k);
-  if (!mlirAttributeIsADictionary(d))
-    return 0;
-  MlirAttribute o = mlirDictionaryAttrGetElementByName(d, SREF("ac.owned"));
+  MlirAttribute o = acFuncArgAttr(fn, k, "ac.owned");
   return !mlirAttributeIsNull(o) &&
          (mlirAttributeIsAUnit(o) ||
           (mlirAttributeIsABool(o) && mlirBoolAttrGetValue(o)));

@@ -25,6 +25,7 @@
  * maker, or its own copy of the value when its storage is read after the
  * if (difftest seed 110289).  docs/fidelity.md, cause 7. */
 #include "autoac/lower.h"
+#include "import/import.h"
 #include "import/layout.h"
 #include "support/ptrmap.h"
 
@@ -353,15 +354,8 @@ static int readOnlyArg(const AcWriteCopy *w, MlirValue v) {
   if (mlirOperationIsNull(fn) || !isOp(fn, "func.func") ||
       !mlirBlockEqual(blk, mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0))))
     return 0;
-  MlirAttribute all = mlirOperationGetAttributeByName(fn, SREF("arg_attrs"));
-  intptr_t i = mlirBlockArgumentGetArgNumber(b);
-  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
-      i >= mlirArrayAttrGetNumElements(all))
-    return 0;
-  MlirAttribute d = mlirArrayAttrGetElement(all, i);
-  if (!mlirAttributeIsADictionary(d))
-    return 0;
-  MlirAttribute wr = mlirDictionaryAttrGetElementByName(d, SREF("bufferization.writable"));
+  MlirAttribute wr = acFuncArgAttr(fn, mlirBlockArgumentGetArgNumber(b),
+                                   "bufferization.writable");
   return !mlirAttributeIsNull(wr) && mlirAttributeIsABool(wr) && !mlirBoolAttrGetValue(wr);
 }
 
