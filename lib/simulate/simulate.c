@@ -498,8 +498,8 @@ static void acSimInterval(int64_t *delta, intptr_t a, intptr_t b,
 /* One placement per function: the rewrite emits one @f_fwd and one @f_bwd
  * for every schedule entry of f, so each offloaded value's copy completes
  * after the same forward op and its prefetch is issued before the same
- * backward op (with its recomputation: an issue inside a recompute run
- * moves to the run's start) in every entry: the latest completion and the
+ * backward op (with its recomputation: an issue inside a recompute run,
+ * or at the op right after one, moves to the run's start) in every entry: the latest completion and the
  * earliest issue over the entries.  Fills out->offloadDone/offloadIssue
  * and adds the device intervals to s->delta, the host ones to `host`. */
 static AcStatus acSimOffloadPlace(AcSim *s, AcSimResult *out,
@@ -535,6 +535,13 @@ static AcStatus acSimOffloadPlace(AcSim *s, AcSimResult *out,
       doneOff[v] = d;
     if (t < 0)
       continue;
+    /* The rewrite issues before the op's recompute regions (acIssueAt):
+       an issue at a backward op right after a recompute run, or inside
+       one, moves to the run's start (difftest seed 400372: the prefetch
+       buffer was live 8 B earlier in the program than simulated). */
+    if (t > sl->bwdBegin && s->offSteps[t].kind != AC_STEP_RECOMPUTE &&
+        s->offSteps[t - 1].kind == AC_STEP_RECOMPUTE)
+      --t;
     while (t > sl->bwdBegin && s->offSteps[t].kind == AC_STEP_RECOMPUTE &&
            s->offSteps[t - 1].kind == AC_STEP_RECOMPUTE)
       --t;
