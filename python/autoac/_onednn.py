@@ -38,10 +38,12 @@ class OneDnnIsa:
     the user's request), "too-late" (oneDNN had already chosen: a convolution
     ran before the door was imported), "requested" (set through the
     environment; oneDNN's symbols are hidden, so unverified) or "absent"
-    (torch runs without oneDNN).  effective: oneDNN's ISA name, None where
-    it cannot be read."""
+    (torch runs without oneDNN) or "unknown" (asking oneDNN failed: `error`
+    says why).  effective: oneDNN's ISA name, None where it cannot be
+    read."""
     status: str
     effective: Optional[str]
+    error: str = ""
 
     @property
     def matches_model(self) -> bool:
@@ -54,6 +56,10 @@ class OneDnnIsa:
         modelled ones ("" when they are)."""
         if self.matches_model:
             return ""
+        if self.status == "unknown":
+            return (f"warning: autoac: could not limit oneDNN to AVX2 ({self.error}); the cpu "
+                    "profiles model its AVX2 kernels, so the step's convolution workspaces, and "
+                    "its peak, may differ from the plan's")
         why = ("AUTOAC_ONEDNN_ISA=native" if self.status == "native" else
                "oneDNN had chosen its instruction set before autoac.pytorch was imported")
         return (f"warning: autoac: oneDNN runs {self.effective} kernels ({why}); the cpu profiles "
@@ -64,6 +70,8 @@ class OneDnnIsa:
 
 def _library() -> Optional[ctypes.CDLL]:
     """The oneDNN torch loaded (never a second copy: RTLD_NOLOAD)."""
+    if not hasattr(os, "RTLD_NOLOAD"):
+        return None
     for name in _LIBRARIES:
         try:
             lib = ctypes.CDLL(name, mode=os.RTLD_NOLOAD | os.RTLD_LOCAL)
@@ -107,5 +115,8 @@ def state() -> OneDnnIsa:
     """The door's pin, made once per process."""
     global STATE
     if STATE is None:
-        STATE = pin()
+        try:
+            STATE = pin()
+        except Exception as e:  # noqa: BLE001 - never break the door's import
+            STATE = OneDnnIsa("unknown", None, f"{type(e).__name__}: {e}")
     return STATE

@@ -31,8 +31,8 @@ _onednn.state()
 
 def onednn_isa() -> _onednn.OneDnnIsa:
     """What the door did about oneDNN's instruction set when it was imported
-    (status "pinned", "avx2", "native", "too-late", "requested" or
-    "absent"; docs/python.md, "CPU kernels")."""
+    (status "pinned", "avx2", "native", "too-late", "requested", "absent"
+    or "unknown"; docs/python.md, "CPU kernels")."""
     return _onednn.state()
 
 

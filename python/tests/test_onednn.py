@@ -104,3 +104,18 @@ def test_native_keeps_onednn_choice_and_says_so(native):
         assert "AUTOAC_ONEDNN_ISA=native" in got["warnings"]
     else:
         assert got["matches"] and "oneDNN" not in got["warnings"], got
+
+
+def test_a_failing_query_is_said_not_raised(monkeypatch):
+    """Asking oneDNN must never break the door's import: a failure becomes
+    status "unknown", and CPU plans carry a warning saying why."""
+    from autoac import _onednn
+
+    def broken():
+        raise OSError("no oneDNN here")
+
+    monkeypatch.setattr(_onednn, "pin", broken)
+    monkeypatch.setattr(_onednn, "STATE", None)
+    isa = _onednn.state()
+    assert isa.status == "unknown" and not isa.matches_model
+    assert "could not limit oneDNN to AVX2 (OSError: no oneDNN here)" in isa.warning
