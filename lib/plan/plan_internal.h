@@ -56,11 +56,10 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
 /* The offload move (lib/plan/offload.c, docs/planner.md "Offload"): from
  * the derived `plan` (the recompute searches' plan for a budget they miss),
  * offloads and drops saves while the simulated peak is over opts->budget
- * and a move lowers it, within g->hostBudget; when it still misses the
- * budget, the same moves from the starting set `start` too (may be NULL),
- * and the lower of the two (the one acOffloadCompete follows at every
- * budget it meets: so the plan for a missed budget is never above one a
- * higher budget takes).  *changed says whether the plan changed; *limited
+ * and a move lowers it, within g->hostBudget; then the same moves from the
+ * starting set `start` (may be NULL), and the lower of the two (the start's
+ * run is the one acOffloadCompete follows at every budget greedy meets: so
+ * the plan for a missed budget is never above one a higher budget takes).  *changed says whether the plan changed; *limited
  * is set when the work limit or `deadline` (> 0) stopped it.  Nothing
  * happens without a budget or a host link. */
 AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
