@@ -119,6 +119,65 @@ def _redirect_inplace_uses(graph: fx.Graph) -> None:
                 user.replace_input_with(src, node)
 
 
+# convolution_backward makes grad_output and input contiguous in the
+# layout it computes in (torch 1.13, ATen's convolution_backward:
+# `.contiguous(backend_memory_format)`, channels-last when the input or the
+# weight is, else the default): a copy the size of the operand inside the
+# op when it is laid out otherwise (measured: a channels-last 4x64x4x4
+# grad_output of an NCHW patch-embedding convolution adds its 16384 bytes).
+_CONV_BACKWARD_COPIED = (0, 1)
+
+
+def _meta_of(node: Any) -> Optional[torch.Tensor]:
+    from ._fx_export import node_tensor_info
+    info = node_tensor_info(node) if isinstance(node, fx.Node) else None
+    if info is None or info.stride is None or len(info.stride) != len(info.shape):
+        return None
+    return torch.empty_strided(info.shape, info.stride, dtype=info.dtype, device="meta")
+
+
+def _channels_last(t: Optional[torch.Tensor]) -> bool:
+    return t is not None and t.dim() == 4 and not t.is_contiguous() and \
+        t.is_contiguous(memory_format=torch.channels_last)
+
+
+def _make_operands_contiguous(graph: fx.Graph) -> int:
+    """Before a convolution_backward, the copies it would make of
+    grad_output and input (_CONV_BACKWARD_COPIED) as explicit clones in the
+    graph, so that the plan counts their bytes where the kernel holds them
+    (the kernel then finds them laid out as it computes).  Returns the
+    number of clones inserted."""
+    added = 0
+    for node in list(graph.nodes):
+        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload) or \
+                node.target._schema.name.split("::")[-1] != "convolution_backward":
+            continue
+        fmt = torch.channels_last if (_channels_last(_meta_of(node.args[1])) or
+                                      _channels_last(_meta_of(node.args[2]))) \
+            else torch.contiguous_format
+        for i in _CONV_BACKWARD_COPIED:
+            x = node.args[i]
+            meta = _meta_of(x)
+            if meta is None or meta.is_contiguous(memory_format=fmt):
+                continue
+            with graph.inserting_before(node):
+                c = graph.call_function(torch.ops.aten.clone.default, (x,), {"memory_format": fmt})
+            made = meta.contiguous(memory_format=fmt)
+            c.meta = dict(x.meta)
+            if isinstance(x.meta.get("val"), torch.Tensor):
+                c.meta["val"] = x.meta["val"].contiguous(memory_format=fmt)
+            tm = x.meta.get("tensor_meta")
+            if tm is not None and hasattr(tm, "_replace"):
+                c.meta["tensor_meta"] = tm._replace(
+                    stride=made.stride(),
+                    **({"memory_format": fmt} if "memory_format" in getattr(tm, "_fields", ()) else {}))
+            args = list(node.args)
+            args[i] = c
+            node.args = tuple(args)
+            added += 1
+    return added
+
+
 _BATCH_NORMS = ("native_batch_norm", "cudnn_batch_norm", "miopen_batch_norm",
                 "_native_batch_norm_legit")
 
@@ -425,6 +484,7 @@ class _AutoacPartition:
 
     def __call__(self, joint_module: fx.GraphModule, joint_inputs) -> Tuple[fx.GraphModule, fx.GraphModule]:
         _redirect_inplace_uses(joint_module.graph)
+        _make_operands_contiguous(joint_module.graph)
         if self.rng == "replay":
             _rng.make_replayable(joint_module.graph, pytree.tree_flatten(joint_inputs)[0])
         joint_module.recompile()
