@@ -39,8 +39,17 @@ enum {
   WS_OPERAND0,      /* a temporary the size of operand 0 */
   WS_OPERAND1,      /* a temporary the size of operand 1 */
   WS_TWO_RESULT1,   /* two temporaries the size of result 1 */
-  WS_LN_BWD         /* 2 x threads x result 1 (gamma's gradient) */
+  WS_LN_BWD,        /* 2 x threads x result 1 (gamma's gradient) */
+  WS_SCALAR_WRAP    /* the scalar operand wrapped in 0-d tensors: 8 + 4 B */
 };
+
+/* Ops whose `.Scalar` overload wraps its Python scalar into a 0-d double
+ * tensor and, unless the operand is 64-bit, a 0-d tensor of the operand's
+ * type, freed before it returns (measured: 12 bytes for an f32 operand,
+ * whatever its size). */
+static const char *const acWsScalarWrap[] = {
+    "torch.aten.add.Scalar", "torch.aten.sub.Scalar", "torch.aten.mul.Scalar",
+    "torch.aten.div.Scalar", "torch.aten.rsub.Scalar"};
 
 typedef struct AcWsRule {
   const char *base; /* torch.aten base name */
@@ -69,6 +78,9 @@ static int acWsClass(const char *opName) {
   static const char prefix[] = "torch.aten.";
   if (!opName || strncmp(opName, prefix, sizeof prefix - 1) != 0)
     return WS_NONE;
+  for (size_t i = 0; i < sizeof acWsScalarWrap / sizeof acWsScalarWrap[0]; ++i)
+    if (!strcmp(opName, acWsScalarWrap[i]))
+      return WS_SCALAR_WRAP;
   const char *base = opName + sizeof prefix - 1;
   const char *dot = strchr(base, '.');
   size_t len = dot ? (size_t)(dot - base) : strlen(base);
@@ -383,6 +395,14 @@ static double acWsTorchCpu(int cls, const AcDevice *dev,
   case WS_LN_BWD:
     return 2.0 * (dev->threads > 0 ? dev->threads : 1) *
            acWsBytes(acWsAt(res, nRes, 1));
+  case WS_SCALAR_WRAP: {
+    const AcTensorType *x = acWsAt(ops, nOps, 0);
+    /* A 64-bit operand takes the double as it is (measured: f64 8 B,
+       f32 12 B, f16 and bf16 10 B). */
+    if (!x || x->elemBits <= 0)
+      return 0.0;
+    return x->elemBits == 64 ? 8.0 : 8.0 + x->elemBits / 8.0;
+  }
   }
   return 0.0;
 }

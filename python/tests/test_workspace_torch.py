@@ -44,14 +44,14 @@ class Case:
     torch.constant.int (a convolution's stride, padding, dilation), as the
     door exports them."""
 
-    def __init__(self, name, op, operands, results, call, threads=1):
+    def __init__(self, name, op, operands, results, call, threads=1, result_dtype="f32"):
         self.name, self.op, self.operands, self.results = name, op, operands, results
-        self.call, self.threads = call, threads
+        self.call, self.threads, self.result_dtype = call, threads, result_dtype
 
     def mlir(self):
         tensors = [(i, s, d) for i, (s, d) in enumerate(self.operands) if s != "list"]
         args = ", ".join(f"%a{i}: {ttype(s, d)}" for i, s, d in tensors)
-        rets = ", ".join(f"{ttype(s)} {{ac.output}}" for s in self.results)
+        rets = ", ".join(f"{ttype(s, self.result_dtype)} {{ac.output}}" for s in self.results)
         body, ins, in_t = [], [], []
         for i, (s, d) in enumerate(self.operands):
             if s != "list":
@@ -65,7 +65,7 @@ class Case:
             body.append(f"  %a{i} = \"torch.prim.ListConstruct\"({ks}) : ({kt}) -> !torch.list<int>\n")
             ins.append(f"%a{i}")
             in_t.append("!torch.list<int>")
-        out_t = ", ".join(ttype(s) for s in self.results)
+        out_t = ", ".join(ttype(s, self.result_dtype) for s in self.results)
         lhs = f"%r:{len(self.results)}" if len(self.results) > 1 else "%r0"
         use = ", ".join(f"%r#{i}" for i in range(len(self.results))) if len(self.results) > 1 else "%r0"
         return (f"func.func @step({args}) -> ({rets}) attributes {{ac.joint}} {{\n" + "".join(body) +
@@ -195,6 +195,16 @@ def other_cases():
     out.append(Case("_softmax_backward_data", "torch.aten._softmax_backward_data",
                     [((16, 50), "f32")] * 2, [(16, 50)],
                     lambda: aten._softmax_backward_data(sg, so, 1, torch.float32)))
+    # The .Scalar overloads wrap their scalar in 0-d tensors (8 + 4 B in f32,
+    # 8 in f64, 8 + 2 in f16 and bf16).
+    for op, dt, shape in (("div", "f32", (64, 64)), ("mul", "f32", (8, 300)),
+                          ("add", "f64", (16, 16)), ("sub", "bf16", (32, 8)),
+                          ("rsub", "f32", (4, 4))):
+        tdt = {"f32": torch.float32, "f64": torch.float64, "bf16": torch.bfloat16}[dt]
+        xs = torch.randn(*shape).to(tdt)
+        fn = getattr(aten, op).Scalar
+        out.append(Case(f"{op}.Scalar {dt}", f"torch.aten.{op}.Scalar", [(shape, dt)], [shape],
+                        lambda fn=fn, xs=xs: fn(xs, 3.0), result_dtype=dt))
     return out
 
 
