@@ -73,7 +73,6 @@ static AcStatus acCsvAppend(AcCsv *c, const char *line) {
   return AC_OK;
 }
 
-/* Plans and simulates one strategy at one budget into `cell`. */
 /* Seconds left before `deadline` (> 0), for AcPlanOptions.timeLimit: 0
  * (none) without one, a nanosecond once it passed. */
 static double acSweepLeft(double deadline) {
@@ -83,33 +82,16 @@ static double acSweepLeft(double deadline) {
   return left > 1e-9 ? left : 1e-9;
 }
 
-static AcStatus acSweepPlan(const AcGraph *g, AcStrategy s, int64_t budget,
-                            int64_t staticBytes, double deadline, AcPlan *plan,
-                            AcSweepCell *cell, AcError *err) {
-  AcPlanOptions po = {s, budget, staticBytes, 0, acSweepLeft(deadline)};
-  AcSimResult r;
-  memset(&r, 0, sizeof r);
-  AcStatus st = acPlanRun(g, &po, plan, err);
-  if (st == AC_OK)
-    st = acSimulate(g, plan, staticBytes, 0, &r, err);
-  if (st == AC_OK)
-    acSweepFill(&r, cell);
-  acSimResultClear(&r);
-  return st;
-}
-
-/* The pass's own plan at `budget` (the default strategy: greedy, its floor
- * search, offload where the graph has a host link) into `cell`. */
-static AcStatus acSweepProduct(const AcGraph *g, int64_t budget,
-                               int64_t staticBytes, double deadline, AcPlan *plan,
-                               AcSweepCell *cell, AcError *err) {
-  AcPlanOptions po = {AC_STRATEGY_GREEDY, budget, staticBytes, 1,
-                      acSweepLeft(deadline)};
+/* Plans and simulates one strategy at one budget into `cell`; with
+ * `floorSearch` (greedy), the pass's own plan: greedy, its floor search and
+ * offload where the graph has a host link. */
+static AcStatus acSweepPlan(const AcGraph *g, AcStrategy s, int floorSearch,
+                            int64_t budget, int64_t staticBytes, double deadline,
+                            AcPlan *plan, AcSweepCell *cell, AcError *err) {
+  AcPlanOptions po = {s, budget, staticBytes, floorSearch, acSweepLeft(deadline)};
   AcSimResult r;
   memset(&r, 0, sizeof r);
   AcStatus st = acPlanRunSim(g, &po, plan, NULL, 0, &r, err);
-  if (st == AC_OK && r.peakBytes <= 0) /* the searches' plan, unsimulated */
-    st = acSimulate(g, plan, staticBytes, 0, &r, err);
   if (st == AC_OK)
     acSweepFill(&r, cell);
   acSimResultClear(&r);
@@ -178,9 +160,9 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
   intptr_t droppable = acPlanDroppableCount(g, mincutSaved);
   if (droppable < 0)
     goto nomem;
-  if ((st = acSweepPlan(g, AC_STRATEGY_SAVE_ALL, -1, staticBytes, 0, plan,
+  if ((st = acSweepPlan(g, AC_STRATEGY_SAVE_ALL, 0, -1, staticBytes, 0, plan,
                         &fixed[AC_STRATEGY_SAVE_ALL], &err)) != AC_OK ||
-      (st = acSweepPlan(g, AC_STRATEGY_MINCUT, -1, staticBytes, 0, plan,
+      (st = acSweepPlan(g, AC_STRATEGY_MINCUT, 0, -1, staticBytes, 0, plan,
                         &fixed[AC_STRATEGY_MINCUT], &err)) != AC_OK)
     goto fail;
   int64_t lo = traj->peakBytes[traj->numPlans - 1];
@@ -241,8 +223,8 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
           printf(" | %-9s %14s %11s %9s", "skipped", "-", "-", "-");
           continue;
         }
-        if ((st = acSweepPlan(g, (AcStrategy)s, budget, staticBytes, deadline, plan,
-                              &cell, &err)) != AC_OK)
+        if ((st = acSweepPlan(g, (AcStrategy)s, 0, budget, staticBytes, deadline,
+                              plan, &cell, &err)) != AC_OK)
           goto fail;
       }
       if ((st = acSweepEmit(&csv, budget, name, &cell, stepSeconds)) != AC_OK)
@@ -251,7 +233,8 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
     if (offload) {
       AcSweepCell cell;
       memset(&cell, 0, sizeof cell);
-      if ((st = acSweepProduct(g, budget, staticBytes, deadline, plan, &cell, &err)) != AC_OK)
+      if ((st = acSweepPlan(g, AC_STRATEGY_GREEDY, 1, budget, staticBytes, deadline,
+                            plan, &cell, &err)) != AC_OK)
         goto fail;
       if ((st = acSweepEmit(&csv, budget, "offload", &cell, stepSeconds)) != AC_OK)
         goto nomem;

@@ -164,7 +164,17 @@ cleanup:
 /* The extra seconds of a plan: recompute plus stalls. */
 static AcStatus acOffloadExtraSeconds(const AcGraph *g, const AcPlan *p,
                                    int64_t staticBytes, int64_t *peak,
-                                   double *secs, AcError *err);
+                                   double *secs, AcError *err) {
+  AcSimResult r;
+  memset(&r, 0, sizeof r);
+  AcStatus st = acSimulate(g, p, staticBytes, 0, &r, err);
+  if (st == AC_OK) {
+    *peak = r.peakBytes;
+    *secs = r.recomputeSeconds + r.stallSeconds;
+  }
+  acSimResultClear(&r);
+  return st;
+}
 
 AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
                          const uint8_t *start, double deadline, AcPlan *plan,
@@ -199,21 +209,6 @@ AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
   }
 cleanup:
   acPlanDestroy(o);
-  return st;
-}
-
-/* The extra seconds of a plan: recompute plus stalls. */
-static AcStatus acOffloadExtraSeconds(const AcGraph *g, const AcPlan *p,
-                                   int64_t staticBytes, int64_t *peak,
-                                   double *secs, AcError *err) {
-  AcSimResult r;
-  memset(&r, 0, sizeof r);
-  AcStatus st = acSimulate(g, p, staticBytes, 0, &r, err);
-  if (st == AC_OK) {
-    *peak = r.peakBytes;
-    *secs = r.recomputeSeconds + r.stallSeconds;
-  }
-  acSimResultClear(&r);
   return st;
 }
 
