@@ -109,6 +109,7 @@ def pin() -> OneDnnIsa:
 
 
 STATE: Optional[OneDnnIsa] = None
+WARNED = False  # the door's RuntimeWarning, once per process
 
 
 def state() -> OneDnnIsa:

@@ -128,6 +128,14 @@ def _redirect_inplace_uses(graph: fx.Graph) -> None:
 _CONV_BACKWARD_COPIED = (0, 1)
 
 
+def _aten_base(node: fx.Node) -> Optional[str]:
+    """The base name of the ATen op a call node runs ("convolution_backward"),
+    or None for any other node."""
+    if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+        return None
+    return node.target._schema.name.split("::")[-1]
+
+
 def _meta_of(node: Any) -> Optional[torch.Tensor]:
     from ._fx_export import node_tensor_info
     info = node_tensor_info(node) if isinstance(node, fx.Node) else None
@@ -149,8 +157,7 @@ def _make_operands_contiguous(graph: fx.Graph) -> int:
     number of clones inserted."""
     added = 0
     for node in list(graph.nodes):
-        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload) or \
-                node.target._schema.name.split("::")[-1] != "convolution_backward":
+        if _aten_base(node) != "convolution_backward":
             continue
         fmt = torch.channels_last if (_channels_last(_meta_of(node.args[1])) or
                                       _channels_last(_meta_of(node.args[2]))) \
@@ -183,10 +190,7 @@ def _transposed_convolutions(graph: fx.Graph) -> int:
     transposed: the cpu profiles do not model their workspaces."""
     n = 0
     for node in graph.nodes:
-        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
-            continue
-        name = node.target._schema.name.split("::")[-1]
-        at = {"convolution": 6, "_convolution": 6, "convolution_backward": 7}.get(name)
+        at = {"convolution": 6, "_convolution": 6, "convolution_backward": 7}.get(_aten_base(node))
         if at is not None and at < len(node.args) and node.args[at] is True:
             n += 1
     return n
@@ -523,19 +527,21 @@ class _AutoacPartition:
         # model (docs/cost-model.md, RNG_REPLAY): recomputable as it is.
         result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
         fn = result.report["functions"][0]
-        warnings_text = result.warnings
-        isa = _onednn.state()
-        transposed = _transposed_convolutions(joint_module.graph)
-        if str(options["device"]).startswith("cpu") and transposed:
-            warnings_text = "\n".join(w for w in (warnings_text, (
-                f"warning: autoac: {transposed} transposed convolution op(s) (forward and "
-                "backward): the cpu profiles do not model their oneDNN workspaces, so the "
-                "step's peak may differ from the plan's (measured: 40 % below to 6 % above)")) if w)
-        if str(options["device"]).startswith("cpu") and isa.warning:
-            warnings_text = "\n".join(w for w in (warnings_text, isa.warning) if w)
-            if not getattr(_onednn, "WARNED", False):
-                _onednn.WARNED = True
-                warnings.warn(isa.warning, RuntimeWarning, stacklevel=2)
+        notes = [result.warnings]
+        if str(options["device"]).startswith("cpu"):
+            transposed = _transposed_convolutions(joint_module.graph)
+            if transposed:
+                notes.append(
+                    f"warning: autoac: {transposed} transposed convolution op(s) (forward and "
+                    "backward): the cpu profiles do not model their oneDNN workspaces, so the "
+                    "step's peak may differ from the plan's (measured: 40 % below to 6 % above)")
+            isa = _onednn.state()
+            if isa.warning:
+                notes.append(isa.warning)
+                if not _onednn.WARNED:
+                    _onednn.WARNED = True
+                    warnings.warn(isa.warning, RuntimeWarning, stacklevel=2)
+        warnings_text = "\n".join(w for w in notes if w)
 
         def lookup(entry) -> Optional[fx.Node]:
             value = entry["value"]
