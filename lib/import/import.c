@@ -1622,6 +1622,43 @@ static intptr_t acInitOperand(MlirOperation op) {
 }
 
 
+/* Whether `user` is `op` or nested in one of its regions. */
+static int acOpWithin(MlirOperation user, MlirOperation op) {
+  for (MlirOperation p = user; !mlirOperationIsNull(p);
+       p = mlirOperationGetParentOperation(p))
+    if (mlirOperationEqual(p, op))
+      return 1;
+  return 0;
+}
+
+/* The maker of the init `v` that region op `op` (an `scf.if` whose branches
+ * write in place into `v`, captured: acDpsResultInit) shares with an op
+ * outside it, or a null op: a `tensor.empty`, or a `linalg.fill` of one
+ * (acLayoutSharedInitMaker's makers), that an op outside `op` also reads. */
+static MlirOperation acSharedCapturedMaker(MlirOperation op, MlirValue v) {
+  MlirOperation none = {NULL};
+  MlirOperation p = acLayoutSharedInitMaker(none, v);
+  if (mlirOperationIsNull(p))
+    return none;
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!acOpWithin(mlirOpOperandGetOwner(u), op))
+      return p;
+  return none;
+}
+
+/* Points every use of `from` nested in `op`'s regions at `to`. */
+static void acRedirectCaptured(MlirOperation op, MlirValue from, MlirValue to) {
+  MlirOpOperand u = mlirValueGetFirstUse(from);
+  while (!mlirOpOperandIsNull(u)) {
+    MlirOpOperand next = mlirOpOperandGetNextUse(u);
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    if (!mlirOperationEqual(owner, op) && acOpWithin(owner, op))
+      mlirOperationSetOperand(owner, mlirOpOperandGetOperandNumber(u), to);
+    u = next;
+  }
+}
+
 /* Records `clone`'s result as a copy of `orig`'s (clone value -> the value
  * id of `orig`'s result, `idOf`), for naming. */
 static AcStatus acNoteClone(AcPtrMap *cloneOf, const AcPtrMap *idOf,
@@ -1639,7 +1676,10 @@ static AcStatus acNoteClone(AcPtrMap *cloneOf, const AcPtrMap *idOf,
  * dead, which depends on the plan.  Every writer whose init (graph dpsInit)
  * is made by a `tensor.empty`, or a `linalg.fill` of one, that another op
  * also reads gets its own copy of that maker (a fill with its own copy of
- * the empty), placed right before it; makers left without uses are erased.
+ * the empty), placed right before it; an `scf.if` whose branches write into
+ * such a maker's result, captured, gets its copy before it and its branches'
+ * uses point at the copy (acSharedCapturedMaker); makers left without uses
+ * are erased.
  * What runs is then a fresh init per writer, which the in-place rule
  * (simulate.h) counts exactly, in every planner.  `cloneOf` receives each
  * copy's result -> the value id of the result it copies.  Returns the
@@ -1661,9 +1701,11 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
     MlirOperation op = imp->ops[o];
     intptr_t at = acInitOperand(op);
     if (at < 0)
-      continue;
-    writes[o] = !mlirOperationIsNull(
-        acLayoutSharedInitMaker(op, mlirOperationGetOperand(op, at)));
+      writes[o] = !mlirOperationIsNull(
+          acSharedCapturedMaker(op, imp->values[g->ops[o].dpsInit]));
+    else
+      writes[o] = !mlirOperationIsNull(
+          acLayoutSharedInitMaker(op, mlirOperationGetOperand(op, at)));
     numWriters += writes[o];
   }
   if (numWriters == 0)
@@ -1676,7 +1718,10 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
       continue;
     MlirOperation op = imp->ops[o];
     intptr_t at = acInitOperand(op);
-    MlirOperation maker = mlirOpResultGetOwner(mlirOperationGetOperand(op, at));
+    /* An scf.if's init is captured by its branches (at < 0). */
+    MlirValue init = at < 0 ? imp->values[g->ops[o].dpsInit]
+                            : mlirOperationGetOperand(op, at);
+    MlirOperation maker = mlirOpResultGetOwner(init);
     if (!acArrayGrow((void **)&makers, &capMakers, numMakers + 2, sizeof *makers))
       goto nomem;
     if (acPtrMapGet(&listed, maker.ptr) == AC_NONE) {
@@ -1689,7 +1734,10 @@ static intptr_t acUnshareInits(const AcImport *imp, AcPtrMap *cloneOf) {
     MlirBlock block = mlirOperationGetBlock(op);
     MlirOperation copy = mlirOperationClone(maker);
     mlirBlockInsertOwnedOperationBefore(block, op, copy);
-    mlirOperationSetOperand(op, at, mlirOperationGetResult(copy, 0));
+    if (at < 0)
+      acRedirectCaptured(op, init, mlirOperationGetResult(copy, 0));
+    else
+      mlirOperationSetOperand(op, at, mlirOperationGetResult(copy, 0));
     if (acOpIs(maker, "linalg.fill")) {
       /* The fill's init: its own copy of the empty. */
       intptr_t k = mlirOperationGetNumOperands(maker) - 1;
