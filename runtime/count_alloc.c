@@ -22,6 +22,9 @@
  *   acMeasureHostNext()   the next allocation is host memory (an offloaded
  *                         save's host buffer; auto-ac-lower-cpu{count-host=1}
  *                         calls it): counted apart, never in the device peak
+ * and the GPU runtimes call acMeasureHostRegister / acMeasureHostUnregister
+ * for pinned host memory (gpu.host_register: auto-ac-lower-gpu's host
+ * buffers), counted the same way.
  *
  * A real GPU runtime (runtime/count_cuda.c) gives the blocks its own memory
  * with acMeasureSetBackend(alloc, free) before the program's first
@@ -202,6 +205,68 @@ void _mlir_memref_to_llvm_free(void *ptr) {
 void acMeasureHostNext(void) {
   acInit();
   g.hostNext = 1;
+}
+
+/* Pinned host memory (the GPU lowering's gpu.host_register of an offloaded
+ * save's host buffer, runtime/count_gpu.c and count_cuda.c): the
+ * registered bytes are counted as a host block from registration to
+ * unregistration, apart from device memory.  The buffer itself is the
+ * program's (malloc), not ours. */
+void acMeasureHostRegister(void *p, uint64_t bytes) {
+  acInit();
+  if (acGrow((void **)&g.allocs, &g.capAllocs, g.numAllocs + 1, sizeof *g.allocs)) {
+    g.allocs[g.numAllocs].size = bytes;
+    g.allocs[g.numAllocs].user = (uintptr_t)p;
+    g.allocs[g.numAllocs].tagged = 0;
+    g.allocs[g.numAllocs].host = 1;
+  }
+  acEvent(g.numAllocs);
+  g.numAllocs++;
+  g.allocBytes += bytes;
+  g.numHostAllocs++;
+  g.hostLive += (int64_t)bytes;
+  if (g.hostLive > g.hostPeak)
+    g.hostPeak = g.hostLive;
+  if (g.trace)
+    fprintf(g.trace, "HA %" PRIu64 " %" PRIu64 " %" PRId64 "\n", g.numAllocs - 1,
+            bytes, g.hostLive);
+}
+
+void acMeasureHostUnregister(void *p) {
+  acInit();
+  for (uint64_t i = g.numAllocs; i-- > 0;) {
+    AcAllocRec *r = &g.allocs[i];
+    if (!r->host || r->user != (uintptr_t)p)
+      continue;
+    r->user = 0;
+    g.hostLive -= (int64_t)r->size;
+    g.numFrees++;
+    acEvent(i | AC_FREE_BIT);
+    if (g.trace)
+      fprintf(g.trace, "HF %" PRIu64 " %" PRIu64 " %" PRId64 "\n", i, r->size,
+              g.hostLive);
+    return;
+  }
+  fprintf(stderr, "ac_count_alloc: unregister of %p, not registered\n", p);
+  abort();
+}
+
+/* The first byte and the dense size of the memref a descriptor describes
+ * (the layout MLIR's runtime wrappers read: allocated and aligned
+ * pointers, offset, then `rank` sizes and `rank` strides). */
+void acMeasureMemRefSpan(int64_t rank, const void *desc, int64_t elemBytes,
+                         void **data, uint64_t *bytes) {
+  const struct {
+    void *allocated;
+    char *aligned;
+    int64_t offset;
+    int64_t sizes[];
+  } *d = desc;
+  uint64_t n = 1;
+  for (int64_t i = 0; i < rank; ++i)
+    n *= (uint64_t)d->sizes[i];
+  *data = d->aligned + d->offset * elemBytes;
+  *bytes = n * (uint64_t)elemBytes;
 }
 
 void acMeasureBegin(void) {

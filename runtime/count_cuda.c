@@ -12,7 +12,10 @@
  * the call and CUDA's message and exits with status 3.  Every kernel
  * launch waits for the kernel (so timings mean nothing here).  Buffers are managed
  * memory (cuMemAllocManaged): the pipeline's buffers are `host_shared`, and
- * the host code and count_alloc.c's block headers address them.
+ * the host code and count_alloc.c's block headers address them.  An
+ * offloaded save's host buffer is the program's own host memory, pinned
+ * here (mgpuMemHostRegisterMemRef: cuMemHostRegister) and counted as host
+ * memory; its copies are cuMemcpyAsync on the program's streams.
  * Never load it next to count_gpu.c or MLIR's own CUDA runtime. */
 #include <dlfcn.h>
 #include <stddef.h>
@@ -23,6 +26,10 @@
 void *_mlir_memref_to_llvm_alloc(size_t size);
 void _mlir_memref_to_llvm_free(void *ptr);
 void acMeasureSetBackend(void *(*alloc)(size_t), void (*release)(void *));
+void acMeasureHostRegister(void *p, uint64_t bytes);
+void acMeasureHostUnregister(void *p);
+void acMeasureMemRefSpan(int64_t rank, const void *desc, int64_t elemBytes,
+                         void **data, uint64_t *bytes);
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -53,7 +60,10 @@ typedef unsigned long long CUdeviceptr;
   X(cuEventCreate, CUresult, (CUevent *, unsigned))                           \
   X(cuEventDestroy_v2, CUresult, (CUevent))                                   \
   X(cuEventSynchronize, CUresult, (CUevent))                                  \
-  X(cuEventRecord, CUresult, (CUevent, CUstream))
+  X(cuEventRecord, CUresult, (CUevent, CUstream))                            \
+  X(cuMemHostRegister_v2, CUresult, (void *, size_t, unsigned))               \
+  X(cuMemHostUnregister, CUresult, (void *))                                  \
+  X(cuMemcpyAsync, CUresult, (CUdeviceptr, CUdeviceptr, size_t, CUstream))
 
 #define AC_DECLARE(name, ret, args) static ret(*p_##name) args;
 AC_CUDA_FUNCS(AC_DECLARE)
@@ -131,6 +141,40 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
   (void)isHostShared; /* managed either way: see the file's comment */
   acCudaInit();
   return _mlir_memref_to_llvm_alloc((size_t)sizeBytes);
+}
+
+/* Pinned host memory (gpu.host_register of an offloaded save's host
+ * buffer): page-locked by the driver, counted as host memory. */
+void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
+  acCudaInit();
+  AC_CHECK(p_cuMemHostRegister_v2(ptr, sizeBytes, 0));
+  acMeasureHostRegister(ptr, sizeBytes);
+}
+
+void mgpuMemHostRegisterMemRef(int64_t rank, void *desc, int64_t elemBytes) {
+  void *p;
+  uint64_t n;
+  acMeasureMemRefSpan(rank, desc, elemBytes, &p, &n);
+  mgpuMemHostRegister(p, n);
+}
+
+void mgpuMemHostUnregister(void *ptr) {
+  AC_CHECK(p_cuMemHostUnregister(ptr));
+  acMeasureHostUnregister(ptr);
+}
+
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *desc, int64_t elemBytes) {
+  void *p;
+  uint64_t n;
+  acMeasureMemRefSpan(rank, desc, elemBytes, &p, &n);
+  mgpuMemHostUnregister(p);
+}
+
+/* An offloaded save's copy, asynchronous on its own stream (unified
+ * addressing: the driver tells host from device by the pointers). */
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+  AC_CHECK(p_cuMemcpyAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                           sizeBytes, stream));
 }
 
 void mgpuMemFree(void *ptr, void *stream) {

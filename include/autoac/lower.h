@@ -106,7 +106,9 @@ int acCallsCaveat(MlirOperation module, MlirOperation func,
 
 /// The `auto-ac-gpu-buffers` pass: every `memref.alloc` / `memref.dealloc`
 /// of host code (not inside gpu.module, gpu.func or gpu.launch) becomes
-/// `gpu.alloc host_shared` / `gpu.dealloc`, so buffers live in GPU memory
+/// `gpu.alloc host_shared` / `gpu.dealloc`, but for offloaded saves' host
+/// buffers (found by auto-ac-offload-locs's names: pinned, their copies
+/// asynchronous; lib/pass/gpucopy.h), so buffers live in GPU memory
 /// that the host code around the kernels (copies, the dealloc helper, the
 /// caller) can still read; the runtime's mgpuMemAlloc/mgpuMemFree allocate
 /// them.  Runs after auto-ac-free-at-last-use (it keeps the places of the
@@ -125,6 +127,18 @@ AcStatus acGpuBuffers(MlirOperation module, intptr_t *converted);
 /// or AC_ERR_NOMEM.
 AcStatus acCountHost(MlirOperation module, intptr_t *marked);
 
+/// The `auto-ac-offload-locs` pass (auto-ac-lower-gpu runs it before
+/// one-shot-bufferize): the location of every op marked `ac.offload` or
+/// `ac.prefetch` (an offloaded save's buffers and copies, docs/rewrite.md
+/// "Offload") is wrapped in a name of the mark (`loc("ac.offload"(...))`),
+/// which bufferization keeps where it drops attributes, so that
+/// auto-ac-gpu-buffers finds the buffers and copies made of them: host
+/// buffers pinned (`gpu.host_register`), copies asynchronous (`gpu.memcpy
+/// async` on a stream of their own, waited for where the simulator has them
+/// complete).  `marked` (may be NULL) receives the number of ops renamed.
+/// Returns AC_OK or AC_ERR_NOMEM.
+AcStatus acOffloadLocs(MlirOperation module, intptr_t *marked);
+
 /// Targets of the named lowering pipelines.
 typedef enum AcLowerTarget {
   AC_LOWER_CPU = 0, ///< auto-ac-lower-cpu: to the LLVM dialect
@@ -136,7 +150,9 @@ typedef enum AcLowerTarget {
 typedef struct AcLowerOptions {
   int64_t bufferAlignment; ///< one-shot-bufferize buffer-alignment (MLIR: 64)
   int genericFunctions;    ///< CPU: finalize-memref-to-llvm use-generic-functions
-  int countHost;           ///< run auto-ac-count-host (for libac_count_alloc)
+  int countHost;           ///< CPU: run auto-ac-count-host (for
+                           ///< libac_count_alloc); the GPU runtimes count
+                           ///< pinned host buffers at their registration
 } AcLowerOptions;
 
 /// Appends to `out` the pass list of the named pipeline for `target`, as

@@ -1080,7 +1080,12 @@ AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
   static const char inl[] =
       "inline{default-pipeline=},auto-ac-copy-returned-views,auto-ac-copy-before-write,";
   acStrBufAppend(out, inl, sizeof inl - 1);
-  if (opts->countHost) {
+  if (target == AC_LOWER_GPU) {
+    /* Host buffers pinned and copies asynchronous after bufferization,
+       found by name; the GPU runtimes count the pinned buffers. */
+    static const char locs[] = "auto-ac-offload-locs,";
+    acStrBufAppend(out, locs, sizeof locs - 1);
+  } else if (opts->countHost) {
     static const char host[] = "auto-ac-count-host,";
     acStrBufAppend(out, host, sizeof host - 1);
   }

@@ -1,7 +1,10 @@
 /* gpubuf.c - auto-ac-gpu-buffers (autoac/lower.h): the buffers of host
- * functions in GPU memory.  docs/rewrite.md, "Lowering the output". */
+ * functions in GPU memory, but for offloaded saves' host buffers, which
+ * gpucopy.c pins, with their copies made asynchronous.  docs/rewrite.md,
+ * "Lowering the output". */
 #include "autoac/lower.h"
 #include "import/import.h"
+#include "pass/gpucopy.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
@@ -23,6 +26,8 @@ static MlirWalkResult collectCb(MlirOperation op, void *user) {
     return MlirWalkResultSkip; /* device code keeps its own buffers */
   if (!acOpIs(op, "memref.alloc") && !acOpIs(op, "memref.dealloc"))
     return MlirWalkResultAdvance;
+  if (acGpuCopyMark(op) == 0 || acGpuCopyMark(op) == 2)
+    return MlirWalkResultAdvance; /* host memory: an offloaded save's */
   if (!acArrayGrow((void **)&b->ops, &b->cap, b->n + 1, sizeof *b->ops)) {
     b->nomem = 1;
     return MlirWalkResultInterrupt;
@@ -76,6 +81,8 @@ AcStatus acGpuBuffers(MlirOperation module, intptr_t *converted) {
                   "auto-ac-gpu-buffers: no !gpu.async.token type");
     return AC_ERR_INVALID;
   }
+  if ((st = acGpuOffloadCopies(module, NULL)) != AC_OK)
+    return st;
   mlirOperationWalk(module, collectCb, &b, MlirWalkPreOrder);
   if (b.nomem) {
     mlirEmitError(mlirOperationGetLocation(module),

@@ -343,6 +343,24 @@ struct CountHostPass
   }
 };
 
+/// auto-ac-offload-locs: the body is acOffloadLocs (lib/pass/gpucopy.c).
+struct OffloadLocsPass
+    : public mlir::PassWrapper<OffloadLocsPass,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OffloadLocsPass)
+
+  llvm::StringRef getArgument() const final { return "auto-ac-offload-locs"; }
+  llvm::StringRef getDescription() const final {
+    return "Before one-shot-bufferize: offloaded saves' buffers and copies "
+           "(ac.offload, ac.prefetch) named in their locations, for "
+           "auto-ac-gpu-buffers to pin and overlap after bufferization";
+  }
+  void runOnOperation() override {
+    if (acOffloadLocs(wrap(getOperation().getOperation()), nullptr) != AC_OK)
+      signalPassFailure();
+  }
+};
+
 /// Options of auto-ac-lower-cpu and auto-ac-lower-gpu.
 struct LowerOptions : public mlir::PassPipelineOptions<LowerOptions> {
   Option<int64_t> bufferAlignment{
@@ -356,7 +374,7 @@ struct LowerOptions : public mlir::PassPipelineOptions<LowerOptions> {
       llvm::cl::init(false)};
   Option<bool> countHost{
       *this, "count-host",
-      llvm::cl::desc("run auto-ac-count-host: the counting runtime "
+      llvm::cl::desc("CPU: run auto-ac-count-host: the counting runtime "
                      "(libac_count_alloc) counts offloaded saves' host "
                      "buffers apart from device memory"),
       llvm::cl::init(false)};
@@ -388,6 +406,7 @@ extern "C" void acRegisterPasses(void) {
     mlir::PassRegistration<CopyBeforeWritePass>();
     mlir::PassRegistration<GpuBuffersPass>();
     mlir::PassRegistration<CountHostPass>();
+    mlir::PassRegistration<OffloadLocsPass>();
     mlir::PassPipelineRegistration<LowerOptions>(
         "auto-ac-lower-cpu",
         "Lower autoac's split output to the LLVM dialect with every buffer "

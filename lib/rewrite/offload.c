@@ -21,9 +21,10 @@
  * The materialize op stands for the copy's completion: on the CPU it is the
  * copy (one-shot bufferization: a memref.copy into the buffer), so the
  * compiled program's buffers live exactly where the simulator has them and
- * computes bit for bit what the unplanned one does.  The GPU lowering
- * (asynchronous copies issued at the allocation on a second stream, waited
- * at the materialize, host buffers pinned) is not written yet. */
+ * computes bit for bit what the unplanned one does.  On the GPU
+ * (lib/pass/gpucopy.c) the host buffer is pinned and each copy is issued
+ * asynchronously at the later of its buffers' allocations, on a stream of
+ * its own, and waited for at the materialize. */
 #include "rewrite/rewrite.h"
 
 #include "mlir-c/BuiltinAttributes.h"

@@ -44,7 +44,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))  # python/autoac -> the repository
 # --no-free-pass, the same passes spelled out without auto-ac-free-at-last-use.
 # count-host: offloaded saves' host buffers are counted apart from device
 # memory (auto-ac-count-host; the runtime's host_* lines); on the GPU they
-# also stay host memory (auto-ac-gpu-buffers keeps a marked allocation).
+# stay host memory, pinned (auto-ac-gpu-buffers), and the GPU runtimes
+# count them at their pinning (count-host changes nothing there).
 NAMED = "auto-ac-lower-cpu{buffer-alignment=%d use-generic-functions=1 count-host=1}"
 NAMED_GPU = "auto-ac-lower-gpu{buffer-alignment=%d count-host=1}"
 BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries "
