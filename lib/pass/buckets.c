@@ -27,10 +27,12 @@ static double acWallSeconds(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-void acBucketSpecClear(AcBucketSpec *s) {
-  acFree(s->bounds);
-  s->bounds = NULL;
-  s->n = 0;
+void acBucketSpecClear(AcBucketSpec *out, intptr_t n) {
+  for (intptr_t i = 0; i < n; ++i) {
+    acFree(out[i].bounds);
+    out[i].bounds = NULL;
+    out[i].n = 0;
+  }
 }
 
 /* A decimal integer in [lo, hi] at *p, advancing *p; 0 if none. */
@@ -47,41 +49,77 @@ static int acReadInt(const char **p, long long lo, long long hi, int64_t *out) {
   return 1;
 }
 
-AcStatus acBucketSpecParse(const char *text, AcBucketSpec *out, AcError *err) {
+/* One spec `argI.D:B1,...,Bn` at the start of `text`, up to `end`; `whole`
+ * names the option's value in errors. */
+static AcStatus acBucketSpecParseOne(const char *text, const char *end,
+                                     const char *whole, AcBucketSpec *out,
+                                     AcError *err) {
   memset(out, 0, sizeof *out);
   const char *p = text;
   int64_t a, d;
   if (strncmp(p, "arg", 3) != 0 || (p += 3, !acReadInt(&p, 0, 1 << 30, &a)) ||
-      *p++ != '.' || !acReadInt(&p, 0, 1 << 30, &d) || *p++ != ':')
+      *p++ != '.' || !acReadInt(&p, 0, 1 << 30, &d) || *p++ != ':' || p > end)
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "'%.200s': expected argI.D:B1,B2,... (an argument "
-                      "dimension, then its bucket bounds)", text);
+                      "dimension, then its bucket bounds; several separated "
+                      "by ';')", whole);
   out->arg = (int)a, out->dim = (int)d;
   intptr_t cap = 1;
-  for (const char *q = p; *q; ++q)
+  for (const char *q = p; q < end; ++q)
     cap += *q == ',';
   if (!(out->bounds = acMalloc((size_t)cap * sizeof *out->bounds)))
     return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
   for (;;) {
     const char *at = p;
     int64_t b;
-    if (!acReadInt(&p, 1, INT64_MAX, &b) || (*p && *p != ',')) {
-      acBucketSpecClear(out);
+    if (!acReadInt(&p, 1, INT64_MAX, &b) || p > end || (p < end && *p != ',')) {
+      acBucketSpecClear(out, 1);
       return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                        "'%.200s': bucket bound '%.40s' is not an integer >= 1",
-                        text, at);
+                        "'%.200s': bucket bound '%.*s' is not an integer >= 1",
+                        whole, (int)(end - at < 40 ? end - at : 40), at);
     }
     if (out->n > 0 && b <= out->bounds[out->n - 1]) {
       int64_t prev = out->bounds[out->n - 1];
-      acBucketSpecClear(out);
+      acBucketSpecClear(out, 1);
       return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                         "'%.200s': bucket bounds must increase strictly (%" PRId64
-                        " after %" PRId64 ")", text, b, prev);
+                        " after %" PRId64 ")", whole, b, prev);
     }
     out->bounds[out->n++] = b;
-    if (!*p)
+    if (p == end)
       return AC_OK;
     ++p;
+  }
+}
+
+AcStatus acBucketSpecParse(const char *text, AcBucketSpec *out, intptr_t *n,
+                           AcError *err) {
+  *n = 0;
+  for (const char *p = text;;) {
+    const char *end = strchr(p, ';');
+    if (!end)
+      end = p + strlen(p);
+    AcStatus st = AC_ERR_INVALID;
+    if (*n == AC_BUCKET_MAX_DIMS)
+      acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                 "'%.200s': at most %d dimensions are bucketed", text,
+                 AC_BUCKET_MAX_DIMS);
+    else if ((st = acBucketSpecParseOne(p, end, text, &out[*n], err)) == AC_OK)
+      ++*n;
+    for (intptr_t i = 0; st == AC_OK && i + 1 < *n; ++i)
+      if (out[i].arg == out[*n - 1].arg && out[i].dim == out[*n - 1].dim) {
+        st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                        "'%.200s': arg%d.%d is bucketed twice", text,
+                        out[i].arg, out[i].dim);
+      }
+    if (st != AC_OK) {
+      acBucketSpecClear(out, *n);
+      *n = 0;
+      return st;
+    }
+    if (!*end)
+      return AC_OK;
+    p = end + 1;
   }
 }
 
@@ -255,13 +293,26 @@ done:
   acFree(dicts);
 }
 
-/* One bucket: its copy of the module, planned and rewritten, its report. */
+/* One bucket (a cell of the grid of the bucketed dimensions' buckets): its
+ * copy of the module, planned and rewritten, its report, and each
+ * dimension's sizes in it. */
 typedef struct AcBucket {
   MlirOperation module;
   char *report;
-  int64_t lower, upper;
+  int64_t lower[AC_BUCKET_MAX_DIMS], upper[AC_BUCKET_MAX_DIMS];
   char step[256], fwd[256], bwd[256];  /* names in the output module */
 } AcBucket;
+
+/* The bucketed dimensions, checked against the module. */
+typedef struct AcBucketDims {
+  AcBucketSpec sp[AC_BUCKET_MAX_DIMS];
+  intptr_t nd;                         /* dimensions */
+  intptr_t rank[AC_BUCKET_MAX_DIMS];   /* their arguments' ranks */
+  int64_t bound[AC_BUCKET_MAX_DIMS];   /* their own bounds */
+  intptr_t nb[AC_BUCKET_MAX_DIMS];     /* buckets per dimension */
+  char arg[AC_BUCKET_MAX_DIMS][64];    /* argI.D */
+  char sym[AC_BUCKET_MAX_DIMS][128];   /* their shape symbols */
+} AcBucketDims;
 
 static MlirOperation acMakeOp(const char *name, MlirLocation loc, intptr_t nres,
                               const MlirType *res, intptr_t nopd,
@@ -419,13 +470,49 @@ static AcStatus acFillCase(const char *step, MlirOperation f, MlirBlock fb,
   return AC_OK;
 }
 
-/* Replaces the body of joint function `f` by the dispatch: the bucket index
- * of dimension sp->dim of argument sp->arg (the first k with size <= its
- * upper bound; the last bucket above) and an scf.index_switch whose case k
- * is bucket k's body (the default region: the last bucket). */
-static AcStatus acBuildDispatch(MlirOperation f, const AcBucketSpec *sp,
-                                AcBucket *bk,
-                                intptr_t nb, AcError *err) {
+/* The bucket index of dimension `d` of `dims` in `fb`'s arguments (the
+ * first bucket whose upper size the size is at most; the last above), made
+ * at the end of `fb`. */
+static MlirValue acBucketIndex(MlirBlock fb, MlirLocation loc,
+                               const AcBucketDims *dims, intptr_t d) {
+  MlirContext ctx = mlirLocationGetContext(loc);
+  MlirType it = mlirIndexTypeGet(ctx), i1 = mlirIntegerTypeGet(ctx, 1);
+  const AcBucketSpec *sp = &dims->sp[d];
+  intptr_t nb = dims->nb[d];
+  MlirValue size = acDimSize(fb, loc, mlirBlockGetArgument(fb, sp->arg), sp->dim);
+  MlirValue sel = acIndexConst(fb, loc, nb - 1);
+  MlirNamedAttribute ule = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, SREF("predicate")),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 7 /* ule */));
+  for (intptr_t k = nb - 2; k >= 0; --k) {
+    MlirValue cmpOpd[2] = {size, acIndexConst(fb, loc, sp->bounds[k])};
+    MlirOperation cmp = acMakeOp("arith.cmpi", loc, 1, &i1, 2, cmpOpd, 1, &ule, 0, NULL);
+    mlirBlockAppendOwnedOperation(fb, cmp);
+    MlirValue selOpd[3] = {mlirOperationGetResult(cmp, 0), acIndexConst(fb, loc, k), sel};
+    MlirOperation s = acMakeOp("arith.select", loc, 1, &it, 3, selOpd, 0, NULL, 0, NULL);
+    mlirBlockAppendOwnedOperation(fb, s);
+    sel = mlirOperationGetResult(s, 0);
+  }
+  return sel;
+}
+
+/* `a op b` (arith.muli / arith.addi on index), made at the end of `fb`. */
+static MlirValue acIndexArith(MlirBlock fb, MlirLocation loc, const char *op,
+                              MlirValue a, MlirValue b) {
+  MlirType it = mlirIndexTypeGet(mlirLocationGetContext(loc));
+  MlirValue opd[2] = {a, b};
+  MlirOperation o = acMakeOp(op, loc, 1, &it, 2, opd, 0, NULL, 0, NULL);
+  mlirBlockAppendOwnedOperation(fb, o);
+  return mlirOperationGetResult(o, 0);
+}
+
+/* Replaces the body of joint function `f` by the dispatch: each bucketed
+ * dimension's bucket index (acBucketIndex), the bucket's number in the grid
+ * (row-major: the last dimension's index varies fastest) and an
+ * scf.index_switch whose case k is bucket k's body (the default region:
+ * the last bucket, every dimension in its last). */
+static AcStatus acBuildDispatch(MlirOperation f, const AcBucketDims *dims,
+                                AcBucket *bk, intptr_t nb, AcError *err) {
   MlirContext ctx = mlirOperationGetContext(f);
   MlirLocation loc = mlirOperationGetLocation(f);
   MlirBlock fb = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
@@ -462,20 +549,14 @@ static AcStatus acBuildDispatch(MlirOperation f, const AcBucketSpec *sp,
     mlirOperationDestroy(o);
     o = prev;
   }
-  MlirType it = mlirIndexTypeGet(ctx), i1 = mlirIntegerTypeGet(ctx, 1);
-  MlirValue size = acDimSize(fb, loc, mlirBlockGetArgument(fb, sp->arg), sp->dim);
-  MlirValue sel = acIndexConst(fb, loc, nb - 1);
-  MlirNamedAttribute ule = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, SREF("predicate")),
-      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 7 /* ule */));
-  for (intptr_t k = nb - 2; k >= 0; --k) {
-    MlirValue cmpOpd[2] = {size, acIndexConst(fb, loc, bk[k].upper)};
-    MlirOperation cmp = acMakeOp("arith.cmpi", loc, 1, &i1, 2, cmpOpd, 1, &ule, 0, NULL);
-    mlirBlockAppendOwnedOperation(fb, cmp);
-    MlirValue selOpd[3] = {mlirOperationGetResult(cmp, 0), acIndexConst(fb, loc, k), sel};
-    MlirOperation s = acMakeOp("arith.select", loc, 1, &it, 3, selOpd, 0, NULL, 0, NULL);
-    mlirBlockAppendOwnedOperation(fb, s);
-    sel = mlirOperationGetResult(s, 0);
+  MlirValue sel = {NULL};
+  for (intptr_t d = 0; d < dims->nd; ++d) {
+    MlirValue idx = acBucketIndex(fb, loc, dims, d);
+    sel = d == 0 ? idx
+                 : acIndexArith(fb, loc, "arith.addi",
+                                acIndexArith(fb, loc, "arith.muli", sel,
+                                             acIndexConst(fb, loc, dims->nb[d])),
+                                idx);
   }
   for (intptr_t k = 0; k + 1 < nb; ++k)
     cases[k] = k;
@@ -496,18 +577,39 @@ done:
   return st;
 }
 
-/* The report's bucket entry for bucket k, from its own report `r`. */
-static json_t *acBucketJson(const AcBucket *bk, intptr_t k, const char *arg,
-                            const char *sym, json_t *r) {
+/* One bucketed dimension's sizes in bucket `bk`: `dimension`, `symbol`,
+ * `lower`, `upper`, set on `o`; nonzero when out of memory. */
+static int acBucketDimJson(json_t *o, const AcBucketDims *dims, intptr_t d,
+                           const AcBucket *bk) {
+  int failed = 0;
+  failed |= json_object_set_new(o, "dimension", json_string(dims->arg[d]));
+  failed |= json_object_set_new(o, "symbol", json_string(dims->sym[d]));
+  failed |= json_object_set_new(o, "lower", json_integer(bk->lower[d]));
+  failed |= json_object_set_new(o, "upper", json_integer(bk->upper[d]));
+  return failed;
+}
+
+/* The report's bucket entry for bucket k, from its own report `r`: with
+ * one bucketed dimension its sizes are the entry's own fields; with
+ * several, `dimensions` lists them. */
+static json_t *acBucketJson(const AcBucket *bk, intptr_t k,
+                            const AcBucketDims *dims, json_t *r) {
   json_t *o = json_object();
   if (!o)
     return NULL;
   int failed = 0;
   failed |= json_object_set_new(o, "index", json_integer(k));
-  failed |= json_object_set_new(o, "dimension", json_string(arg));
-  failed |= json_object_set_new(o, "symbol", json_string(sym));
-  failed |= json_object_set_new(o, "lower", json_integer(bk->lower));
-  failed |= json_object_set_new(o, "upper", json_integer(bk->upper));
+  if (dims->nd == 1) {
+    failed |= acBucketDimJson(o, dims, 0, bk);
+  } else {
+    json_t *arr = json_array();
+    failed |= !arr;
+    for (intptr_t d = 0; d < dims->nd && arr; ++d) {
+      json_t *e = json_object();
+      failed |= !e || acBucketDimJson(e, dims, d, bk) || json_array_append_new(arr, e);
+    }
+    failed |= json_object_set_new(o, "dimensions", arr);
+  }
   failed |= json_object_set_new(o, "function", json_string(bk->step));
   failed |= json_object_set_new(o, "forward", json_string(bk->fwd));
   failed |= json_object_set_new(o, "backward", json_string(bk->bwd));
@@ -536,8 +638,8 @@ static json_t *acBucketJson(const AcBucket *bk, intptr_t k, const char *arg,
 /* The report: the last bucket's (planned at the dimension's own bound, as
  * one plan would be) with `feasible` true only when every bucket's is, and
  * `buckets`, one entry per bucket.  NULL when out of memory. */
-static char *acBucketsReport(const AcBucket *bk, intptr_t nb, const char *arg,
-                             const char *sym) {
+static char *acBucketsReport(const AcBucket *bk, intptr_t nb,
+                             const AcBucketDims *dims) {
   json_error_t je;
   json_t *root = json_loads(bk[nb - 1].report, 0, &je);
   json_t *arr = json_array();
@@ -547,7 +649,7 @@ static char *acBucketsReport(const AcBucket *bk, intptr_t nb, const char *arg,
     goto done;
   for (intptr_t k = 0; k < nb; ++k) {
     json_t *r = json_loads(bk[k].report, 0, &je);
-    json_t *o = r ? acBucketJson(&bk[k], k, arg, sym, r) : NULL;
+    json_t *o = r ? acBucketJson(&bk[k], k, dims, r) : NULL;
     feasible &= json_is_true(json_object_get(r, "feasible"));
     json_decref(r);
     if (!o || json_array_append_new(arr, o))
@@ -583,27 +685,35 @@ static AcStatus acBucketOptionsCheck(MlirOperation module, const AcOptions *opts
   return acBucketError(mlirOperationGetLocation(module), msg);
 }
 
-/* Plans and rewrites bucket k's copy of `module`. */
+/* Plans and rewrites bucket k's copy of `module`, every bucketed
+ * dimension bounded by its upper size in the bucket. */
 static AcStatus acPlanBucket(MlirOperation module, const AcOptions *opts,
-                             const AcBucketSpec *sp, intptr_t rank,
-                             const char *fname, AcBucket *bk, intptr_t k,
-                             double timeLimit, AcFileSet *files) {
+                             const AcBucketDims *dims, const char *fname,
+                             AcBucket *bk, intptr_t k, double timeLimit,
+                             AcFileSet *files) {
   AcOptions o = *opts;
   o.buckets = NULL, o.report = NULL, o.planOut = NULL;
   o.timeLimit = timeLimit;
   bk->module = mlirOperationClone(module);
-  acSetArgBound(acFuncByName(bk->module, fname), sp, rank, bk->upper);
+  for (intptr_t d = 0; d < dims->nd; ++d)
+    acSetArgBound(acFuncByName(bk->module, fname), &dims->sp[d], dims->rank[d],
+                  bk->upper[d]);
   AcStatus st = acRunOnModuleStaged(bk->module, &o, &bk->report, files);
   if (st != AC_OK || !bk->report)
     return st != AC_OK ? st : AC_ERR_INTERNAL;
   json_error_t je;
   json_t *r = json_loads(bk->report, 0, &je);
   if (opts->budget >= 0 && r && !json_is_true(json_object_get(r, "feasible"))) {
-    char msg[512];
-    snprintf(msg, sizeof msg, "autoac: bucket %ld of arg%d.%d (sizes %" PRId64
-             " to %" PRId64 "): the budget is not met at size %" PRId64
-             " (peak %" PRId64 " bytes); its best plan is applied", (long)k,
-             sp->arg, sp->dim, bk->lower, bk->upper, bk->upper,
+    char which[512] = "", at[256] = "", msg[1024];
+    for (intptr_t d = 0; d < dims->nd; ++d) {
+      size_t w = strlen(which), a = strlen(at);
+      snprintf(which + w, sizeof which - w, "%s%s (sizes %" PRId64 " to %" PRId64 ")",
+               d ? ", " : "", dims->arg[d], bk->lower[d], bk->upper[d]);
+      snprintf(at + a, sizeof at - a, "%s%" PRId64, d ? ", " : "", bk->upper[d]);
+    }
+    snprintf(msg, sizeof msg, "autoac: bucket %ld of %s: the budget is not met "
+             "at size%s %s (peak %" PRId64 " bytes); its best plan is applied",
+             (long)k, which, dims->nd > 1 ? "s" : "", at,
              (int64_t)json_integer_value(json_object_get(r, "peak_bytes")));
     acEmitDiagnostic(mlirOperationGetLocation(acFuncByName(module, fname)), 1, msg);
   }
@@ -611,17 +721,72 @@ static AcStatus acPlanBucket(MlirOperation module, const AcOptions *opts,
   return AC_OK;
 }
 
+/* Checks the bucketed dimensions against joint function `f` of `module`
+ * (each a dynamic dimension, with a bound, tied to a symbol of its own, no
+ * bucket bound above it) and fills the rest of `dims`; the number of
+ * buckets into *cells.  Errors are emitted. */
+static AcStatus acBucketDimsCheck(MlirOperation module, MlirOperation f,
+                                  const char *fname, const AcOptions *opts,
+                                  AcBucketDims *dims, intptr_t *cells) {
+  char msg[768];
+  AcStatus st = AC_OK;
+  *cells = 1;
+  for (intptr_t d = 0; d < dims->nd && st == AC_OK; ++d) {
+    AcBucketSpec *sp = &dims->sp[d];
+    snprintf(dims->arg[d], sizeof dims->arg[d], "arg%d.%d", sp->arg, sp->dim);
+    if ((st = acCheckBucketDim(f, sp, fname, &dims->rank[d])) != AC_OK ||
+        (st = acBucketSymbolBound(module, opts, sp, &dims->bound[d], dims->sym[d],
+                                  sizeof dims->sym[d])) != AC_OK)
+      break;
+    for (intptr_t e = 0; e < d && st == AC_OK; ++e)
+      if (strcmp(dims->sym[e], dims->sym[d]) == 0) {
+        snprintf(msg, sizeof msg, "autoac: option 'buckets' names %s and %s, "
+                 "which are one shape symbol (%s): bucket one of them",
+                 dims->arg[e], dims->arg[d], dims->sym[d]);
+        st = acBucketError(mlirOperationGetLocation(f), msg);
+      }
+    if (st == AC_OK && sp->bounds[sp->n - 1] > dims->bound[d]) {
+      snprintf(msg, sizeof msg, "autoac: option 'buckets': bound %" PRId64
+               " is above %s's own bound %" PRId64 " (ac.max_shape or max-dim)",
+               sp->bounds[sp->n - 1], dims->arg[d], dims->bound[d]);
+      st = acBucketError(mlirOperationGetLocation(f), msg);
+    }
+    /* Sizes above the last bound up to the dimension's own: one more. */
+    dims->nb[d] = sp->n + (sp->bounds[sp->n - 1] < dims->bound[d]);
+    if (st == AC_OK && *cells * dims->nb[d] > AC_BUCKET_MAX_CELLS) {
+      snprintf(msg, sizeof msg, "autoac: option 'buckets' makes more than %d "
+               "buckets (each a plan of its own): use fewer bounds",
+               AC_BUCKET_MAX_CELLS);
+      st = acBucketError(mlirOperationGetLocation(f), msg);
+    }
+    *cells *= dims->nb[d];
+  }
+  return st;
+}
+
+/* Bucket k's sizes: its index in each dimension (row-major, the last
+ * dimension fastest) and that bucket's lower and upper sizes. */
+static void acBucketSizes(const AcBucketDims *dims, intptr_t k, AcBucket *bk) {
+  for (intptr_t d = dims->nd - 1; d >= 0; --d) {
+    intptr_t i = k % dims->nb[d];
+    k /= dims->nb[d];
+    const AcBucketSpec *sp = &dims->sp[d];
+    bk->lower[d] = i ? sp->bounds[i - 1] + 1 : 1;
+    bk->upper[d] = i < sp->n ? sp->bounds[i] : dims->bound[d];
+  }
+}
+
 AcStatus acRunBuckets(MlirOperation module, const AcOptions *opts,
                       char **reportOut, AcFileSet *files) {
-  AcBucketSpec sp;
+  AcBucketDims dims;
   AcError err;
   AcBucket *bk = NULL;
-  intptr_t nb = 0, count = 0, rank = 0;
-  char fname[256], sym[128], arg[64], msg[768];
-  int64_t bound = -1;
+  intptr_t nb = 0, count = 0;
+  char fname[256], msg[768];
+  memset(&dims, 0, sizeof dims);
   acErrorClear(&err);
   MlirLocation mloc = mlirOperationGetLocation(module);
-  AcStatus st = acBucketSpecParse(opts->buckets, &sp, &err);
+  AcStatus st = acBucketSpecParse(opts->buckets, dims.sp, &dims.nd, &err);
   if (st != AC_OK) {
     mlirEmitError(mloc, err.message);
     return st;
@@ -636,19 +801,8 @@ AcStatus acRunBuckets(MlirOperation module, const AcOptions *opts,
     goto cleanup;
   }
   acFuncName(f, fname, sizeof fname);
-  snprintf(arg, sizeof arg, "arg%d.%d", sp.arg, sp.dim);
-  if ((st = acCheckBucketDim(f, &sp, fname, &rank)) != AC_OK ||
-      (st = acBucketSymbolBound(module, opts, &sp, &bound, sym, sizeof sym)) != AC_OK)
+  if ((st = acBucketDimsCheck(module, f, fname, opts, &dims, &nb)) != AC_OK)
     goto cleanup;
-  if (sp.bounds[sp.n - 1] > bound) {
-    snprintf(msg, sizeof msg, "autoac: option 'buckets': bound %" PRId64
-             " is above %s's own bound %" PRId64 " (ac.max_shape or max-dim)",
-             sp.bounds[sp.n - 1], arg, bound);
-    st = acBucketError(mlirOperationGetLocation(f), msg);
-    goto cleanup;
-  }
-  /* Sizes above the last bound up to the dimension's own: one more bucket. */
-  nb = sp.n + (sp.bounds[sp.n - 1] < bound);
   if (!(bk = acCalloc((size_t)nb, sizeof *bk))) {
     st = AC_ERR_NOMEM;
     mlirEmitError(mloc, "autoac: out of memory");
@@ -658,15 +812,14 @@ AcStatus acRunBuckets(MlirOperation module, const AcOptions *opts,
      what is left of it. */
   double start = acWallSeconds();
   for (intptr_t k = 0; k < nb && st == AC_OK; ++k) {
-    bk[k].lower = k ? sp.bounds[k - 1] + 1 : 1;
-    bk[k].upper = k < sp.n ? sp.bounds[k] : bound;
+    acBucketSizes(&dims, k, &bk[k]);
     double limit = 0;
     if (opts->timeLimit > 0) {
       limit = (opts->timeLimit - (acWallSeconds() - start)) / (double)(nb - k);
       if (limit < 1e-3)
         limit = 1e-3;
     }
-    st = acPlanBucket(module, opts, &sp, rank, fname, &bk[k], k, limit, files);
+    st = acPlanBucket(module, opts, &dims, fname, &bk[k], k, limit, files);
   }
   if (st != AC_OK)
     goto cleanup;
@@ -686,11 +839,11 @@ AcStatus acRunBuckets(MlirOperation module, const AcOptions *opts,
   for (intptr_t k = 0; k < nb; ++k)
     acMoveHalves(&bk[k], k, fname, module, table, &after);
   mlirSymbolTableDestroy(table);
-  st = acBuildDispatch(f, &sp, bk, nb, &err);
+  st = acBuildDispatch(f, &dims, bk, nb, &err);
   /* The report names the functions: made after they are. */
   char *report = NULL;
   if (st == AC_OK && (opts->report || reportOut) &&
-      !(report = acBucketsReport(bk, nb, arg, sym)))
+      !(report = acBucketsReport(bk, nb, &dims)))
     st = acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                     "autoac: out of memory while building the report");
   if (st == AC_OK && !mlirOperationVerify(module))
@@ -714,6 +867,6 @@ cleanup:
     acFree(bk[k].report);
   }
   acFree(bk);
-  acBucketSpecClear(&sp);
+  acBucketSpecClear(dims.sp, dims.nd);
   return st;
 }

@@ -1,10 +1,11 @@
 /*===- pass/buckets.h - one plan per size bucket -------------------*- C -*-===*
  *
  * The option `buckets` (docs/contract.md, "Size buckets"): the joint
- * function is planned once per bucket of one dynamic argument dimension,
- * each plan made with the dimension bounded by its bucket's upper size, and
- * `@f` becomes a dispatch on the dimension (an `scf.index_switch` calling
- * bucket k's forward and backward).
+ * function is planned once per bucket of one dynamic argument dimension, or
+ * per cell of the grid of several dimensions' buckets (`;` between them),
+ * each plan made with every bucketed dimension bounded by its bucket's
+ * upper size, and `@f` becomes a dispatch on the dimensions (an
+ * `scf.index_switch` calling bucket k's forward and backward).
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_PASS_BUCKETS_H
 #define AUTOAC_PASS_BUCKETS_H
@@ -22,12 +23,20 @@ typedef struct AcBucketSpec {
   int64_t *bounds;  ///< [n], strictly increasing, each >= 1 (acFree'd by Clear)
 } AcBucketSpec;
 
-/// Parses `text` into `*out`: AC_OK, or AC_ERR_INVALID naming what is wrong
-/// (no `argI.D:`, a bound that is no integer >= 1, bounds not strictly
-/// increasing), `*out` then empty; AC_ERR_NOMEM.
-AcStatus acBucketSpecParse(const char *text, AcBucketSpec *out, AcError *err);
-/// Frees the bounds; the spec is empty afterwards.
-void acBucketSpecClear(AcBucketSpec *s);
+/// Dimensions bucketed at most (`;`-separated specs).
+#define AC_BUCKET_MAX_DIMS 8
+/// Buckets (grid cells) at most: each is a plan of its own.
+#define AC_BUCKET_MAX_CELLS 256
+
+/// Parses `text`, one spec `argI.D:B1,...,Bn` or several separated by `;`,
+/// into `out[0..*n)` (room for AC_BUCKET_MAX_DIMS): AC_OK, or AC_ERR_INVALID
+/// naming what is wrong (no `argI.D:`, a bound that is no integer >= 1,
+/// bounds not strictly increasing, a dimension named twice, too many
+/// dimensions), `*n` then 0; AC_ERR_NOMEM.
+AcStatus acBucketSpecParse(const char *text, AcBucketSpec *out, intptr_t *n,
+                           AcError *err);
+/// Frees the bounds of `out[0..n)`; the specs are empty afterwards.
+void acBucketSpecClear(AcBucketSpec *out, intptr_t n);
 /// acRunOnModuleStaged with `opts->buckets` set: checks the dimension,
 /// plans and rewrites a copy of the module per bucket, then moves the
 /// buckets' halves into `module` and makes its joint function a dispatch.

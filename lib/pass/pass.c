@@ -291,19 +291,20 @@ static AcStatus acOptParse_DIMS(AcOptions *o, const char *name,
   return AC_OK;
 }
 
-/* Size buckets of one dynamic dimension (pass/buckets.h): the syntax is
+/* Size buckets of dynamic dimensions (pass/buckets.h): the syntax is
  * checked here, the dimension when the module is read. */
 static AcStatus acOptParse_BUCKETS(AcOptions *o, const char *name,
                                    const char *value, void *field, AcError *err) {
   (void)o;
-  AcBucketSpec spec;
+  AcBucketSpec spec[AC_BUCKET_MAX_DIMS];
+  intptr_t n = 0;
   AcError sub;
   acErrorClear(&sub);
-  AcStatus st = acBucketSpecParse(value, &spec, &sub);
+  AcStatus st = acBucketSpecParse(value, spec, &n, &sub);
   if (st != AC_OK)
     return acErrorSet(err, st, AC_NONE, AC_NONE,
                       "bad value for option '%s': %s", name, sub.message);
-  acBucketSpecClear(&spec);
+  acBucketSpecClear(spec, n);
   return acSetString((char **)field, value, err);
 }
 

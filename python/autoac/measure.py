@@ -362,14 +362,34 @@ def peak_at(rep, sizes):
     return max(poly_at(p, sizes) for p in rep["peak_pieces"])
 
 
+def bucket_dims(b):
+    """A report bucket's dimensions: its `dimensions` (several bucketed
+    dimensions), or the bucket itself (one)."""
+    return b.get("dimensions", [b])
+
+
 def bucket_at(rep, sizes):
-    """The report's bucket (option buckets) holding the size its symbol
-    has in `sizes`, or None without buckets."""
-    for b in rep.get("buckets", []):
-        n = sizes[b["symbol"]]
-        if b["lower"] <= n <= b["upper"] or (b is rep["buckets"][-1] and n > b["upper"]):
+    """The report's bucket (option buckets) the dispatch runs at `sizes`
+    (symbol -> size): in every bucketed dimension, the first bucket whose
+    upper size holds the size, the last above; None without buckets."""
+    buckets = rep.get("buckets", [])
+    if not buckets:
+        return None
+    want = []
+    for i, d in enumerate(bucket_dims(buckets[0])):
+        uppers = sorted({bucket_dims(b)[i]["upper"] for b in buckets})
+        n = sizes[d["symbol"]]
+        want.append(next((u for u in uppers if n <= u), uppers[-1]))
+    for b in buckets:
+        if [d["upper"] for d in bucket_dims(b)] == want:
             return b
     return None
+
+
+def bucket_text(b):
+    """`arg0.1 5 to 8` (and more, comma-separated): a bucket's sizes."""
+    return ", ".join("%s %d to %d" % (d["dimension"], d["lower"], d["upper"])
+                     for d in bucket_dims(b))
 
 
 def dynamic_sizes(rep, dims_text):
@@ -1012,9 +1032,10 @@ def main(argv=None):
             human(rep.get("static_bytes")), rep.get("feasible")))
         if sizes is not None and bucket_at(rep, sizes) is not None:
             b = bucket_at(rep, sizes)
-            print("  bucket %d: %s %d to %d, @%s, peak at %d: %s" % (
-                b["index"], b["dimension"], b["lower"], b["upper"], b["function"],
-                b["upper"], human(b["peak_bytes"])))
+            print("  bucket %d: %s, @%s, peak at %s: %s" % (
+                b["index"], bucket_text(b), b["function"],
+                ", ".join(str(d["upper"]) for d in bucket_dims(b)),
+                human(b["peak_bytes"])))
         if sizes is not None:
             print("  sizes: %s (bounds: %s)" % (
                 ", ".join("%s=%d" % kv for kv in sorted(sizes.items())),

@@ -165,13 +165,24 @@ static void acPrintSummary(const char *reportText) {
   json_array_foreach(json_object_get(r, "buckets"), i, bk) {
     acFormatBytes(json_integer_value(json_object_get(bk, "peak_bytes")), a, sizeof a);
     acFormatBytes(json_integer_value(json_object_get(bk, "saved_bytes")), b, sizeof b);
-    fprintf(stderr, "  bucket %zu: %s %lld..%lld (@%s): peak %s at %lld, saved %zu "
-            "values (%s), recomputed %zu ops, %.3g FLOPs%s\n", i,
-            json_string_value(json_object_get(bk, "dimension")),
-            (long long)json_integer_value(json_object_get(bk, "lower")),
-            (long long)json_integer_value(json_object_get(bk, "upper")),
-            json_string_value(json_object_get(bk, "function")), a,
-            (long long)json_integer_value(json_object_get(bk, "upper")),
+    /* Its sizes: `arg0.1 1..4` per bucketed dimension (several: listed in
+       `dimensions`), and the upper sizes the peak is at. */
+    char dims[512] = "", at[256] = "";
+    json_t *list = json_object_get(bk, "dimensions");
+    size_t nd = list ? json_array_size(list) : 1;
+    for (size_t d = 0; d < nd; ++d) {
+      json_t *e = list ? json_array_get(list, d) : bk;
+      size_t w = strlen(dims), u = strlen(at);
+      snprintf(dims + w, sizeof dims - w, "%s%s %lld..%lld", d ? ", " : "",
+               json_string_value(json_object_get(e, "dimension")),
+               (long long)json_integer_value(json_object_get(e, "lower")),
+               (long long)json_integer_value(json_object_get(e, "upper")));
+      snprintf(at + u, sizeof at - u, "%s%lld", d ? ", " : "",
+               (long long)json_integer_value(json_object_get(e, "upper")));
+    }
+    fprintf(stderr, "  bucket %zu: %s (@%s): peak %s at %s, saved %zu "
+            "values (%s), recomputed %zu ops, %.3g FLOPs%s\n", i, dims,
+            json_string_value(json_object_get(bk, "function")), a, at,
             json_array_size(json_object_get(bk, "saved")), b,
             json_array_size(json_object_get(bk, "recomputed")),
             json_number_value(json_object_get(bk, "recompute_flops")),
