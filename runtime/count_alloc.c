@@ -254,7 +254,7 @@ void acMeasureHostUnregister(void *p) {
 /* The first byte and the dense size of the memref a descriptor describes
  * (the layout MLIR's runtime wrappers read: allocated and aligned
  * pointers, offset, then `rank` sizes and `rank` strides). */
-void acMeasureMemRefSpan(int64_t rank, const void *desc, int64_t elemBytes,
+static void acMemRefSpan(int64_t rank, const void *desc, int64_t elemBytes,
                          void **data, uint64_t *bytes) {
   const struct {
     void *allocated;
@@ -267,6 +267,27 @@ void acMeasureMemRefSpan(int64_t rank, const void *desc, int64_t elemBytes,
     n *= (uint64_t)d->sizes[i];
   *data = d->aligned + d->offset * elemBytes;
   *bytes = n * (uint64_t)elemBytes;
+}
+
+/* The memref forms of gpu.host_register / gpu.host_unregister, over the
+ * pointer forms the GPU runtime linked beside this file defines
+ * (count_gpu.c: counted; count_cuda.c: pinned by the driver, counted);
+ * weak, so that a CPU program links this file alone. */
+void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) __attribute__((weak));
+void mgpuMemHostUnregister(void *ptr) __attribute__((weak));
+
+void mgpuMemHostRegisterMemRef(int64_t rank, void *desc, int64_t elemBytes) {
+  void *p;
+  uint64_t n;
+  acMemRefSpan(rank, desc, elemBytes, &p, &n);
+  mgpuMemHostRegister(p, n);
+}
+
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *desc, int64_t elemBytes) {
+  void *p;
+  uint64_t n;
+  acMemRefSpan(rank, desc, elemBytes, &p, &n);
+  mgpuMemHostUnregister(p);
 }
 
 void acMeasureBegin(void) {

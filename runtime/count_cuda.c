@@ -28,8 +28,6 @@ void _mlir_memref_to_llvm_free(void *ptr);
 void acMeasureSetBackend(void *(*alloc)(size_t), void (*release)(void *));
 void acMeasureHostRegister(void *p, uint64_t bytes);
 void acMeasureHostUnregister(void *p);
-void acMeasureMemRefSpan(int64_t rank, const void *desc, int64_t elemBytes,
-                         void **data, uint64_t *bytes);
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -144,30 +142,17 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
 }
 
 /* Pinned host memory (gpu.host_register of an offloaded save's host
- * buffer): page-locked by the driver, counted as host memory. */
+ * buffer; the memref forms are count_alloc.c's): page-locked by the
+ * driver, counted as host memory. */
 void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   acCudaInit();
   AC_CHECK(p_cuMemHostRegister_v2(ptr, sizeBytes, 0));
   acMeasureHostRegister(ptr, sizeBytes);
 }
 
-void mgpuMemHostRegisterMemRef(int64_t rank, void *desc, int64_t elemBytes) {
-  void *p;
-  uint64_t n;
-  acMeasureMemRefSpan(rank, desc, elemBytes, &p, &n);
-  mgpuMemHostRegister(p, n);
-}
-
 void mgpuMemHostUnregister(void *ptr) {
   AC_CHECK(p_cuMemHostUnregister(ptr));
   acMeasureHostUnregister(ptr);
-}
-
-void mgpuMemHostUnregisterMemRef(int64_t rank, void *desc, int64_t elemBytes) {
-  void *p;
-  uint64_t n;
-  acMeasureMemRefSpan(rank, desc, elemBytes, &p, &n);
-  mgpuMemHostUnregister(p);
 }
 
 /* An offloaded save's copy, asynchronous on its own stream (unified

@@ -16,31 +16,16 @@ void _mlir_memref_to_llvm_free(void *ptr);
 
 void acMeasureHostRegister(void *p, uint64_t bytes);
 void acMeasureHostUnregister(void *p);
-void acMeasureMemRefSpan(int64_t rank, const void *desc, int64_t elemBytes,
-                         void **data, uint64_t *bytes);
 
 static char acDummy[16];
 
-/* Pinned host memory (gpu.host_register): counted as host memory. */
+/* Pinned host memory (gpu.host_register; the memref forms are
+ * count_alloc.c's): counted as host memory. */
 void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   acMeasureHostRegister(ptr, sizeBytes);
 }
 
-void mgpuMemHostRegisterMemRef(int64_t rank, void *desc, int64_t elemBytes) {
-  void *p;
-  uint64_t n;
-  acMeasureMemRefSpan(rank, desc, elemBytes, &p, &n);
-  acMeasureHostRegister(p, n);
-}
-
 void mgpuMemHostUnregister(void *ptr) { acMeasureHostUnregister(ptr); }
-
-void mgpuMemHostUnregisterMemRef(int64_t rank, void *desc, int64_t elemBytes) {
-  void *p;
-  uint64_t n;
-  acMeasureMemRefSpan(rank, desc, elemBytes, &p, &n);
-  acMeasureHostUnregister(p);
-}
 
 /* Copies do run (every buffer is host memory here): an offloaded save's
  * round trip keeps the program's values. */
