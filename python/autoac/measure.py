@@ -47,7 +47,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))  # python/autoac -> the repository
 # stay host memory, pinned (auto-ac-gpu-buffers), and the GPU runtimes
 # count them at their pinning (count-host changes nothing there).
 NAMED = "auto-ac-lower-cpu{buffer-alignment=%d use-generic-functions=1 count-host=1}"
-NAMED_GPU = "auto-ac-lower-gpu{buffer-alignment=%d count-host=1}"
+NAMED_GPU = "auto-ac-lower-gpu{buffer-alignment=%d}"
 BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries "
              "buffer-alignment=%d "
              "function-boundary-type-conversion=identity-layout-map}")

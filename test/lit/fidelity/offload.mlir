@@ -8,8 +8,10 @@
 // auto-ac-lower-cpu{count-host=1} so that the counting runtime counts the
 // host buffers apart, holds exactly that on the device and the 16384 B on
 // the host, and prints what the unplanned program prints.  The same on the
-// GPU pipeline (auto-ac-lower-gpu{count-host=1}, the counting GPU runtime):
-// the host buffers are counted apart from GPU memory.
+// GPU pipeline (auto-ac-lower-gpu, the counting GPU runtime): the host
+// buffers are pinned host memory (gpu.host_register), which the runtime
+// counts apart from GPU memory, and their copies asynchronous
+// (lower/gpu-offload.mlir).
 //
 // UNSUPPORTED: asan
 // RUN: rm -rf %t && mkdir -p %t
