@@ -253,11 +253,45 @@ static double acConvRtus(const AcConvShape *s, int threads, double channels) {
   return (threads > 0 ? threads : 1) * channels * s->sOut * s->e + 128.0;
 }
 
+/* Whether constant operand `at` (a bool or int, acCostWorkspace's
+ * contract: a list of one) is 1: a convolution's `transposed`. */
+static int acConvFlag(const AcTensorType *ops, intptr_t nOps, intptr_t at) {
+  return ops && at < nOps && !ops[at].isTensor && ops[at].rank == 1 &&
+         ops[at].dims[0] == 1;
+}
+
+/* A transposed convolution (torch 1.13 on the CPU: ATen's
+ * slow_conv_transpose2d/3d, never oneDNN in f32) of input x [N, Cin, ...],
+ * weight w [Cin, Cout/groups, k...], output y [N, Cout, ...].  Each call
+ * books one column buffer, reused image after image: Cout/groups x kernel
+ * x input positions (the backward's for the input gradient and the weight
+ * gradient in turn, one at a time); the forward with a bias a row of ones
+ * over the output positions.  With groups, ATen runs each group on its own
+ * slices and concatenates: the forward's parts as large as y, the
+ * backward's copies of a group's x and dy beside its columns.  Measured
+ * on 15 shapes (1-D to 3-D, 1 and 2 threads, batch 1 to 16). */
+static double acWsConvTransposed(const AcTensorType *x, const AcTensorType *w,
+                                 const AcTensorType *dy, const AcTensorType *y,
+                                 int bias, int backward) {
+  if (!x || !w || !y || x->rank < 3 || w->rank != x->rank || y->rank != x->rank ||
+      w->dims[1] <= 0 || x->elemBits <= 0)
+    return 0.0;
+  double e = (double)x->elemBits / 8.0;
+  double groups = acMax((double)y->dims[1] / (double)w->dims[1], 1.0);
+  double cols = (double)w->dims[1] * acWsSpatial(w, 2) * acWsSpatial(x, 2) * e;
+  if (groups > 1.0)
+    return backward ? cols + (acWsBytes(x) + acWsBytes(dy ? dy : y)) / groups
+                    : acMax(acWsBytes(y), cols + acWsBytes(x) / groups);
+  return cols + (bias && !backward ? acWsSpatial(y, 2) * e : 0.0);
+}
+
 /* Forward: reorders x' and w', computes y' and reorders it into y. */
 static double acWsConv(const AcTensorType *ops, intptr_t nOps,
                        const AcTensorType *res, intptr_t nRes, int threads) {
   const AcTensorType *x = acWsAt(ops, nOps, 0), *w = acWsAt(ops, nOps, 1),
                      *y = acWsAt(res, nRes, 0);
+  if (acConvFlag(ops, nOps, 6))
+    return acWsConvTransposed(x, w, NULL, y, acWsAt(ops, nOps, 2) != NULL, 0);
   AcConvShape s;
   if (!acConvShape(x, w, y, &s))
     return 0.0;
@@ -340,6 +374,11 @@ static double acWsConvBwd(const AcTensorType *ops, intptr_t nOps,
                           int threads) {
   const AcTensorType *dy = acWsAt(ops, nOps, 0), *x = acWsAt(ops, nOps, 1),
                      *w = acWsAt(ops, nOps, 2);
+  if (acConvFlag(ops, nOps, 7)) {
+    /* Only a bias gradient: a sum, no columns. */
+    int grads = acWsAt(res, nRes, 0) != NULL || acWsAt(res, nRes, 1) != NULL;
+    return grads ? acWsConvTransposed(x, w, dy, dy, 0, 1) : 0.0;
+  }
   AcConvShape s;
   if (!acConvShape(x, w, dy, &s))
     return 0.0;

@@ -196,11 +196,23 @@ static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out
  * torch.constant.int ops: its values into `t` (rank = the list's length,
  * dims = the values; isTensor stays 0, so it still costs nothing), for the
  * op workspaces that depend on them (a convolution's stride, padding and
- * dilation: acCostWorkspace).  Anything else leaves `t` as it is. */
+ * dilation: acCostWorkspace); a torch.constant.bool or torch.constant.int
+ * likewise as a list of one (0 or 1 for a bool: a convolution's
+ * `transposed`, its groups).  Anything else leaves `t` as it is. */
 static void acReadConstIntList(MlirValue v, AcTensorType *t) {
   if (t->isTensor || !mlirValueIsAOpResult(v))
     return;
   MlirOperation list = mlirOpResultGetOwner(v);
+  MlirStringRef kind = mlirIdentifierStr(mlirOperationGetName(list));
+  if (acStrRefEq(kind, "torch.constant.bool") || acStrRefEq(kind, "torch.constant.int")) {
+    MlirAttribute a = mlirOperationGetAttributeByName(list, mlirStringRefCreateFromCString("value"));
+    if (mlirAttributeIsNull(a) || !(mlirAttributeIsAInteger(a) || mlirAttributeIsABool(a)))
+      return;
+    t->rank = 1;
+    t->dims[0] = mlirAttributeIsABool(a) ? mlirBoolAttrGetValue(a)
+                                         : mlirIntegerAttrGetValueInt(a);
+    return;
+  }
   intptr_t n = mlirOperationGetNumOperands(list);
   if (!acStrRefEq(mlirIdentifierStr(mlirOperationGetName(list)),
                   "torch.prim.ListConstruct") || n < 1 || n > AC_MAX_RANK)

@@ -139,7 +139,7 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
     runtime, and measures its real peak: on the CPU from torch.profiler's
     allocation events (plus what was allocated before the step and is
     counted by the plan: parameters, buffers, inputs and, with
-    grads="accumulate", the existing .grad), on a GPU
+    grads="accumulate", the existing .grad of parameters and inputs), on a GPU
     torch.cuda.max_memory_allocated.  A first, unmeasured step plans and
     compiles; the gradients are prepared as `grads` says (accumulate:
     zeroed in place, assign: set to None) before the measured one.  With
@@ -170,10 +170,15 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
     _prepare_grads(ours_model, grads)
     res = compiled.partition.last
     gc.collect()
-    counted = list(ours_model.parameters()) + list(ours_model.buffers()) + \
-        [t for t in torch.utils._pytree.tree_flatten(list(inputs))[0] if isinstance(t, torch.Tensor)]
+    flat_inputs = [t for t in torch.utils._pytree.tree_flatten(list(inputs))[0]
+                   if isinstance(t, torch.Tensor)]
+    counted = list(ours_model.parameters()) + list(ours_model.buffers()) + flat_inputs
     if grads == "accumulate":
-        counted += [p.grad for p in ours_model.parameters() if p.grad is not None]
+        # The .grad the first step left on parameters and on inputs that
+        # require grad: the measured step accumulates into it, and the plan
+        # counts it as static.
+        counted += [t.grad for t in list(ours_model.parameters()) + flat_inputs
+                    if t.grad is not None]
     baseline = _storage_bytes(counted)
     if device.type == "cuda":
         # The peak over the step above what was allocated at its start (the

@@ -185,17 +185,6 @@ def _make_operands_contiguous(graph: fx.Graph) -> int:
     return added
 
 
-def _transposed_convolutions(graph: fx.Graph) -> int:
-    """How many convolutions (forward or backward) of the graph are
-    transposed: the cpu profiles do not model their workspaces."""
-    n = 0
-    for node in graph.nodes:
-        at = {"convolution": 6, "_convolution": 6, "convolution_backward": 7}.get(_aten_base(node))
-        if at is not None and at < len(node.args) and node.args[at] is True:
-            n += 1
-    return n
-
-
 _BATCH_NORMS = ("native_batch_norm", "cudnn_batch_norm", "miopen_batch_norm",
                 "_native_batch_norm_legit")
 
@@ -529,12 +518,6 @@ class _AutoacPartition:
         fn = result.report["functions"][0]
         notes = [result.warnings]
         if str(options["device"]).startswith("cpu"):
-            transposed = _transposed_convolutions(joint_module.graph)
-            if transposed:
-                notes.append(
-                    f"warning: autoac: {transposed} transposed convolution op(s) (forward and "
-                    "backward): the cpu profiles do not model their oneDNN workspaces, so the "
-                    "step's peak may differ from the plan's (measured: 40 % below to 6 % above)")
             isa = _onednn.state()
             if isa.warning:
                 notes.append(isa.warning)

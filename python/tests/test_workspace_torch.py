@@ -42,18 +42,31 @@ class Case:
     """One op: its MLIR (operand and result shapes) and its torch call.  An
     operand given as ("list", [ints]) is a torch.prim.ListConstruct of
     torch.constant.int (a convolution's stride, padding, dilation), as the
-    door exports them."""
+    door exports them; ("bool", b), ("int", n) and ("none", None) are
+    torch.constant.bool / .int / .none (a convolution's `transposed`, its
+    groups, no bias)."""
 
     def __init__(self, name, op, operands, results, call, threads=1, result_dtype="f32"):
         self.name, self.op, self.operands, self.results = name, op, operands, results
         self.call, self.threads, self.result_dtype = call, threads, result_dtype
 
     def mlir(self):
-        tensors = [(i, s, d) for i, (s, d) in enumerate(self.operands) if s != "list"]
+        consts = {"bool": ("torch.constant.bool", "!torch.bool", lambda v: "true" if v else "false"),
+                  "int": ("torch.constant.int", "!torch.int", lambda v: f"{v} : i64"),
+                  "none": ("torch.constant.none", "!torch.none", None)}
+        tensors = [(i, s, d) for i, (s, d) in enumerate(self.operands)
+                   if s != "list" and s not in consts]
         args = ", ".join(f"%a{i}: {ttype(s, d)}" for i, s, d in tensors)
         rets = ", ".join(f"{ttype(s, self.result_dtype)} {{ac.output}}" for s in self.results)
         body, ins, in_t = [], [], []
         for i, (s, d) in enumerate(self.operands):
+            if s in consts:
+                name, ty, val = consts[s]
+                attr = f" {{value = {val(d)}}}" if val else ""
+                body.append(f"  %a{i} = \"{name}\"(){attr} : () -> {ty}\n")
+                ins.append(f"%a{i}")
+                in_t.append(ty)
+                continue
             if s != "list":
                 ins.append(f"%a{i}")
                 in_t.append(ttype(s, d))
@@ -104,6 +117,40 @@ def conv_cases():
                         [(tuple(x.shape), "f32"), (tuple(w.shape), "f32")], [tuple(y.shape)],
                         lambda x=x, w=w: aten.convolution(x, w, None, [1, 1], [0, 0], [1, 1],
                                                           False, [0, 0], 1), threads=t))
+    return out
+
+
+def transposed_cases():
+    """Transposed convolutions: ATen's column kernels (slow_conv_transpose),
+    with and without a bias, on one and two threads, 1-D to 3-D, grouped."""
+    out = []
+    for (n, ci, co, sp, k, s, p, op, g, bias, th) in [
+            (2, 8, 16, (8, 8), 3, 2, 1, 1, 1, False, 1), (2, 8, 16, (8, 8), 3, 2, 1, 1, 1, True, 1),
+            (2, 16, 8, (8, 8), 4, 2, 1, 0, 1, True, 2), (2, 8, 8, (10, 10), 3, 1, 1, 0, 1, False, 1),
+            (4, 32, 16, (6, 6), 2, 2, 0, 0, 1, True, 2), (2, 8, 16, (8,), 3, 2, 1, 1, 1, True, 1),
+            (2, 8, 16, (4, 4, 4), 3, 2, 1, 1, 1, False, 1), (2, 8, 16, (8, 8), 3, 2, 1, 1, 2, False, 1),
+            (2, 8, 16, (8, 8), 3, 2, 1, 1, 8, False, 1)]:
+        nd = len(sp)
+        x, w = torch.randn(n, ci, *sp), torch.randn(ci, co // g, *([k] * nd))
+        b = torch.randn(co) if bias else None
+        args = ([s] * nd, [p] * nd, [1] * nd, True, [op] * nd, g)
+        y = aten.convolution(x, w, b, *args)
+        dy = torch.randn_like(y)
+        params = [("list", [s] * nd), ("list", [p] * nd), ("list", [1] * nd), ("bool", True),
+                  ("list", [op] * nd), ("int", g)]
+        xw = [(tuple(x.shape), "f32"), (tuple(w.shape), "f32")]
+        bo = [((co,), "f32")] if bias else [("none", None)]
+        tag = f"{n}x{ci}x{'x'.join(map(str, sp))}->{co} k{k} s{s} g{g}{' bias' if bias else ''} threads {th}"
+        out.append(Case("transposed convolution " + tag, "torch.aten.convolution", xw + bo + params,
+                        [tuple(y.shape)],
+                        lambda x=x, w=w, b=b, args=args: aten.convolution(x, w, b, *args), threads=th))
+        out.append(Case("transposed convolution_backward " + tag, "torch.aten.convolution_backward",
+                        [(tuple(dy.shape), "f32")] + xw + [("none", None)] + params[:5] +
+                        [params[5], ("none", None)],
+                        [tuple(x.shape), tuple(w.shape), (co,)],
+                        lambda dy=dy, x=x, w=w, args=args, bias=bias, co=co: aten.convolution_backward(
+                            dy, x, w, [co] if bias else None, *args, [True, True, bias]),
+                        threads=th))
     return out
 
 
@@ -208,7 +255,7 @@ def other_cases():
     return out
 
 
-CASES = conv_cases() + kernel_choice_cases() + other_cases()
+CASES = conv_cases() + transposed_cases() + kernel_choice_cases() + other_cases()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
