@@ -35,6 +35,7 @@ enum {
   WS_NONE = 0,
   WS_CONV,          /* convolution forward: x operand 0, w 1, y result 0 */
   WS_CONV_BWD,      /* convolution_backward: dy 0, x 1, w 2 -> dx, dw, db */
+  WS_CONV_T,        /* conv_transpose{1,2,3}d: x 0, w 1, bias 2 -> y */
   WS_REDUCED_LOSS,  /* a loss reduced to a scalar keeps operand 0's size */
   WS_OPERAND0,      /* a temporary the size of operand 0 */
   WS_OPERAND1,      /* a temporary the size of operand 1 */
@@ -64,6 +65,9 @@ static const AcWsRule acWsRules[] = {
     {"conv1d", WS_CONV},
     {"conv2d", WS_CONV},
     {"conv3d", WS_CONV},
+    {"conv_transpose1d", WS_CONV_T},
+    {"conv_transpose2d", WS_CONV_T},
+    {"conv_transpose3d", WS_CONV_T},
     {"convolution", WS_CONV},
     {"convolution_backward", WS_CONV_BWD},
     {"mkldnn_convolution", WS_CONV},
@@ -421,6 +425,9 @@ static double acWsTorchCpu(int cls, const AcDevice *dev,
     return acWsConv(ops, nOps, res, nRes, dev->threads);
   case WS_CONV_BWD:
     return acWsConvBwd(ops, nOps, res, nRes, dev->threads);
+  case WS_CONV_T:
+    return acWsConvTransposed(acWsAt(ops, nOps, 0), acWsAt(ops, nOps, 1), NULL,
+                              acWsAt(res, nRes, 0), acWsAt(ops, nOps, 2) != NULL, 0);
   case WS_REDUCED_LOSS: {
     const AcTensorType *y = acWsAt(res, nRes, 0);
     return y && y->rank == 0 ? acWsBytes(acWsAt(ops, nOps, 0)) : 0.0;

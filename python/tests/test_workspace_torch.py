@@ -151,6 +151,20 @@ def transposed_cases():
                         lambda dy=dy, x=x, w=w, args=args, bias=bias, co=co: aten.convolution_backward(
                             dy, x, w, [co] if bias else None, *args, [True, True, bias]),
                         threads=th))
+    # torch-mlir's own op for it (arguments: stride, padding, output_padding,
+    # groups, dilation).
+    for bias in (False, True):
+        x, w = torch.randn(2, 16, 6, 6), torch.randn(16, 8, 4, 4)
+        b = torch.randn(8) if bias else None
+        y = aten.conv_transpose2d(x, w, b, [2, 2], [1, 1], [0, 0], 1, [1, 1])
+        out.append(Case(f"conv_transpose2d 2x16x6x6->8 k4 s2{' bias' if bias else ''}",
+                        "torch.aten.conv_transpose2d.input",
+                        [((2, 16, 6, 6), "f32"), ((16, 8, 4, 4), "f32")] +
+                        ([((8,), "f32")] if bias else [("none", None)]) +
+                        [("list", [2, 2]), ("list", [1, 1]), ("list", [0, 0]), ("int", 1),
+                         ("list", [1, 1])], [tuple(y.shape)],
+                        lambda x=x, w=w, b=b: aten.conv_transpose2d(x, w, b, [2, 2], [1, 1], [0, 0], 1,
+                                                                    [1, 1])))
     return out
 
 
