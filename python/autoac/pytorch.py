@@ -185,6 +185,21 @@ def _make_operands_contiguous(graph: fx.Graph) -> int:
     return added
 
 
+def _small_output_weight_grads(graph: fx.Graph) -> int:
+    """How many non-transposed weight gradients (convolution_backward) have
+    at most 8 output channels: on two or more threads oneDNN books
+    per-thread reduction space for them that the cpu profiles do not model
+    (docs/cost-model.md, "Workspaces": 3-35 KB each)."""
+    n = 0
+    for node in graph.nodes:
+        if _aten_base(node) != "convolution_backward" or len(node.args) < 8 or node.args[7] is True:
+            continue
+        w = _meta_of(node.args[2])
+        if w is not None and w.dim() >= 3 and w.shape[0] <= 8:
+            n += 1
+    return n
+
+
 _BATCH_NORMS = ("native_batch_norm", "cudnn_batch_norm", "miopen_batch_norm",
                 "_native_batch_norm_legit")
 
@@ -518,6 +533,13 @@ class _AutoacPartition:
         fn = result.report["functions"][0]
         notes = [result.warnings]
         if str(options["device"]).startswith("cpu"):
+            small = _small_output_weight_grads(joint_module.graph) if torch.get_num_threads() > 1 else 0
+            if small:
+                notes.append(
+                    f"warning: autoac: {small} convolution weight gradient(s) with at most 8 output "
+                    f"channels on {torch.get_num_threads()} threads: oneDNN's per-thread reduction "
+                    "space for them is not modelled, so the step's peak may exceed the plan's by "
+                    "up to about 35 KB each (one thread: modelled)")
             isa = _onednn.state()
             if isa.warning:
                 notes.append(isa.warning)

@@ -316,6 +316,24 @@ def small_unet():
     return UNet(), (torch.randn(4, 3, 16, 16, requires_grad=True),)
 
 
+def test_small_output_weight_gradients_are_said():
+    """On two threads oneDNN's weight gradients into at most 8 output
+    channels book per-thread space the model lacks: a CPU plan says so, on
+    one thread it does not (they are exact there)."""
+    saved = torch.get_num_threads()
+    try:
+        for threads, said in ((2, True), (1, False)):
+            torch.set_num_threads(threads)
+            torch.manual_seed(0)
+            net = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 16, 3))
+            f = act.aot_module(net, None)
+            f(torch.randn(2, 3, 8, 8)).sum().backward()
+            assert ("1 convolution weight gradient(s) with at most 8 output channels"
+                    in f.partition.last.warnings) == said
+    finally:
+        torch.set_num_threads(saved)
+
+
 def test_transposed_convolutions_measured_as_planned():
     """Transposed convolutions run ATen's column kernels (one column buffer
     per call, a row of ones for the bias: docs/cost-model.md): the U-Net's
