@@ -606,7 +606,12 @@ static json_t *acBucketJson(const AcBucket *bk, intptr_t k,
     failed |= !arr;
     for (intptr_t d = 0; d < dims->nd && arr; ++d) {
       json_t *e = json_object();
-      failed |= !e || acBucketDimJson(e, dims, d, bk) || json_array_append_new(arr, e);
+      if (!e || acBucketDimJson(e, dims, d, bk)) {
+        json_decref(e);
+        failed = 1;
+      } else {
+        failed |= json_array_append_new(arr, e) != 0;
+      }
     }
     failed |= json_object_set_new(o, "dimensions", arr);
   }
