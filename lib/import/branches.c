@@ -225,3 +225,79 @@ intptr_t acFoldConstantBranches(MlirOperation func) {
   acFree(f.ops);
   return f.len;
 }
+
+/* ---- branches decided at run time --------------------------------------- */
+
+/* Whether `p` is `op` or nested in it. */
+static int within(MlirOperation p, MlirOperation op) {
+  for (; !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (mlirOperationEqual(p, op))
+      return 1;
+  return 0;
+}
+
+/* Whether `y`, yielded inside region op `op`, is a value defined outside
+ * `op` or a view of one (through tensor view ops made inside it): what
+ * bufferization yields without a buffer of its own. */
+static int yieldsOutside(MlirValue y, MlirOperation op) {
+  static const char *const views[] = {"tensor.extract_slice", "tensor.expand_shape",
+                                      "tensor.collapse_shape", "tensor.cast"};
+  for (int guard = 0; guard < 64; ++guard) {
+    MlirOperation def = mlirValueIsAOpResult(y)
+                            ? mlirOpResultGetOwner(y)
+                            : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(y));
+    if (!within(def, op))
+      return 1;
+    if (!mlirValueIsAOpResult(y))
+      return 0;
+    int view = 0;
+    for (size_t i = 0; i < sizeof views / sizeof *views && !view; ++i)
+      view = nameIs(def, views[i]);
+    if (!view || mlirOperationGetNumOperands(def) < 1)
+      return 0;
+    y = mlirOperationGetOperand(def, 0);
+  }
+  return 0;
+}
+
+/* Whether some tensor result of scf.if / scf.index_switch `op` is yielded
+ * by one region as an outside value (no buffer) and by another as a value
+ * made inside it. */
+static int branchDependent(MlirOperation op) {
+  intptr_t nres = mlirOperationGetNumResults(op);
+  for (intptr_t k = 0; k < nres; ++k) {
+    if (!mlirTypeIsATensor(mlirValueGetType(mlirOperationGetResult(op, k))))
+      continue;
+    int outside = 0, inside = 0;
+    for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+      MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+      MlirOperation y = mlirBlockIsNull(b) ? (MlirOperation){NULL} : mlirBlockGetTerminator(b);
+      if (mlirOperationIsNull(y) || k >= mlirOperationGetNumOperands(y))
+        continue;
+      if (yieldsOutside(mlirOperationGetOperand(y, k), op))
+        outside = 1;
+      else
+        inside = 1;
+    }
+    if (outside && inside)
+      return 1;
+  }
+  return 0;
+}
+
+static MlirWalkResult findDependent(MlirOperation op, void *user) {
+  MlirOperation *at = user;
+  if ((nameIs(op, "scf.if") || nameIs(op, "scf.index_switch")) && branchDependent(op)) {
+    *at = op;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+int acRuntimeBranchAllocates(MlirOperation func, MlirOperation *at) {
+  MlirOperation found = {NULL};
+  mlirOperationWalk(func, findDependent, &found, MlirWalkPreOrder);
+  if (at)
+    *at = found;
+  return !mlirOperationIsNull(found);
+}

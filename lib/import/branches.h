@@ -39,6 +39,15 @@ intptr_t acConstantBranch(MlirOperation op);
 /// a valid module).
 intptr_t acFoldConstantBranches(MlirOperation func);
 
+/// Whether an scf.if or scf.index_switch under `func` (decided at run time,
+/// after acFoldConstantBranches) yields a tensor result from one region as
+/// a value defined outside it (or a view of one: no buffer of its own) and
+/// from another as a value made inside it: the planner counts the result's
+/// buffer, which the program allocates only when the second region runs, so
+/// its peak is then at most the planned one.  The first such op into `*at`
+/// (may be NULL).
+int acRuntimeBranchAllocates(MlirOperation func, MlirOperation *at);
+
 #ifdef __cplusplus
 }
 #endif

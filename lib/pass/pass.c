@@ -4,6 +4,7 @@
 #include "import/symbols.h"
 #include "pass/dynamic.h"
 #include "pass/buckets.h"
+#include "import/branches.h"
 #include "partition/partition.h"
 #include "plan/plan_internal.h"
 #include "autoac/report.h"
@@ -632,13 +633,25 @@ AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
   return st;
 }
 
-/* The report's compiled_peak ("exact" or "not guaranteed: <why>") into
- * `buf`: whether a call in a joint function keeps the program
- * auto-ac-lower-cpu compiles from peaking where the simulator says
- * (acCallsCaveat).  Warns once, at the first such call, naming it. */
+/* The report's compiled_peak ("exact", "at most: <why>" or "not
+ * guaranteed: <why>") into `buf`: whether a call in a joint function keeps
+ * the program auto-ac-lower-cpu compiles from peaking where the simulator
+ * says (acCallsCaveat; warns once, at the first such call, naming it), or
+ * a branch decided at run time allocates in one region only (the plan
+ * counts the allocation: the program peaks there or below). */
 static void acCompiledPeak(MlirOperation module, const AcImport *imp, char *buf,
                            size_t n) {
   snprintf(buf, n, "exact");
+  for (intptr_t f = 0; f < imp->graph->numFuncs; ++f) {
+    MlirOperation at = {NULL};
+    if (!acRuntimeBranchAllocates(imp->funcOps[f], &at))
+      continue;
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(at));
+    snprintf(buf, n, "at most: an %.*s decided at run time yields a new buffer "
+             "from one region and an existing one from another; the plan counts "
+             "the new one", (int)name.length, name.data);
+    break;
+  }
   for (intptr_t f = 0; f < imp->graph->numFuncs; ++f) {
     char why[600];
     MlirOperation at = {NULL};
