@@ -228,8 +228,7 @@ intptr_t acFoldConstantBranches(MlirOperation func) {
 
 /* ---- branches decided at run time --------------------------------------- */
 
-/* Whether `p` is `op` or nested in it. */
-static int within(MlirOperation p, MlirOperation op) {
+int acOpWithin(MlirOperation p, MlirOperation op) {
   for (; !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
     if (mlirOperationEqual(p, op))
       return 1;
@@ -246,7 +245,7 @@ static int yieldsOutside(MlirValue y, MlirOperation op) {
     MlirOperation def = mlirValueIsAOpResult(y)
                             ? mlirOpResultGetOwner(y)
                             : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(y));
-    if (!within(def, op))
+    if (!acOpWithin(def, op))
       return 1;
     if (!mlirValueIsAOpResult(y))
       return 0;

@@ -1634,15 +1634,6 @@ static intptr_t acInitOperand(MlirOperation op) {
 }
 
 
-/* Whether `user` is `op` or nested in one of its regions. */
-static int acOpWithin(MlirOperation user, MlirOperation op) {
-  for (MlirOperation p = user; !mlirOperationIsNull(p);
-       p = mlirOperationGetParentOperation(p))
-    if (mlirOperationEqual(p, op))
-      return 1;
-  return 0;
-}
-
 /* The maker of the init `v` that region op `op` (an `scf.if` whose branches
  * write in place into `v`, captured: acDpsResultInit) shares with an op
  * outside it, or a null op: a `tensor.empty`, or a `linalg.fill` of one
