@@ -687,8 +687,9 @@ static void acImportWrites(AcImportCtx *c, MlirOperation op, AcId opId,
  *
  * The operand number of the one init of a linalg op `op` with one result:
  * the last entry of `operandSegmentSizes` is 1 (the last direct operand);
- * linalg.broadcast, linalg.transpose and linalg.map carry no segment sizes
- * and have their one init last.  -1 when it is not such an op. */
+ * linalg.broadcast, linalg.transpose, linalg.map, linalg.reduce (one result:
+ * its operands are as many inputs as inits) and linalg.softmax carry no
+ * segment sizes and have their one init last.  -1 when it is not such an op. */
 static intptr_t acLinalgInitOperand(MlirOperation op) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   intptr_t nops = mlirOperationGetNumOperands(op);
@@ -698,7 +699,8 @@ static intptr_t acLinalgInitOperand(MlirOperation op) {
   MlirAttribute seg =
       mlirOperationGetAttributeByName(op, acStr("operandSegmentSizes"));
   int fixedInit = acStrRefEq(n, "linalg.broadcast") ||
-                  acStrRefEq(n, "linalg.transpose") || acStrRefEq(n, "linalg.map");
+                  acStrRefEq(n, "linalg.transpose") || acStrRefEq(n, "linalg.map") ||
+                  acStrRefEq(n, "linalg.reduce") || acStrRefEq(n, "linalg.softmax");
   if (!mlirAttributeIsNull(seg) && mlirAttributeIsADenseI32Array(seg) &&
       mlirDenseArrayGetNumElements(seg) >= 2 &&
       mlirDenseI32ArrayGetElement(seg, mlirDenseArrayGetNumElements(seg) - 1) == 1)
@@ -710,7 +712,6 @@ static intptr_t acLinalgInitOperand(MlirOperation op) {
 
 enum { AC_DPS_DEPTH = 16 }; /* region ops nested deeper are not followed */
 
-static MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth);
 
 /* Whether `v` is defined inside a region of `op`. */
 static int acDefinedIn(MlirValue v, MlirOperation op) {
@@ -749,7 +750,7 @@ static MlirValue acDpsBase(MlirValue v, MlirOperation in, int depth) {
  *    region yields its argument k back as operand k;
  *  - `scf.if`: the value both branches yield (through in-place writers) as
  *    result k, when it is defined outside the `scf.if`. */
-static MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth) {
+MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth) {
   MlirValue none = {NULL};
   intptr_t at = acLinalgInitOperand(op);
   if (at >= 0)
@@ -844,6 +845,62 @@ static int acInitAlsoRead(MlirOperation op, MlirValue init) {
            !mlirOperationIsNull(no) && v.ptr; no = mlirOperationGetNextInBlock(no))
         mlirOperationWalk(no, acReadsValueWalk, &v, MlirWalkPreOrder);
   return v.ptr == NULL;
+}
+
+/* acBodyWorkspace's hooks (import/bodies.h): the import's types and cost
+ * model, for the values and ops nested in a region op.  A type read that
+ * fails is no error here (the value is then not sized): what it wrote into
+ * the context's error is put back. */
+static int64_t acBodyValueBytes(void *user, MlirValue v) {
+  AcImportCtx *c = user;
+  AcError saved = *c->err;
+  MlirLocation savedLoc = c->errLoc ? *c->errLoc : mlirOperationGetLocation(c->curFunc);
+  AcTensorType t;
+  AcStatus st = acReadType(c, mlirValueGetType(v), &t, savedLoc, AC_NONE,
+                           "value #%d%s", 0, "");
+  if (st != AC_OK) {
+    *c->err = saved;
+    if (c->errLoc)
+      *c->errLoc = savedLoc;
+    return -1;
+  }
+  if (!t.isTensor)
+    return 0;
+  for (int32_t d = 0; d < t.rank; ++d)
+    if (t.dims[d] == AC_DIM_DYNAMIC)
+      return -1;
+  int64_t bytes = acTensorBytes(&t);
+  return bytes < 0 || bytes > AC_MAX_BYTES ? -1 : bytes;
+}
+
+static intptr_t acBodyAliasOperand(void *user, MlirOperation op) {
+  AcImportCtx *c = user;
+  intptr_t nops = mlirOperationGetNumOperands(op), nres = mlirOperationGetNumResults(op);
+  if (nops == 0 || nops + nres > 64)
+    return -1;
+  AcTensorType types[64];
+  for (intptr_t i = 0; i < nops + nres; ++i) {
+    MlirValue v = i < nops ? mlirOperationGetOperand(op, i)
+                           : mlirOperationGetResult(op, i - nops);
+    AcError saved = *c->err;
+    MlirLocation loc = mlirOperationGetLocation(op);
+    if (acReadType(c, mlirValueGetType(v), &types[i], loc, AC_NONE,
+                   "value #%d%s", 0, "") != AC_OK) {
+      *c->err = saved;
+      return -1;
+    }
+  }
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  char name[128];
+  if (n.length >= sizeof name)
+    return -1;
+  memcpy(name, n.data, n.length);
+  name[n.length] = 0;
+  AcOpCost cost;
+  acCostEstimate(name, types, nops, types + nops, nres, NULL, &cost);
+  if (cost.isView)
+    return 0;
+  return cost.mutatesOperand >= 0 && cost.mutatesOperand < nops ? cost.mutatesOperand : -1;
 }
 
 /* The init of `op`'s result k (acDpsResultInit), or a null value. */
@@ -1101,6 +1158,14 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     gop->recomputable = cost.recomputable;
     gop->computeIntensive = cost.computeIntensive;
     gop->workspace = workspace;
+    if (mlirOperationGetNumRegions(op) > 0) {
+      /* What its bodies make and free while it runs (import/bodies.h). */
+      AcBodyHooks hooks = {c, acBodyValueBytes, acBodyAliasOperand};
+      int64_t w = acBodyWorkspace(op, &hooks, &imp->bodies);
+      if (w < 0)
+        return acNoMem(c, loc);
+      gop->workspace = w > AC_MAX_BYTES - workspace ? AC_MAX_BYTES : workspace + w;
+    }
     int flag = acRequestFlag(op, "ac.save");
     if (flag < 0)
       return acFailAt(c, loc, AC_ERR_INVALID, opId,

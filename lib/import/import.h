@@ -11,6 +11,7 @@
 
 #include "autoac/cost.h"
 #include "autoac/graph.h"
+#include "import/bodies.h"
 #include "import/nesting.h"
 #include "mlir-c/IR.h"
 
@@ -36,6 +37,8 @@ typedef struct AcImport {
   intptr_t numUnknownOps;
   int cpuDevice;              ///< planned for a CPU profile (set by the pass:
                               ///< where an offloaded torch value is copied back)
+  AcBodyNote bodies;          ///< how exact the region ops' workspaces are
+                              ///< (import/bodies.h), over every joint function
 } AcImport;
 
 /// Imports every ac.joint function of `module` (a builtin.module op), costing

@@ -652,6 +652,16 @@ static void acCompiledPeak(MlirOperation module, const AcImport *imp, char *buf,
              "the new one", (int)name.length, name.data);
     break;
   }
+  /* What region bodies make (import/bodies.h). */
+  if (imp->bodies.level == AC_BODY_AT_MOST && !strcmp(buf, "exact"))
+    snprintf(buf, n, "at most: %s", imp->bodies.why);
+  if (imp->bodies.level == AC_BODY_UNKNOWN) {
+    snprintf(buf, n, "not guaranteed: %s", imp->bodies.why);
+    char msg[800];
+    snprintf(msg, sizeof msg, "autoac: the compiled program's peak is not "
+             "guaranteed to be the planned one: %s", imp->bodies.why);
+    acEmitDiagnostic(mlirOperationGetLocation(imp->bodies.at), 1, msg);
+  }
   for (intptr_t f = 0; f < imp->graph->numFuncs; ++f) {
     char why[600];
     MlirOperation at = {NULL};

@@ -208,6 +208,20 @@ def loop_body(em, with_b):
     return body
 
 
+def temps_body(em, n):
+    """t = 0.5 * (t + sum of the n inputs), reading t as the out argument."""
+    def body(a, o):
+        lines, acc = [], o
+        for x in a[:n]:
+            t = em.fresh("t")
+            lines.append("%s = arith.addf %s, %s : f32" % (t, acc, x))
+            acc = t
+        c, u = em.fresh("t"), em.fresh("t")
+        lines += ["%s = arith.constant 0.5 : f32" % c, "%s = arith.mulf %s, %s : f32" % (u, acc, c)]
+        return lines, u
+    return body
+
+
 def mul_body(em):
     return binary_body(1, em)
 
@@ -489,7 +503,17 @@ class Func:
                 if b is not None and r[3] % 2 == 0:
                     self.use(b)
                     fb = b
-                    y = em.generic([(b.name, a.shape)], a.shape, loop_body(em, True), init=t)
+                if r[5] % 4 == 0:
+                    # Temporaries made and freed inside the body, one or
+                    # two live at once (import/bodies.h counts them).
+                    src = fb.name if fb is not None else t
+                    tmps = [em.generic([(src, a.shape)], a.shape, unary_body(r[6] % 5, em))]
+                    if r[6] % 2:
+                        tmps.append(em.generic([(tmps[0], a.shape)], a.shape, unary_body(r[7] % 5, em)))
+                    y = em.generic([(n_, a.shape) for n_ in tmps], a.shape,
+                                   temps_body(em, len(tmps)), init=t)
+                elif fb is not None:
+                    y = em.generic([(fb.name, a.shape)], a.shape, loop_body(em, True), init=t)
                 else:
                     y = em.generic([], a.shape, loop_body(em, False), init=t)
                 em.emit("scf.yield %s : %s" % (y, T(a.shape)))
@@ -517,11 +541,15 @@ class Func:
                     em.emit("%s = arith.cmpi ult, %s, %s : index" % (c, i1, i2))
                 n = em.fresh()
                 em.emit("%s = scf.if %s -> (%s) {" % (n, c, T(a.shape)))
-                y = em.generic([(a.name, a.shape)], a.shape, unary_body(r[3] % 5, em))
-                em.emit("scf.yield %s : %s" % (y, T(a.shape)))
-                em.emit("} else {")
-                y = em.generic([(a.name, a.shape)], a.shape, unary_body(r[4] % 5, em))
-                em.emit("scf.yield %s : %s" % (y, T(a.shape)))
+                for k, w in enumerate((r[3], r[4])):
+                    if k:
+                        em.emit("} else {")
+                    src = a.name
+                    if (r[5] >> k) % 4 == 0:
+                        # A temporary made and freed inside the branch.
+                        src = em.generic([(a.name, a.shape)], a.shape, unary_body(r[6] % 5, em))
+                    y = em.generic([(src, a.shape)], a.shape, unary_body(w % 5, em))
+                    em.emit("scf.yield %s : %s" % (y, T(a.shape)))
                 em.emit("}")
                 self.use(a)
                 self.add(n, a.shape, "if", dict(a=a))

@@ -1,0 +1,329 @@
+/* bodies.c - the bytes region bodies make and free while their op runs
+ * (import/bodies.h).  One pass per block: storages get an allocation step
+ * and a last step from the use lists of their values, the peak comes from
+ * a difference array over the block's steps. */
+#include "import/bodies.h"
+#include "import/import.h"
+#include "support/ptrmap.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "autoac/support.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One storage of a block: made by one of its ops, or from above (0 B). */
+typedef struct BStore {
+  int64_t bytes;      /* 0 for a storage from above */
+  intptr_t alloc;     /* step it is made at */
+  intptr_t last;      /* last step one of its values is read at, -1: none */
+  intptr_t lastUses;  /* uses at step `last` */
+} BStore;
+
+typedef struct Body {
+  const AcBodyHooks *h;
+  AcBodyNote *note;
+  MlirBlock block;
+  intptr_t n;         /* ops of the block, its terminator included */
+  AcPtrMap stepOf;    /* op of the block -> its step */
+  AcPtrMap storeOf;   /* value -> its storage */
+  BStore *st;
+  intptr_t nst, capst;
+  int64_t *delta;     /* [n + 1] live bytes, as differences over steps */
+  int nomem;
+} Body;
+
+static int64_t opWorkspace(MlirOperation op, const AcBodyHooks *h,
+                           AcBodyNote *note, int depth);
+
+/* Records `why` (a format with one %s, the op's name, then one %lld)
+ * when it is worse than what the note holds. */
+static void noteAt(AcBodyNote *note, int level, MlirOperation at,
+                   const char *why, long long x) {
+  if (level <= note->level)
+    return;
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(at));
+  char nm[96];
+  snprintf(nm, sizeof nm, "%.*s", (int)s.length, s.data);
+  note->level = level;
+  note->at = at;
+  snprintf(note->why, sizeof note->why, why, nm, x);
+}
+
+/* The step of the op of the block that holds `op` (itself or an ancestor),
+ * or -1 when `op` is not in the block. */
+static intptr_t stepOf(const Body *b, MlirOperation op) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op)) {
+    MlirBlock ob = mlirOperationGetBlock(op);
+    if (!mlirBlockIsNull(ob) && mlirBlockEqual(ob, b->block))
+      return acPtrMapGet(&b->stepOf, op.ptr);
+  }
+  return -1;
+}
+
+static intptr_t newStore(Body *b, int64_t bytes, intptr_t alloc) {
+  if (b->nst == b->capst) {
+    intptr_t cap = b->capst ? 2 * b->capst : 16;
+    BStore *st = acRealloc(b->st, (size_t)cap * sizeof *st);
+    if (!st) {
+      b->nomem = 1;
+      return -1;
+    }
+    b->st = st;
+    b->capst = cap;
+  }
+  BStore *s = &b->st[b->nst];
+  s->bytes = bytes;
+  s->alloc = alloc;
+  s->last = -1;
+  s->lastUses = 0;
+  return b->nst++;
+}
+
+/* Makes `v` a value of storage `s`: its reads in the block move the
+ * storage's last step. */
+static void addValue(Body *b, MlirValue v, intptr_t s) {
+  if (s < 0 || acPtrMapPut(&b->storeOf, v.ptr, (int32_t)s) != AC_OK) {
+    b->nomem |= s >= 0;
+    return;
+  }
+  intptr_t last = -1, uses = 0;
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    intptr_t t = stepOf(b, mlirOpOperandGetOwner(u));
+    if (t > last) {
+      last = t;
+      uses = 1;
+    } else if (t == last && t >= 0) {
+      uses++;
+    }
+  }
+  BStore *st = &b->st[s];
+  if (last > st->last) {
+    st->last = last;
+    st->lastUses = uses;
+  } else if (last == st->last && last >= 0) {
+    st->lastUses += uses;
+  }
+}
+
+static intptr_t storeOf(const Body *b, MlirValue v) {
+  return v.ptr ? acPtrMapGet(&b->storeOf, v.ptr) : -1;
+}
+
+/* The init result `k` of `op` is written into, as bufferization sees it. */
+static MlirValue writeInit(MlirOperation op, intptr_t k, int depth) {
+  if (acOpIs(op, "bufferization.materialize_in_destination") && k == 0 &&
+      mlirOperationGetNumOperands(op) == 2)
+    return mlirOperationGetOperand(op, 1);
+  return acDpsResultInit(op, k, depth);
+}
+
+/* Whether a write at step `i` into storage `s` must copy: a value of the
+ * storage is read after it, or at it besides as the init (a region op:
+ * only after it; its branches' own reads are theirs). */
+static int writeConflicts(const Body *b, intptr_t s, intptr_t i, int region) {
+  const BStore *st = &b->st[s];
+  return st->last > i || (!region && st->last == i && st->lastUses > 1);
+}
+
+/* A new storage of `bytes` made by `op` at step `i`; -1 bytes: a tensor of
+ * dynamic shape, which is not sized (counted 0 B, noted). */
+static intptr_t freshStore(Body *b, MlirOperation op, int64_t bytes, intptr_t i) {
+  if (bytes < 0) {
+    noteAt(b->note, AC_BODY_UNKNOWN, op,
+           "'%s' in a region makes a tensor of dynamic shape, which the "
+           "plan does not count%.0lld", 0);
+    bytes = 0;
+  }
+  return newStore(b, bytes, i);
+}
+
+/* The storage result `r` of `op` at step `i` is in (-1: none in the block:
+ * a view of a value from above, or a global), making a new one when the op
+ * makes new bytes. */
+static intptr_t resultStore(Body *b, MlirOperation op, intptr_t r, intptr_t i,
+                            int64_t bytes, int depth) {
+  MlirValue init = writeInit(op, r, depth);
+  int region = mlirOperationGetNumRegions(op) > 0;
+  if (!mlirValueIsNull(init)) {
+    intptr_t s = storeOf(b, init);
+    if (s >= 0 && !writeConflicts(b, s, i, region))
+      return s;
+    if (s < 0 && bytes > 0)
+      noteAt(b->note, AC_BODY_AT_MOST, op,
+             "'%s' in a region writes into a value from outside it; the plan "
+             "counts a copy (%lld B) that bufferization may not make",
+             (long long)bytes);
+    return freshStore(b, op, bytes, i);
+  }
+  intptr_t a = r == 0 ? b->h->aliasOperand(b->h->user, op) : -1;
+  if (a >= 0 && a < mlirOperationGetNumOperands(op))
+    return storeOf(b, mlirOperationGetOperand(op, a));
+  if (acOpIs(op, "arith.constant") || acOpIs(op, "stablehlo.constant"))
+    return -1;
+  return freshStore(b, op, bytes, i);
+}
+
+static void addDelta(Body *b, intptr_t from, intptr_t to, int64_t bytes) {
+  b->delta[from] += bytes;
+  b->delta[to + 1] -= bytes;
+}
+
+/* The storages of the results of the op at step `i`, and its own nested
+ * workspace. */
+static void stepOp(Body *b, MlirOperation op, intptr_t i, int depth) {
+  if (mlirOperationGetNumRegions(op) > 0) {
+    int64_t w = opWorkspace(op, b->h, b->note, depth + 1);
+    if (w < 0) {
+      b->nomem = 1;
+      return;
+    }
+    addDelta(b, i, i, w);
+  }
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op) && !b->nomem; ++r) {
+    MlirValue v = mlirOperationGetResult(op, r);
+    int64_t bytes = b->h->valueBytes(b->h->user, v);
+    if (bytes == 0)
+      continue;
+    addValue(b, v, resultStore(b, op, r, i, bytes, depth));
+  }
+}
+
+/* The workspace of one block of region op `parent`: its peak beyond what
+ * it yields.  -1 when out of memory. */
+static int64_t blockWorkspace(MlirOperation parent, MlirBlock block,
+                              const AcBodyHooks *h, AcBodyNote *note,
+                              int depth) {
+  Body b;
+  memset(&b, 0, sizeof b);
+  b.h = h;
+  b.note = note;
+  b.block = block;
+  int64_t w = 0;
+  for (MlirOperation o = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+    if (acPtrMapPut(&b.stepOf, o.ptr, (int32_t)b.n++) != AC_OK)
+      goto nomem;
+  if (!(b.delta = acCalloc((size_t)b.n + 2, sizeof *b.delta)))
+    goto nomem;
+  for (intptr_t a = 0; a < mlirBlockGetNumArguments(block) && !b.nomem; ++a) {
+    MlirValue v = mlirBlockGetArgument(block, a);
+    if (h->valueBytes(h->user, v) != 0)
+      addValue(&b, v, newStore(&b, 0, 0));
+  }
+  if (acOpIs(parent, "scf.if") || acOpIs(parent, "scf.index_switch"))
+    for (intptr_t k = 0; k < mlirOperationGetNumResults(parent) && !b.nomem; ++k) {
+      MlirValue init = acDpsResultInit(parent, k, depth);
+      if (!mlirValueIsNull(init) && storeOf(&b, init) < 0)
+        addValue(&b, init, newStore(&b, 0, 0));
+    }
+  intptr_t i = 0;
+  MlirOperation term = mlirBlockGetTerminator(block);
+  for (MlirOperation o = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(o) && !b.nomem; o = mlirOperationGetNextInBlock(o), ++i)
+    if (mlirOperationIsNull(term) || !mlirOperationEqual(o, term))
+      stepOp(&b, o, i, depth);
+  if (b.nomem)
+    goto nomem;
+  int64_t yielded = 0;
+  for (intptr_t s = 0; s < b.nst; ++s) {
+    BStore *st = &b.st[s];
+    if (st->bytes == 0)
+      continue;
+    intptr_t last = st->last > st->alloc ? st->last : st->alloc;
+    addDelta(&b, st->alloc, last, st->bytes);
+    if (!mlirOperationIsNull(term) && last == b.n - 1)
+      yielded += st->bytes; /* read by the terminator: a result */
+  }
+  int64_t live = 0, peak = 0;
+  for (intptr_t t = 0; t < b.n; ++t) {
+    live += b.delta[t];
+    if (live > peak)
+      peak = live;
+  }
+  w = peak > yielded ? peak - yielded : 0;
+  goto done;
+nomem:
+  w = -1;
+done:
+  acPtrMapClear(&b.stepOf);
+  acPtrMapClear(&b.storeOf);
+  acFree(b.st);
+  acFree(b.delta);
+  return w;
+}
+
+/* The integer an `arith.constant` of integer or index type holds. */
+static int constantIndex(MlirValue v, int64_t *x) {
+  if (!mlirValueIsAOpResult(v) || !acOpIs(mlirOpResultGetOwner(v), "arith.constant"))
+    return 0;
+  MlirAttribute a = mlirOperationGetAttributeByName(
+      mlirOpResultGetOwner(v), mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return 0;
+  *x = mlirIntegerAttrGetValueInt(a);
+  return 1;
+}
+
+/* An scf.for's trip count when its bounds and step are constants, else -1. */
+static int64_t forTrips(MlirOperation op) {
+  int64_t lb, ub, step;
+  if (mlirOperationGetNumOperands(op) < 3 ||
+      !constantIndex(mlirOperationGetOperand(op, 0), &lb) ||
+      !constantIndex(mlirOperationGetOperand(op, 1), &ub) ||
+      !constantIndex(mlirOperationGetOperand(op, 2), &step) || step <= 0)
+    return -1;
+  return ub <= lb ? 0 : 1 + (ub - lb - 1) / step;
+}
+
+static int64_t opWorkspace(MlirOperation op, const AcBodyHooks *h,
+                           AcBodyNote *note, int depth) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length > 7 && !strncmp(name.data, "linalg.", 7))
+    return 0; /* scalar bodies */
+  if (depth > AC_BODY_DEPTH) {
+    noteAt(note, AC_BODY_UNKNOWN, op, "'%s' is nested more than %lld region "
+           "ops deep: what its regions make is not counted",
+           (long long)AC_BODY_DEPTH);
+    return 0;
+  }
+  int64_t most = 0, least = -1;
+  intptr_t nreg = mlirOperationGetNumRegions(op);
+  for (intptr_t r = 0; r < nreg; ++r) {
+    MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+    if (mlirBlockIsNull(blk))
+      continue;
+    if (!mlirBlockIsNull(mlirBlockGetNextInRegion(blk))) {
+      noteAt(note, AC_BODY_UNKNOWN, op, "a region of '%s' has several blocks: "
+             "what it makes is not counted%.0lld", 0);
+      continue;
+    }
+    int64_t w = blockWorkspace(op, blk, h, note, depth);
+    if (w < 0)
+      return -1;
+    most = w > most ? w : most;
+    least = least < 0 || w < least ? w : least;
+  }
+  if (most == 0)
+    return 0;
+  int64_t trips = acOpIs(op, "scf.for") ? forTrips(op) : -1;
+  if (trips == 0)
+    return 0;
+  if (acOpIs(op, "scf.for") && trips < 0)
+    noteAt(note, AC_BODY_AT_MOST, op, "'%s' runs a number of times known only "
+           "at run time; the plan counts what its body makes (%lld B), which a "
+           "loop run no time does not", (long long)most);
+  else if (nreg > 1 && least < most && !acOpIs(op, "scf.for"))
+    noteAt(note, AC_BODY_AT_MOST, op, "the regions of '%s' make different "
+           "bytes; the plan counts the most (%lld B), which the program "
+           "makes only where that region runs", (long long)most);
+  return most;
+}
+
+int64_t acBodyWorkspace(MlirOperation op, const AcBodyHooks *hooks,
+                        AcBodyNote *note) {
+  if (mlirOperationGetNumRegions(op) == 0)
+    return 0;
+  return opWorkspace(op, hooks, note, 0);
+}
