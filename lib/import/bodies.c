@@ -36,9 +36,7 @@ typedef struct Body {
 static int64_t opWorkspace(MlirOperation op, const AcBodyHooks *h,
                            AcBodyNote *note, int depth);
 
-/* Records `why` (a format with one %s, the op's name, then one %lld)
- * when it is worse than what the note holds. */
-static void noteAt(AcBodyNote *note, int level, MlirOperation at,
+void acBodyNoteAt(AcBodyNote *note, int level, MlirOperation at,
                    const char *why, long long x) {
   if (level <= note->level)
     return;
@@ -131,7 +129,7 @@ static int writeConflicts(const Body *b, intptr_t s, intptr_t i, int region) {
  * dynamic shape, which is not sized (counted 0 B, noted). */
 static intptr_t freshStore(Body *b, MlirOperation op, int64_t bytes, intptr_t i) {
   if (bytes < 0) {
-    noteAt(b->note, AC_BODY_UNKNOWN, op,
+    acBodyNoteAt(b->note, AC_BODY_UNKNOWN, op,
            "'%s' in a region makes a tensor of dynamic shape, which the "
            "plan does not count%.0lld", 0);
     bytes = 0;
@@ -151,7 +149,7 @@ static intptr_t resultStore(Body *b, MlirOperation op, intptr_t r, intptr_t i,
     if (s >= 0 && !writeConflicts(b, s, i, region))
       return s;
     if (s < 0 && bytes > 0)
-      noteAt(b->note, AC_BODY_AT_MOST, op,
+      acBodyNoteAt(b->note, AC_BODY_AT_MOST, op,
              "'%s' in a region writes into a value from outside it; the plan "
              "counts a copy (%lld B) that bufferization may not make",
              (long long)bytes);
@@ -266,8 +264,7 @@ static int constantIndex(MlirValue v, int64_t *x) {
   return 1;
 }
 
-/* An scf.for's trip count when its bounds and step are constants, else -1. */
-static int64_t forTrips(MlirOperation op) {
+int64_t acForTrips(MlirOperation op) {
   int64_t lb, ub, step;
   if (mlirOperationGetNumOperands(op) < 3 ||
       !constantIndex(mlirOperationGetOperand(op, 0), &lb) ||
@@ -283,19 +280,19 @@ static int64_t opWorkspace(MlirOperation op, const AcBodyHooks *h,
   if (name.length > 7 && !strncmp(name.data, "linalg.", 7))
     return 0; /* scalar bodies */
   if (depth > AC_BODY_DEPTH) {
-    noteAt(note, AC_BODY_UNKNOWN, op, "'%s' is nested more than %lld region "
+    acBodyNoteAt(note, AC_BODY_UNKNOWN, op, "'%s' is nested more than %lld region "
            "ops deep: what its regions make is not counted",
            (long long)AC_BODY_DEPTH);
     return 0;
   }
-  int64_t most = 0, least = -1;
+  int64_t most = 0, least = -1, first[2] = {0, 0};
   intptr_t nreg = mlirOperationGetNumRegions(op);
   for (intptr_t r = 0; r < nreg; ++r) {
     MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
     if (mlirBlockIsNull(blk))
       continue;
     if (!mlirBlockIsNull(mlirBlockGetNextInRegion(blk))) {
-      noteAt(note, AC_BODY_UNKNOWN, op, "a region of '%s' has several blocks: "
+      acBodyNoteAt(note, AC_BODY_UNKNOWN, op, "a region of '%s' has several blocks: "
              "what it makes is not counted%.0lld", 0);
       continue;
     }
@@ -304,18 +301,22 @@ static int64_t opWorkspace(MlirOperation op, const AcBodyHooks *h,
       return -1;
     most = w > most ? w : most;
     least = least < 0 || w < least ? w : least;
+    if (r < 2)
+      first[r] = w;
   }
   if (most == 0)
     return 0;
-  int64_t trips = acOpIs(op, "scf.for") ? forTrips(op) : -1;
+  int64_t trips = acOpIs(op, "scf.for") ? acForTrips(op) : -1;
   if (trips == 0)
     return 0;
   if (acOpIs(op, "scf.for") && trips < 0)
-    noteAt(note, AC_BODY_AT_MOST, op, "'%s' runs a number of times known only "
+    acBodyNoteAt(note, AC_BODY_AT_MOST, op, "'%s' runs a number of times known only "
            "at run time; the plan counts what its body makes (%lld B), which a "
            "loop run no time does not", (long long)most);
-  else if (nreg > 1 && least < most && !acOpIs(op, "scf.for"))
-    noteAt(note, AC_BODY_AT_MOST, op, "the regions of '%s' make different "
+  else if (acOpIs(op, "scf.while") ? first[1] > first[0] /* the after
+             region may run no time, the before region runs */
+                                      : nreg > 1 && least < most)
+    acBodyNoteAt(note, AC_BODY_AT_MOST, op, "the regions of '%s' make different "
            "bytes; the plan counts the most (%lld B), which the program "
            "makes only where that region runs", (long long)most);
   return most;

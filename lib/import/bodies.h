@@ -87,6 +87,14 @@ typedef struct AcBodyHooks {
 int64_t acBodyWorkspace(MlirOperation op, const AcBodyHooks *hooks,
                         AcBodyNote *note);
 
+/// An scf.for's trip count when its bounds and step are constants, else -1.
+int64_t acForTrips(MlirOperation op);
+
+/// Records in `note` the reason `why` (a printf format with one %s, the
+/// name of `at`, then one %lld, `x`) when `level` is worse than the note's.
+void acBodyNoteAt(AcBodyNote *note, int level, MlirOperation at,
+                  const char *why, long long x);
+
 /// The init of result `k` of `op` whose storage the result is written into
 /// (linalg op with one init, tensor.insert/insert_slice, scf.for / scf.while
 /// / scf.if through in-place chains), or a null value (import.c).

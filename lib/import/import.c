@@ -873,34 +873,121 @@ static int64_t acBodyValueBytes(void *user, MlirValue v) {
   return bytes < 0 || bytes > AC_MAX_BYTES ? -1 : bytes;
 }
 
-static intptr_t acBodyAliasOperand(void *user, MlirOperation op) {
-  AcImportCtx *c = user;
+/* The cost model's answer for `op`, nested in a region op (types read
+ * through the import's cache, a linalg.generic's body read as at the top
+ * level).  0 when an operand or result type cannot be read. */
+static int acNestedCost(AcImportCtx *c, MlirOperation op, AcOpCost *cost) {
   intptr_t nops = mlirOperationGetNumOperands(op), nres = mlirOperationGetNumResults(op);
-  if (nops == 0 || nops + nres > 64)
-    return -1;
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  char name[128];
   AcTensorType types[64];
+  if (nops + nres > 64 || n.length >= sizeof name)
+    return 0;
   for (intptr_t i = 0; i < nops + nres; ++i) {
     MlirValue v = i < nops ? mlirOperationGetOperand(op, i)
                            : mlirOperationGetResult(op, i - nops);
     AcError saved = *c->err;
-    MlirLocation loc = mlirOperationGetLocation(op);
+    MlirLocation loc = c->errLoc ? *c->errLoc : mlirOperationGetLocation(op);
     if (acReadType(c, mlirValueGetType(v), &types[i], loc, AC_NONE,
                    "value #%d%s", 0, "") != AC_OK) {
       *c->err = saved;
-      return -1;
+      if (c->errLoc)
+        *c->errLoc = loc;
+      return 0;
     }
   }
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  char name[128];
-  if (n.length >= sizeof name)
-    return -1;
   memcpy(name, n.data, n.length);
   name[n.length] = 0;
+  AcOpExtra extra;
+  memset(&extra, 0, sizeof extra);
+  if (acStrRefEq(n, "linalg.generic"))
+    acLinalgExtra(op, types, nops, &extra);
+  acCostEstimate(name, types, nops, types + nops, nres, &extra, cost);
+  return 1;
+}
+
+static intptr_t acBodyAliasOperand(void *user, MlirOperation op) {
   AcOpCost cost;
-  acCostEstimate(name, types, nops, types + nops, nres, NULL, &cost);
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  if (nops == 0 || !acNestedCost(user, op, &cost))
+    return -1;
   if (cost.isView)
     return 0;
   return cost.mutatesOperand >= 0 && cost.mutatesOperand < nops ? cost.mutatesOperand : -1;
+}
+
+/* What the ops in the regions of `op` cost (a loop: its body, times its
+ * trip count when it is a constant, else once; an scf.if or
+ * scf.index_switch: its costliest region), into `cost`'s FLOPs and bytes:
+ * a loop is no longer 0 FLOPs to the planner.  cost->unknown stays set
+ * when a nested op is unknown to the model; computeIntensive when one is. */
+static void acRegionCost(AcImportCtx *c, MlirOperation op, int depth, AcOpCost *cost) {
+  int branches = acOpIs(op, "scf.if") || acOpIs(op, "scf.index_switch");
+  double flops = 0, bytes = 0;
+  int unknown = 0;
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+    double rf = 0, rb = 0;
+    for (MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         !mlirBlockIsNull(blk); blk = mlirBlockGetNextInRegion(blk))
+      for (MlirOperation o = mlirBlockGetFirstOperation(blk); !mlirOperationIsNull(o);
+           o = mlirOperationGetNextInBlock(o)) {
+        AcOpCost k;
+        memset(&k, 0, sizeof k);
+        MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(o));
+        if (acStrRefEq(n, "scf.yield") || acStrRefEq(n, "scf.condition"))
+          continue;
+        if (mlirOperationGetNumRegions(o) > 0 &&
+            !(n.length > 7 && !strncmp(n.data, "linalg.", 7))) {
+          if (depth < AC_BODY_DEPTH)
+            acRegionCost(c, o, depth + 1, &k);
+          else
+            k.unknown = 1;
+        } else if (!acNestedCost(c, o, &k)) {
+          k.unknown = 1;
+        }
+        rf += k.flops;
+        rb += k.bytesMoved;
+        unknown |= k.unknown;
+        cost->computeIntensive |= k.computeIntensive;
+      }
+    if (branches) {
+      flops = rf > flops ? rf : flops;
+      bytes = rb > bytes ? rb : bytes;
+    } else {
+      flops += rf;
+      bytes += rb;
+    }
+  }
+  int64_t trips = acOpIs(op, "scf.for") ? acForTrips(op) : -1;
+  double times = trips >= 0 ? (double)trips : 1.0;
+  cost->flops = flops * times;
+  cost->bytesMoved = bytes * times;
+  cost->unknown = (uint8_t)unknown;
+}
+
+/* An op of several results that writes one of them into its init in
+ * place (a loop carrying a tensor and a counter, a linalg op with two
+ * `outs`): the graph counts one in-place result per op, so the plan counts
+ * these as new buffers, an upper bound (compiled_peak "at most"). */
+static void acNoteSeveralInits(AcImportCtx *c, MlirOperation op, intptr_t nres) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  int linalg = n.length > 7 && !strncmp(n.data, "linalg.", 7);
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  for (intptr_t k = 0; k < nres; ++k) {
+    MlirValue r = mlirOperationGetResult(op, k);
+    if (acBodyValueBytes(c, r) <= 0)
+      continue;
+    int inPlace = linalg ? nops >= nres &&
+                               mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(op, nops - nres + k)),
+                                             mlirValueGetType(r))
+                         : !mlirValueIsNull(acDpsResultInit(op, k, 0));
+    if (!inPlace)
+      continue;
+    acBodyNoteAt(&c->imp->bodies, AC_BODY_AT_MOST, op,
+                 "'%s' writes its result #%lld into its init in place beside "
+                 "other results; the plan counts it as a new buffer", (long long)k);
+    return;
+  }
 }
 
 /* The init of `op`'s result k (acDpsResultInit), or a null value. */
@@ -1080,6 +1167,13 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     AcOpCost cost;
     acCostEstimateNamed(c->opNameCost, opName, c->types, numDirect,
                         c->types + numDirect, nres, &extra, &cost);
+    if (cost.unknown && mlirOperationGetNumRegions(op) > 0 &&
+        strncmp(opName, "linalg.", 7) != 0) {
+      /* A loop or a branch: what its regions' ops cost. */
+      acRegionCost(c, op, 0, &cost);
+      if (cost.computeIntensive)
+        cost.kind = AC_KIND_MATMUL;
+    }
     const AcCostOverride *user = acCostTableLookup(c->costTable, opName);
     int boundary = 0;
     if (cost.isView && nres == 1 && c->types[numDirect].isTensor &&
@@ -1183,6 +1277,8 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
         gop->dpsInit = acPtrMapGet(&c->valueIds, init.ptr);
         gop->initAlsoRead = (uint8_t)acInitAlsoRead(op, init);
       }
+    } else {
+      acNoteSeveralInits(c, op, nres);
     }
     if ((flag = acRequestFlag(op, "ac.recompute")) < 0)
       return acFailAt(c, loc, AC_ERR_INVALID, opId,
