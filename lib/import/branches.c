@@ -1,6 +1,7 @@
 /* branches.c - scf.if / scf.index_switch folded where the branch is a
  * compile-time constant (import/branches.h). */
 #include "import/branches.h"
+#include "import/bodies.h"
 #include "import/layout.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -181,6 +182,54 @@ static void foldSameYields(MlirOperation op) {
   mlirOperationDestroy(op);
 }
 
+/* What canonicalization (in auto-ac-lower-cpu's deallocation pipeline)
+ * turns into straight-line code: an scf.execute_region of one block, and
+ * an scf.for whose constant trip count is 0 or 1 (1: its body, run once;
+ * 0: nothing, its results its inits).  -1 otherwise. */
+static int64_t trivialRegionOp(MlirOperation op) {
+  if (nameIs(op, "scf.execute_region") && mlirOperationGetNumRegions(op) == 1) {
+    MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+    return !mlirBlockIsNull(blk) && mlirBlockIsNull(mlirBlockGetNextInRegion(blk)) &&
+                   mlirBlockGetNumArguments(blk) == 0 &&
+                   !mlirOperationIsNull(mlirBlockGetTerminator(blk)) &&
+                   mlirOperationGetNumOperands(mlirBlockGetTerminator(blk)) ==
+                       mlirOperationGetNumResults(op)
+               ? 1 : -1;
+  }
+  if (!nameIs(op, "scf.for"))
+    return -1;
+  intptr_t nres = mlirOperationGetNumResults(op);
+  int64_t trips = acForTrips(op);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  if (trips < 0 || trips > 1 || mlirOperationGetNumOperands(op) != 3 + nres ||
+      mlirBlockIsNull(body) || mlirBlockGetNumArguments(body) != 1 + nres)
+    return -1;
+  return trips;
+}
+
+/* Folds trivialRegionOp `op`: its block's arguments become the loop's
+ * lower bound and inits, then its ops move before it (run once), or its
+ * results become its inits (run no time). */
+static void foldTrivial(MlirOperation op, int64_t times) {
+  intptr_t nres = mlirOperationGetNumResults(op);
+  if (nameIs(op, "scf.for")) {
+    if (times == 0) {
+      for (intptr_t k = 0; k < nres; ++k)
+        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, k),
+                                      mlirOperationGetOperand(op, 3 + k));
+      mlirOperationDestroy(op);
+      return;
+    }
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+    mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, 0),
+                                  mlirOperationGetOperand(op, 0));
+    for (intptr_t k = 0; k < nres; ++k)
+      mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, 1 + k),
+                                    mlirOperationGetOperand(op, 3 + k));
+  }
+  foldInto(op, 0);
+}
+
 typedef struct Found {
   MlirOperation *ops;
   intptr_t len, cap;
@@ -192,7 +241,7 @@ typedef struct Found {
  * branch not taken is erased with its op, after its own ops were folded). */
 static MlirWalkResult collect(MlirOperation op, void *user) {
   Found *f = user;
-  if (acConstantBranch(op) < 0 && !hasSameYield(op))
+  if (acConstantBranch(op) < 0 && !hasSameYield(op) && trivialRegionOp(op) < 0)
     return MlirWalkResultAdvance;
   if (f->len == f->cap) {
     intptr_t cap = f->cap ? 2 * f->cap : 16;
@@ -217,8 +266,11 @@ intptr_t acFoldConstantBranches(MlirOperation func) {
   }
   for (intptr_t i = 0; i < f.len; ++i) {
     intptr_t r = acConstantBranch(f.ops[i]);
+    int64_t times = trivialRegionOp(f.ops[i]);
     if (r >= 0)
       foldInto(f.ops[i], r);
+    else if (times >= 0)
+      foldTrivial(f.ops[i], times);
     else
       foldSameYields(f.ops[i]);
   }
