@@ -217,7 +217,7 @@ static int64_t blockWorkspace(MlirOperation parent, MlirBlock block,
         addValue(&b, init, newStore(&b, 0, 0));
     }
   intptr_t i = 0;
-  MlirOperation term = mlirBlockGetTerminator(block);
+  MlirOperation term = acBlockTerminator(block);
   for (MlirOperation o = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(o) && !b.nomem; o = mlirOperationGetNextInBlock(o), ++i)
     if (mlirOperationIsNull(term) || !mlirOperationEqual(o, term))
@@ -262,6 +262,20 @@ static int constantIndex(MlirValue v, int64_t *x) {
     return 0;
   *x = mlirIntegerAttrGetValueInt(a);
   return 1;
+}
+
+MlirOperation acBlockTerminator(MlirBlock block) {
+  MlirOperation t = mlirBlockGetTerminator(block);
+  if (!mlirOperationIsNull(t))
+    return t;
+  /* An unregistered op (torch.prim.Loop.condition) is not known as a
+   * terminator: the last op of the block, when it makes nothing. */
+  MlirOperation last = {NULL};
+  for (MlirOperation o = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(o);
+       o = mlirOperationGetNextInBlock(o))
+    last = o;
+  return !mlirOperationIsNull(last) && mlirOperationGetNumResults(last) == 0
+             ? last : (MlirOperation){NULL};
 }
 
 int64_t acForTrips(MlirOperation op) {
@@ -319,6 +333,9 @@ static int64_t opWorkspace(MlirOperation op, const AcBodyHooks *h,
     acBodyNoteAt(note, AC_BODY_AT_MOST, op, "the regions of '%s' make different "
            "bytes; the plan counts the most (%lld B), which the program "
            "makes only where that region runs", (long long)most);
+  else if (nreg == 1 && !acOpIs(op, "scf.for") && !acOpIs(op, "scf.execute_region"))
+    acBodyNoteAt(note, AC_BODY_AT_MOST, op, "'%s' may run its body no time; "
+           "the plan counts what it makes (%lld B)", (long long)most);
   return most;
 }
 

@@ -928,14 +928,15 @@ static void acRegionCost(AcImportCtx *c, MlirOperation op, int depth, AcOpCost *
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
     double rf = 0, rb = 0;
     for (MlirBlock blk = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-         !mlirBlockIsNull(blk); blk = mlirBlockGetNextInRegion(blk))
+         !mlirBlockIsNull(blk); blk = mlirBlockGetNextInRegion(blk)) {
+      MlirOperation term = acBlockTerminator(blk);
       for (MlirOperation o = mlirBlockGetFirstOperation(blk); !mlirOperationIsNull(o);
            o = mlirOperationGetNextInBlock(o)) {
         AcOpCost k;
         memset(&k, 0, sizeof k);
         MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(o));
-        if (acStrRefEq(n, "scf.yield") || acStrRefEq(n, "scf.condition"))
-          continue;
+        if (!mlirOperationIsNull(term) && mlirOperationEqual(o, term))
+          continue; /* a yield: costs nothing */
         if (mlirOperationGetNumRegions(o) > 0 &&
             !(n.length > 7 && !strncmp(n.data, "linalg.", 7))) {
           if (depth < AC_BODY_DEPTH)
@@ -950,6 +951,7 @@ static void acRegionCost(AcImportCtx *c, MlirOperation op, int depth, AcOpCost *
         unknown |= k.unknown;
         cost->computeIntensive |= k.computeIntensive;
       }
+    }
     if (branches) {
       flops = rf > flops ? rf : flops;
       bytes = rb > bytes ? rb : bytes;
