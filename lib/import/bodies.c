@@ -6,6 +6,7 @@
 #include "import/import.h"
 #include "support/ptrmap.h"
 
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "autoac/support.h"
 
@@ -16,8 +17,9 @@
 typedef struct BStore {
   int64_t bytes;      /* 0 for a storage from above */
   intptr_t alloc;     /* step it is made at */
-  intptr_t last;      /* last step one of its values is read at, -1: none */
-  intptr_t lastUses;  /* uses at step `last` */
+  intptr_t last;      /* last step one of its values is used at, -1: none */
+  intptr_t lastRead;  /* last step one of its values is read at, -1: none */
+  intptr_t readsAt;   /* reads at step `lastRead` */
 } BStore;
 
 typedef struct Body {
@@ -74,35 +76,90 @@ static intptr_t newStore(Body *b, int64_t bytes, intptr_t alloc) {
   s->bytes = bytes;
   s->alloc = alloc;
   s->last = -1;
-  s->lastUses = 0;
+  s->lastRead = -1;
+  s->readsAt = 0;
   return b->nst++;
 }
 
-/* Makes `v` a value of storage `s`: its reads in the block move the
- * storage's last step. */
+/* Whether operand `k` of `op` is read, as one-shot bufferization sees it:
+ * every operand is, but a linalg op's init whose payload does not use it
+ * (`linalg.add ... outs(%e)`: written, not read). */
+static int readsOperand(MlirOperation op, intptr_t k) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  intptr_t nops = mlirOperationGetNumOperands(op);
+  intptr_t nres = mlirOperationGetNumResults(op);
+  if (n.length <= 7 || strncmp(n.data, "linalg.", 7) != 0 || nres < 1 ||
+      k < nops - nres || mlirOperationGetNumRegions(op) < 1)
+    return 1;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  if (mlirBlockIsNull(body) || mlirBlockGetNumArguments(body) != nops)
+    return 1;
+  return !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirBlockGetArgument(body, k)));
+}
+
+/* Makes `v` a value of storage `s`: its uses in the block move the
+ * storage's last step, its reads its last read. */
 static void addValue(Body *b, MlirValue v, intptr_t s) {
   if (s < 0 || acPtrMapPut(&b->storeOf, v.ptr, (int32_t)s) != AC_OK) {
     b->nomem |= s >= 0;
     return;
   }
-  intptr_t last = -1, uses = 0;
+  BStore *st = &b->st[s];
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
-    intptr_t t = stepOf(b, mlirOpOperandGetOwner(u));
-    if (t > last) {
-      last = t;
-      uses = 1;
-    } else if (t == last && t >= 0) {
-      uses++;
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    intptr_t t = stepOf(b, owner);
+    if (t < 0)
+      continue;
+    if (t > st->last)
+      st->last = t;
+    if (!readsOperand(owner, mlirOpOperandGetOperandNumber(u)))
+      continue;
+    if (t > st->lastRead) {
+      st->lastRead = t;
+      st->readsAt = 1;
+    } else if (t == st->lastRead) {
+      st->readsAt++;
     }
   }
-  BStore *st = &b->st[s];
-  if (last > st->last) {
-    st->last = last;
-    st->lastUses = uses;
-  } else if (last == st->last && last >= 0) {
-    st->lastUses += uses;
+}
+
+/* A linalg op whose loops are all parallel and whose tensor operands are
+ * all read and written at the same index (identity indexing maps): one-shot
+ * bufferization lets it read an input in the buffer it writes. */
+static int elementwiseAccess(MlirOperation op) {
+  static const char *const named[] = {
+      "linalg.add", "linalg.sub", "linalg.mul", "linalg.div",
+      "linalg.div_unsigned", "linalg.max", "linalg.min", "linalg.powf",
+      "linalg.exp", "linalg.log", "linalg.abs", "linalg.ceil", "linalg.floor",
+      "linalg.negf", "linalg.reciprocal", "linalg.round", "linalg.sqrt",
+      "linalg.rsqrt", "linalg.square", "linalg.tanh", "linalg.erf",
+      "linalg.map", "linalg.copy", "linalg.select", NULL};
+  for (int i = 0; named[i]; ++i)
+    if (acOpIs(op, named[i]))
+      return 1;
+  if (!acOpIs(op, "linalg.generic"))
+    return 0;
+  MlirAttribute maps = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("indexing_maps"));
+  MlirAttribute iters = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("iterator_types"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirAttributeIsNull(iters) || !mlirAttributeIsAArray(iters))
+    return 0;
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(maps); ++i) {
+    MlirAttribute m = mlirArrayAttrGetElement(maps, i);
+    if (!mlirAttributeIsAAffineMap(m) || !mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(m)))
+      return 0;
   }
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(iters); ++i) {
+    MlirAttribute it = mlirArrayAttrGetElement(iters, i);
+    AcStrBuf text = {0};
+    mlirAttributePrint(it, acStrBufMlirCallback, &text);
+    int parallel = text.data && !text.failed && strstr(text.data, "parallel");
+    acFree(text.data);
+    if (!parallel)
+      return 0;
+  }
+  return 1;
 }
 
 static intptr_t storeOf(const Body *b, MlirValue v) {
@@ -117,12 +174,24 @@ static MlirValue writeInit(MlirOperation op, intptr_t k, int depth) {
   return acDpsResultInit(op, k, depth);
 }
 
-/* Whether a write at step `i` into storage `s` must copy: a value of the
- * storage is read after it, or at it besides as the init (a region op:
- * only after it; its branches' own reads are theirs). */
-static int writeConflicts(const Body *b, intptr_t s, intptr_t i, int region) {
+/* Whether `op`'s write at step `i` into storage `s` (through its init
+ * value `init`) must copy: a value of the storage is read after it, or at
+ * it besides as the init, by an op that does not access them elementwise
+ * (a region op: only after it; its branches' own reads are theirs). */
+static int writeConflicts(const Body *b, intptr_t s, intptr_t i,
+                          MlirOperation op, MlirValue init) {
   const BStore *st = &b->st[s];
-  return st->last > i || (!region && st->last == i && st->lastUses > 1);
+  if (st->lastRead > i)
+    return 1;
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  int linalg = n.length > 7 && !strncmp(n.data, "linalg.", 7);
+  if (st->lastRead < i || (mlirOperationGetNumRegions(op) > 0 && !linalg))
+    return 0;
+  intptr_t own = 0;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); ++k)
+    if (mlirValueEqual(mlirOperationGetOperand(op, k), init) && readsOperand(op, k))
+      own++;
+  return st->readsAt > own && !elementwiseAccess(op);
 }
 
 /* A new storage of `bytes` made by `op` at step `i`; -1 bytes: a tensor of
@@ -143,10 +212,9 @@ static intptr_t freshStore(Body *b, MlirOperation op, int64_t bytes, intptr_t i)
 static intptr_t resultStore(Body *b, MlirOperation op, intptr_t r, intptr_t i,
                             int64_t bytes, int depth) {
   MlirValue init = writeInit(op, r, depth);
-  int region = mlirOperationGetNumRegions(op) > 0;
   if (!mlirValueIsNull(init)) {
     intptr_t s = storeOf(b, init);
-    if (s >= 0 && !writeConflicts(b, s, i, region))
+    if (s >= 0 && !writeConflicts(b, s, i, op, init))
       return s;
     if (s < 0 && bytes > 0)
       acBodyNoteAt(b->note, AC_BODY_AT_MOST, op,
