@@ -21,8 +21,11 @@
  *    region op whose result is its init's: acDpsResultInit) writes into its
  *    init's storage when that storage is the block's own or one from above
  *    and no later op of the block reads it (nor the writer itself, through
- *    another operand); else into a new storage (bufferization's copy), as
- *    a write into a value from outside the region does;
+ *    another operand, unless it is an elementwise linalg op: parallel
+ *    loops, identity maps); reads are one-shot bufferization's (a linalg
+ *    init is read only when the payload uses it); else it writes into a
+ *    new storage (bufferization's copy), as a write into a value from
+ *    outside the region does;
  *  - anything else making a tensor (`tensor.empty`, an op's result) makes
  *    a new storage of its type's bytes;
  *  - a storage lives from its op to the last op of the block reading it (a
