@@ -3,11 +3,13 @@
  * and a last step from the use lists of their values, the peak comes from
  * a difference array over the block's steps. */
 #include "import/bodies.h"
+#include "import/branches.h"
 #include "import/import.h"
 #include "support/ptrmap.h"
 
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "autoac/support.h"
 
 #include <stdio.h>
@@ -32,6 +34,12 @@ typedef struct Body {
   BStore *st;
   intptr_t nst, capst;
   int64_t *delta;     /* [n + 1] live bytes, as differences over steps */
+  /* Writers auto-ac-copy-before-write routes into the buffer made before a
+     top-level scf.if / scf.index_switch (its result: 0 B here), and the
+     init each wrote into before (a use that is gone there). */
+  MlirOperation heads[8];
+  MlirValue headInits[8];
+  int numHeads;
   int nomem;
 } Body;
 
@@ -97,6 +105,19 @@ static int readsOperand(MlirOperation op, intptr_t k) {
   return !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirBlockGetArgument(body, k)));
 }
 
+static int headIndex(const Body *b, MlirOperation op) {
+  for (int i = 0; i < b->numHeads; ++i)
+    if (mlirOperationEqual(b->heads[i], op))
+      return i;
+  return -1;
+}
+
+/* Whether `owner`'s use of `v` is the init a routed writer no longer uses. */
+static int routedUse(const Body *b, MlirOperation owner, MlirValue v) {
+  int h = headIndex(b, owner);
+  return h >= 0 && mlirValueEqual(b->headInits[h], v);
+}
+
 /* Makes `v` a value of storage `s`: its uses in the block move the
  * storage's last step, its reads its last read. */
 static void addValue(Body *b, MlirValue v, intptr_t s) {
@@ -109,7 +130,7 @@ static void addValue(Body *b, MlirValue v, intptr_t s) {
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation owner = mlirOpOperandGetOwner(u);
     intptr_t t = stepOf(b, owner);
-    if (t < 0)
+    if (t < 0 || routedUse(b, owner, v))
       continue;
     if (t > st->last)
       st->last = t;
@@ -211,6 +232,8 @@ static intptr_t freshStore(Body *b, MlirOperation op, int64_t bytes, intptr_t i)
  * makes new bytes. */
 static intptr_t resultStore(Body *b, MlirOperation op, intptr_t r, intptr_t i,
                             int64_t bytes, int depth) {
+  if (headIndex(b, op) >= 0)
+    return newStore(b, 0, i); /* the op's result, made before it */
   MlirValue init = writeInit(op, r, depth);
   if (!mlirValueIsNull(init)) {
     intptr_t s = storeOf(b, init);
@@ -236,6 +259,17 @@ static void addDelta(Body *b, intptr_t from, intptr_t to, int64_t bytes) {
   b->delta[to + 1] -= bytes;
 }
 
+/* Whether every use of `v` is a routed writer's former init. */
+static int onlyRouted(const Body *b, MlirValue v) {
+  MlirOpOperand u = mlirValueGetFirstUse(v);
+  if (mlirOpOperandIsNull(u))
+    return 0;
+  for (; !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u))
+    if (!routedUse(b, mlirOpOperandGetOwner(u), v))
+      return 0;
+  return 1;
+}
+
 /* The storages of the results of the op at step `i`, and its own nested
  * workspace. */
 static void stepOp(Body *b, MlirOperation op, intptr_t i, int depth) {
@@ -250,9 +284,73 @@ static void stepOp(Body *b, MlirOperation op, intptr_t i, int depth) {
   for (intptr_t r = 0; r < mlirOperationGetNumResults(op) && !b->nomem; ++r) {
     MlirValue v = mlirOperationGetResult(op, r);
     int64_t bytes = b->h->valueBytes(b->h->user, v);
-    if (bytes == 0)
-      continue;
+    if (bytes == 0 || (acOpIs(op, "tensor.empty") && onlyRouted(b, v)))
+      continue; /* an empty whose one writer is routed away: erased */
     addValue(b, v, resultStore(b, op, r, i, bytes, depth));
+  }
+}
+
+/* The first writer of the in-place chain that yields `y` in a region of
+ * `parent` (writecopy.c chainBase), or null; *base: what the chain starts
+ * from (the head's init, or `y` itself without a head). */
+static MlirOperation chainHead(MlirOperation parent, MlirValue y, MlirValue *base) {
+  MlirOperation head = {NULL};
+  for (int steps = 0; steps < 64 && mlirValueIsAOpResult(y) &&
+                      acOpWithin(mlirOpResultGetOwner(y), parent) &&
+                      !mlirOperationEqual(mlirOpResultGetOwner(y), parent); ++steps) {
+    MlirOperation d = mlirOpResultGetOwner(y);
+    MlirValue init = writeInit(d, mlirOpResultGetResultNumber(y), 0);
+    if (mlirValueIsNull(init))
+      break;
+    head = d;
+    y = init;
+  }
+  *base = y;
+  return head;
+}
+
+/* Whether the chain base `v` of a branch of `parent` lets every branch's
+ * result j be one buffer made before it: made before `parent`, or a
+ * tensor.empty of the branch (writecopy.c branchesChainable). */
+static int chainableBase(MlirOperation parent, MlirValue v) {
+  MlirOperation def = mlirValueIsAOpResult(v)
+                          ? mlirOpResultGetOwner(v)
+                          : mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v));
+  if (!acOpWithin(def, parent) || mlirOperationEqual(def, parent))
+    return 1;
+  return mlirValueIsAOpResult(v) && acOpIs(def, "tensor.empty");
+}
+
+/* The writers auto-ac-copy-before-write routes into one buffer made before
+ * `parent`, a top-level scf.if or scf.index_switch (writecopy.c
+ * shareIfInits), for result j of each branch: when its static tensor result
+ * is not written into a value made before it (acDpsResultInit) and every
+ * branch's chain starts from an empty of its own or a value made before it. */
+static void routeHeads(Body *b, MlirOperation parent, MlirBlock block) {
+  intptr_t nr = mlirOperationGetNumRegions(parent);
+  for (intptr_t j = 0; j < mlirOperationGetNumResults(parent) && b->numHeads < 8; ++j) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(parent, j));
+    if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
+        (acOpIs(parent, "scf.if") && !mlirValueIsNull(acDpsResultInit(parent, j, 0))))
+      continue;
+    int chainable = 1;
+    for (intptr_t r = 0; r < nr && chainable; ++r) {
+      MlirBlock rb = mlirRegionGetFirstBlock(mlirOperationGetRegion(parent, r));
+      MlirOperation y = mlirBlockIsNull(rb) ? (MlirOperation){NULL} : mlirBlockGetTerminator(rb);
+      MlirValue base;
+      chainable = !mlirOperationIsNull(y) && j < mlirOperationGetNumOperands(y) &&
+                  mlirBlockIsNull(mlirBlockGetNextInRegion(rb)) &&
+                  (chainHead(parent, mlirOperationGetOperand(y, j), &base), chainableBase(parent, base));
+    }
+    MlirOperation y = mlirBlockGetTerminator(block);
+    MlirValue base;
+    MlirOperation head = chainable && !mlirOperationIsNull(y)
+                             ? chainHead(parent, mlirOperationGetOperand(y, j), &base)
+                             : (MlirOperation){NULL};
+    if (mlirOperationIsNull(head))
+      continue;
+    b->heads[b->numHeads] = head;
+    b->headInits[b->numHeads++] = base;
   }
 }
 
@@ -278,6 +376,8 @@ static int64_t blockWorkspace(MlirOperation parent, MlirBlock block,
     if (h->valueBytes(h->user, v) != 0)
       addValue(&b, v, newStore(&b, 0, 0));
   }
+  if (depth == 0 && (acOpIs(parent, "scf.if") || acOpIs(parent, "scf.index_switch")))
+    routeHeads(&b, parent, block);
   if (acOpIs(parent, "scf.if") || acOpIs(parent, "scf.index_switch"))
     for (intptr_t k = 0; k < mlirOperationGetNumResults(parent) && !b.nomem; ++k) {
       MlirValue init = acDpsResultInit(parent, k, depth);
