@@ -849,21 +849,25 @@ static int acInitAlsoRead(MlirOperation op, MlirValue init) {
 
 /* acBodyWorkspace's hooks (import/bodies.h): the import's types and cost
  * model, for the values and ops nested in a region op.  A type read that
- * fails is no error here (the value is then not sized): what it wrote into
- * the context's error is put back. */
-static int64_t acBodyValueBytes(void *user, MlirValue v) {
-  AcImportCtx *c = user;
+ * fails is no error here (acReadTypeQuietly: the value is then not sized,
+ * and what the read wrote into the context's error is put back). */
+static int acReadTypeQuietly(AcImportCtx *c, MlirValue v, AcTensorType *t) {
   AcError saved = *c->err;
   MlirLocation savedLoc = c->errLoc ? *c->errLoc : mlirOperationGetLocation(c->curFunc);
+  if (acReadType(c, mlirValueGetType(v), t, savedLoc, AC_NONE, "value #%d%s", 0,
+                 "") == AC_OK)
+    return 1;
+  *c->err = saved;
+  if (c->errLoc)
+    *c->errLoc = savedLoc;
+  return 0;
+}
+
+static int64_t acBodyValueBytes(void *user, MlirValue v) {
+  AcImportCtx *c = user;
   AcTensorType t;
-  AcStatus st = acReadType(c, mlirValueGetType(v), &t, savedLoc, AC_NONE,
-                           "value #%d%s", 0, "");
-  if (st != AC_OK) {
-    *c->err = saved;
-    if (c->errLoc)
-      *c->errLoc = savedLoc;
+  if (!acReadTypeQuietly(c, v, &t))
     return -1;
-  }
   if (!t.isTensor)
     return 0;
   for (int32_t d = 0; d < t.rank; ++d)
@@ -886,15 +890,8 @@ static int acNestedCost(AcImportCtx *c, MlirOperation op, AcOpCost *cost) {
   for (intptr_t i = 0; i < nops + nres; ++i) {
     MlirValue v = i < nops ? mlirOperationGetOperand(op, i)
                            : mlirOperationGetResult(op, i - nops);
-    AcError saved = *c->err;
-    MlirLocation loc = c->errLoc ? *c->errLoc : mlirOperationGetLocation(op);
-    if (acReadType(c, mlirValueGetType(v), &types[i], loc, AC_NONE,
-                   "value #%d%s", 0, "") != AC_OK) {
-      *c->err = saved;
-      if (c->errLoc)
-        *c->errLoc = loc;
+    if (!acReadTypeQuietly(c, v, &types[i]))
       return 0;
-    }
   }
   memcpy(name, n.data, n.length);
   name[n.length] = 0;
