@@ -77,6 +77,23 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats);
 /// number of copies made goes to `*copies` (may be NULL).
 AcStatus acCopyReturnedViews(MlirOperation module, intptr_t *copies);
 
+/// The `auto-ac-to-linalg` pass (auto-ac-lower-cpu and -gpu run it after
+/// upstream's tosa-to-linalg passes, before one-shot-bufferize):
+///  1. a `tosa.const` still read becomes an `arith.constant` of its values,
+///     and unused `tosa.const` / `tosa.const_shape` are erased (what
+///     tosa-to-arith does for them, without its greedy rewriter, which
+///     folds every other op of the function too);
+///  2. every `arith` / `math` op on ranked tensors (but `arith.constant`)
+///     becomes `tensor.empty` (its dynamic sizes read with `tensor.dim`
+///     from the first tensor operand) + `linalg.generic` writing into it,
+///     the op itself the payload on the elements, scalar operands read
+///     from above: a fresh init, so the result is a new buffer as the
+///     planner counts it (upstream's convert-elementwise-to-linalg makes an
+///     operand the init, and bufferization would reuse its buffer).
+/// AC_OK, or AC_ERR_NOMEM (step 2 not done); the number of ops rewritten
+/// in step 2 goes to `*rewritten` (may be NULL).
+AcStatus acToLinalg(MlirOperation module, intptr_t *rewritten);
+
 /// The `auto-ac-copy-before-write` pass (auto-ac-lower-cpu and -gpu run it
 /// after auto-ac-copy-returned-views, before one-shot-bufferize): in every
 /// one-block func.func, a destination-style write (a linalg op's `outs`,

@@ -249,7 +249,7 @@ static intptr_t resultStore(Body *b, MlirOperation op, intptr_t r, intptr_t i,
   intptr_t a = r == 0 ? b->h->aliasOperand(b->h->user, op) : -1;
   if (a >= 0 && a < mlirOperationGetNumOperands(op))
     return storeOf(b, mlirOperationGetOperand(op, a));
-  if (acOpIs(op, "arith.constant") || acOpIs(op, "stablehlo.constant"))
+  if (acOpIsGlobalConstant(op))
     return -1;
   return freshStore(b, op, bytes, i);
 }

@@ -25,6 +25,7 @@
  * that context and invariant would become a shared internal interface. */
 #include "autoac/autoac.h"
 #include "import/import.h"
+#include "import/tosa.h"
 #include "import/branches.h"
 #include "import/layout.h"
 #include "import/symbols.h"
@@ -1206,20 +1207,23 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
     int64_t workspace = user && user->hasWorkspace
                             ? user->workspace
                             : acCostWorkspace(c->device, opName, c->types, numDirect,
-                                              c->types + numDirect, nres);
+                                              c->types + numDirect, nres) +
+                                  acTosaWorkspace(op, &c->imp->bodies);
     /* A tensor constant bufferizes to a `memref.get_global`: no
        allocation (a writer into it copies: a new storage of its own).
        It costs nothing to rebuild, and a saved one would be copied at
        @f_fwd's return, so it is always recomputed (unless the user asks
        ac.save of it, which keeps its bytes). */
     int globalConst =
-        nres == 1 &&
-        (acStrRefEq(opNameRef, "arith.constant") ||
-         acStrRefEq(opNameRef, "stablehlo.constant")) &&
-        mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0))) &&
+        acOpIsGlobalConstant(op) &&
         acRequestFlag(op, "ac.save") == 0 && acRequestFlag(op, "ac.recompute") >= 0;
     if (globalConst)
       rb[0] = 0;
+    /* A TOSA shape must be a constant in sight of its user (tosa.reshape,
+       tosa.slice, ... do not verify otherwise): never an argument of
+       @f_bwd, always rebuilt there (no memory either way). */
+    if (acOpIs(op, "tosa.const_shape"))
+      globalConst = 1;
     /* A `tensor.empty` holds no data: recomputing it is its allocation,
        right before its writer in the backward (which then writes into it
        in place).  Saved, @f_bwd would receive a buffer its writer never

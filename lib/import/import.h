@@ -14,6 +14,7 @@
 #include "import/bodies.h"
 #include "import/nesting.h"
 #include "mlir-c/IR.h"
+#include "mlir-c/BuiltinTypes.h"
 
 #include <string.h>
 
@@ -86,6 +87,16 @@ static inline int acStrRefEq(MlirStringRef r, const char *s) {
 /// 1 if `op` is named exactly `name` ("linalg.fill").
 static inline int acOpIs(MlirOperation op, const char *name) {
   return acStrRefEq(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+/// 1 if `op` is a tensor constant the lowering keeps as a global
+/// (`memref.get_global`: no allocation): `arith.constant`,
+/// `stablehlo.constant`, `tosa.const` (tosa-to-arith makes it an
+/// arith.constant) with one ranked tensor result.
+static inline int acOpIsGlobalConstant(MlirOperation op) {
+  return mlirOperationGetNumResults(op) == 1 &&
+         (acOpIs(op, "arith.constant") || acOpIs(op, "stablehlo.constant") ||
+          acOpIs(op, "tosa.const")) &&
+         mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)));
 }
 /// The attribute `name` of argument `k` of function `fn` (its `arg_attrs`
 /// dictionary), or a null attribute when it has none.

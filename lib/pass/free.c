@@ -1077,8 +1077,15 @@ AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
      backward): the deallocation pipeline cannot tell whether a call's
      results alias each other or its arguments, and frees them together at
      the end of the caller, behind a run-time alias check. */
+  /* Then TOSA and arith/math on tensors to linalg, each op's result a
+     fresh tensor.empty (a new buffer, as the planner counts it); TOSA's
+     constants by auto-ac-to-linalg, not tosa-to-arith, whose greedy
+     rewriter folds every other op too. */
   static const char inl[] =
-      "inline{default-pipeline=},auto-ac-copy-returned-views,auto-ac-copy-before-write,";
+      "inline{default-pipeline=},"
+      "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor),"
+      "auto-ac-to-linalg,"
+      "auto-ac-copy-returned-views,auto-ac-copy-before-write,";
   acStrBufAppend(out, inl, sizeof inl - 1);
   if (target == AC_LOWER_GPU) {
     /* Host buffers pinned and copies asynchronous after bufferization,

@@ -15,9 +15,11 @@
 #include "autoac/lower.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -279,6 +281,29 @@ struct CopyReturnedViewsPass
   }
 };
 
+/// auto-ac-to-linalg: the body is acToLinalg
+/// (lib/pass/tolinalg.c).
+struct ToLinalgPass
+    : public mlir::PassWrapper<ToLinalgPass,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ToLinalgPass)
+
+  llvm::StringRef getArgument() const final { return "auto-ac-to-linalg"; }
+  llvm::StringRef getDescription() const final {
+    return "Before one-shot-bufferize: arith/math ops on tensors become a "
+           "linalg.generic writing into a fresh tensor.empty (a new buffer, "
+           "as the planner counts it)";
+  }
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
+                    mlir::arith::ArithDialect>();
+  }
+  void runOnOperation() override {
+    if (acToLinalg(wrap(getOperation().getOperation()), nullptr) != AC_OK)
+      signalPassFailure();
+  }
+};
+
 /// auto-ac-copy-before-write: the body is acCopyBeforeWrite
 /// (lib/pass/writecopy.c).
 struct CopyBeforeWritePass
@@ -404,6 +429,7 @@ extern "C" void acRegisterPasses(void) {
     mlir::PassRegistration<FreeAtLastUsePass>();
     mlir::PassRegistration<CopyReturnedViewsPass>();
     mlir::PassRegistration<CopyBeforeWritePass>();
+    mlir::PassRegistration<ToLinalgPass>();
     mlir::PassRegistration<GpuBuffersPass>();
     mlir::PassRegistration<CountHostPass>();
     mlir::PassRegistration<OffloadLocsPass>();

@@ -727,9 +727,27 @@ done:
   return st;
 }
 
+/// 1 if `op` is a constant (no operand, no region, `*.constant`,
+/// `tosa.const`, `tosa.const_shape`): it reads and allocates nothing, and
+/// some users need it in sight (tosa.reshape's shape must be a constant:
+/// an scf.execute_region result is not, and the module would not verify).
+static int isConstant(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  static const char sfx[] = ".constant";
+  size_t ls = sizeof sfx - 1;
+  return mlirOperationGetNumOperands(op) == 0 && mlirOperationGetNumRegions(op) == 0 &&
+         mlirOperationGetNumResults(op) == 1 &&
+         ((n.length > ls && !memcmp(n.data + n.length - ls, sfx, ls)) ||
+          (n.length == 10 && !memcmp(n.data, "tosa.const", 10)) ||
+          (n.length == 16 && !memcmp(n.data, "tosa.const_shape", 16)));
+}
+
 /// Emits recompute group `gi` as an scf.execute_region {ac.recompute} at the
 /// end of `block`.  Group values read outside the group (by backward ops or
-/// other groups) become its results; the others stay private to it.
+/// other groups) become its results; the others stay private to it.  The
+/// group's constants are cloned in front of the region instead (isConstant),
+/// and a group of constants only makes no region (`*outExec` is then the
+/// last constant, or left as it was when every one was there already).
 static AcStatus emitGroup(Split *s, int32_t gi, MlirBlock block,
                           const char *where, MlirOperation *outExec) {
   const AcGraph *g = s->g;
@@ -744,11 +762,28 @@ static AcStatus emitGroup(Split *s, int32_t gi, MlirBlock block,
   mlirRegionAppendOwnedBlock(region, inner);
   int regionOwned = 1;
   MlirLocation loc = mlirOperationGetLocation(s->imp->ops[grp->anchor]);
+  MlirOperation lastOuter = nullOp();
   for (int32_t k = 0; k < grp->numOps; ++k) {
     AcId op = s->groups->ops[grp->firstOp + k];
+    if (isConstant(s->imp->ops[op])) {
+      /* In front of the region, where every later op sees it. */
+      if (!mlirValueIsNull(s->map[g->ops[op].firstResult]))
+        continue;
+      st = cloneOp(s, op, block, 1, NULL, NULL, where);
+      if (st != AC_OK)
+        goto done;
+      lastOuter = mlirOpResultGetOwner(s->map[g->ops[op].firstResult]);
+      continue;
+    }
     st = cloneOp(s, op, inner, 1, fresh, &numFresh, where);
     if (st != AC_OK)
       goto done;
+  }
+  if (numFresh == 0) {
+    /* Constants only: no region. */
+    if (!mlirOperationIsNull(lastOuter))
+      *outExec = lastOuter;
+    goto done;
   }
   for (int32_t i = 0; i < numFresh; ++i) {
     AcId v = fresh[i];

@@ -16,7 +16,8 @@ row reduction), linalg.matmul and named elementwise ops, linalg.transpose,
 tensor.extract_slice / tensor.pad / tensor.insert_slice (into a value read
 later or a fresh fill: the in-place rule), views (collapse_shape +
 expand_shape), dropout with linalg.fill_rng_2d (a replayable draw),
-func.call to private helpers (forward and backward), scf.for and scf.if
+the same unary and binary ops on whole tensors as `math`/`arith` ops and
+as TOSA ops, func.call to private helpers (forward and backward), scf.for and scf.if
 holding tensors; `ac.save` / `ac.recompute` requests on some ops.  The
 driver may run `mlir-opt --cse` on the module (shared `tensor.empty` and
 fills) before planning.  With `nfuncs` > 1 the module holds several joint
@@ -293,7 +294,19 @@ class Func:
             R, C = a.shape
             if k == "unary":
                 w = r[1] % 5
-                n = em.generic([(a.name, a.shape)], a.shape, unary_body(w, em), attr=at)
+                form = r[2] % 4 if w < 2 else 0
+                if form == 2:
+                    # The same op on the whole tensor: math, or TOSA.
+                    n = em.fresh()
+                    em.emit("%s = %s %s%s : %s" % (n, ["math.tanh", "math.sin"][w], a.name,
+                                                    " {ac.%s}" % at if at else "", T(a.shape)))
+                elif form == 3:
+                    n = em.fresh()
+                    em.emit("%s = %s %s%s : (%s) -> %s" % (
+                        n, ["tosa.tanh", "tosa.sin"][w], a.name,
+                        " {ac.%s}" % at if at else "", T(a.shape), T(a.shape)))
+                else:
+                    n = em.generic([(a.name, a.shape)], a.shape, unary_body(w, em), attr=at)
                 self.use(a)
                 self.add(n, a.shape, "unary", dict(a=a, w=w))
             elif k in ("binary", "named"):
@@ -301,9 +314,29 @@ class Func:
                 if b is None:
                     b = a
                 w = r[2] % 3
+                form = r[3] % 4 if k == "named" else 0
                 if k == "binary":
                     n = em.generic([(a.name, a.shape), (b.name, b.shape)], a.shape,
                                    binary_body(w, em), attr=at)
+                elif form == 2:
+                    # arith on whole tensors (auto-ac-lower-cpu makes each a
+                    # linalg.generic into a fresh tensor.empty).
+                    n = em.fresh()
+                    em.emit("%s = %s %s, %s%s : %s" % (
+                        n, ["arith.addf", "arith.mulf", "arith.subf"][w], a.name, b.name,
+                        " {ac.%s}" % at if at else "", T(a.shape)))
+                elif form == 3:
+                    # TOSA (tosa.mul's shift: a tosa.const; lowered by the
+                    # tosa-to-linalg passes of auto-ac-lower-cpu).
+                    n = em.fresh()
+                    extra, types = "", "%s, %s" % (T(a.shape), T(a.shape))
+                    if w == 1:
+                        sh = em.fresh("sh")
+                        em.emit('%s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>' % sh)
+                        extra, types = ", " + sh, types + ", tensor<1xi8>"
+                    em.emit("%s = %s %s, %s%s%s : (%s) -> %s" % (
+                        n, ["tosa.add", "tosa.mul", "tosa.sub"][w], a.name, b.name, extra,
+                        " {ac.%s}" % at if at else "", types, T(a.shape)))
                 else:
                     e = em.empty(a.shape)
                     n = em.fresh()

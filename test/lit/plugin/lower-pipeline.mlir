@@ -1,7 +1,8 @@
 // REQUIRES: plugin
 // Planning and lowering in one stock mlir-opt run: auto-ac, then the named
 // pipeline auto-ac-lower-cpu (docs/rewrite.md, "Lowering the output"), which
-// expands to inlining (calls without no_inline), bufferization, the
+// expands to inlining (calls without no_inline), TOSA and arith/math on
+// tensors to linalg, bufferization, the
 // deallocation pipeline, the free pass and the CPU lowering.  Options reach the passes; a bad option is an error.
 //
 // RUN: mlir-opt %inputs/fidelity/small-mlp.mlir --load-pass-plugin=%plugin \
@@ -9,6 +10,12 @@
 // RUN:   --dump-pass-pipeline -o %t.ll.mlir 2>&1 | FileCheck %s --check-prefix=DUMP
 // DUMP:      auto-ac{
 // DUMP-NEXT: inline{default-pipeline= {{.*}}},
+// DUMP-NEXT: func.func(
+// DUMP-NEXT: tosa-to-linalg-named{{.*}},
+// DUMP-NEXT: tosa-to-linalg{{.*}},
+// DUMP-NEXT: tosa-to-tensor
+// DUMP-NEXT: ),
+// DUMP-NEXT: auto-ac-to-linalg,
 // DUMP-NEXT: auto-ac-copy-returned-views,
 // DUMP-NEXT: auto-ac-copy-before-write,
 // DUMP-NEXT: one-shot-bufferize{{.*}}buffer-alignment=64 bufferize-function-boundaries=true {{.*}}function-boundary-type-conversion=identity-layout-map

@@ -171,13 +171,15 @@ module {
 
 //--- capture.mlir
 // A recomputed op whose region reads a value of the function body (the
-// constant in the linalg.generic body): the constant is cloned into the
-// recompute region too and the clone's body reads the new one.
+// constant in the linalg.generic body): the constant is cloned too, in
+// front of the recompute region (constants are never inside one: some
+// users need them in sight, tosa.reshape's shape among them), and the
+// clone's body reads the new one.
 
 // CUT-LABEL: func.func @k_bwd(
 // CUT-SAME:      %[[DY:[^:]*]]: tensor<4xf32> {ac.tangent}, %[[X:[^:]*]]: tensor<4xf32>)
+// CUT-NEXT:    %[[S:.*]] = arith.constant 3.0
 // CUT-NEXT:    %[[R:.*]] = scf.execute_region -> tensor<4xf32> {
-// CUT-NEXT:      %[[S:.*]] = arith.constant 3.0
 // CUT-NEXT:      %[[E:.*]] = tensor.empty()
 // CUT-NEXT:      %[[A:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4xf32>) outs(%[[E]] : tensor<4xf32>)
 // CUT-NEXT:      ^bb0(%[[V:.*]]: f32, %{{.*}}: f32):
