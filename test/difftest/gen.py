@@ -17,7 +17,7 @@ tensor.extract_slice / tensor.pad / tensor.insert_slice (into a value read
 later or a fresh fill: the in-place rule), views (collapse_shape +
 expand_shape), dropout with linalg.fill_rng_2d (a replayable draw),
 the same unary and binary ops on whole tensors as `math`/`arith` ops and
-as TOSA ops, func.call to private helpers (forward and backward), scf.for and scf.if
+as TOSA ops, views as tosa.reshape (the shape back read by the backward), func.call to private helpers (forward and backward), scf.for and scf.if
 holding tensors; `ac.save` / `ac.recompute` requests on some ops.  The
 driver may run `mlir-opt --cse` on the module (shared `tensor.empty` and
 fills) before planning.  With `nfuncs` > 1 the module holds several joint
@@ -437,11 +437,24 @@ class Func:
                 C2 = tot // R2
                 c = em.fresh()
                 n = em.fresh()
-                em.emit("%s = tensor.collapse_shape %s [[0, 1]] : %s into tensor<%dxf32>" % (c, a.name, T(a.shape), tot))
-                em.emit("%s = tensor.expand_shape %s [[0, 1]] output_shape [%d, %d] : tensor<%dxf32> into %s" % (
-                    n, c, R2, C2, tot, T((R2, C2))))
+                back = None
+                if r[2] % 4 == 3 and a.name not in self.sliced:
+                    # TOSA: tosa.reshape with constant shapes; the shape
+                    # back is made here and read by the backward (a
+                    # forward constant the backward needs in sight).
+                    back = em.fresh("shp")
+                    em.emit("%s = tosa.const_shape {values = dense<[%d, %d]> : tensor<2xindex>} : () -> !tosa.shape<2>" % (
+                        c, R2, C2))
+                    em.emit("%s = tosa.const_shape {values = dense<[%d, %d]> : tensor<2xindex>} : () -> !tosa.shape<2>" % (
+                        back, R, C))
+                    em.emit("%s = tosa.reshape %s, %s : (%s, !tosa.shape<2>) -> %s" % (
+                        n, a.name, c, T(a.shape), T((R2, C2))))
+                else:
+                    em.emit("%s = tensor.collapse_shape %s [[0, 1]] : %s into tensor<%dxf32>" % (c, a.name, T(a.shape), tot))
+                    em.emit("%s = tensor.expand_shape %s [[0, 1]] output_shape [%d, %d] : tensor<%dxf32> into %s" % (
+                        n, c, R2, C2, tot, T((R2, C2))))
                 self.use(a)
-                self.add(n, (R2, C2), "view", dict(a=a))
+                self.add(n, (R2, C2), "view", dict(a=a, back=back))
                 if a.name in self.sliced:
                     self.sliced.add(n)
             elif k == "transpose":
@@ -760,9 +773,13 @@ class Func:
                 c = em.fresh()
                 n = em.fresh()
                 tot = R * C
-                em.emit("%s = tensor.collapse_shape %s [[0, 1]] : %s into tensor<%dxf32>" % (c, g, T(S), tot))
-                em.emit("%s = tensor.expand_shape %s [[0, 1]] output_shape [%d, %d] : tensor<%dxf32> into %s" % (
-                    n, c, R, C, tot, T(a.shape)))
+                if info.get("back"):
+                    em.emit("%s = tosa.reshape %s, %s : (%s, !tosa.shape<2>) -> %s" % (
+                        n, g, info["back"], T(S), T(a.shape)))
+                else:
+                    em.emit("%s = tensor.collapse_shape %s [[0, 1]] : %s into tensor<%dxf32>" % (c, g, T(S), tot))
+                    em.emit("%s = tensor.expand_shape %s [[0, 1]] output_shape [%d, %d] : tensor<%dxf32> into %s" % (
+                        n, c, R, C, tot, T(a.shape)))
                 self.views.add(n)
                 addg(a, n)
             elif kind == "transpose":
