@@ -1262,6 +1262,14 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
       if (w < 0)
         return acNoMem(c, loc);
       gop->workspace = w > AC_MAX_BYTES - workspace ? AC_MAX_BYTES : workspace + w;
+      /* A copied init (read later, or not writable) that dies at the op
+         is freed once copied, before the body runs; the simulator keeps
+         it through the op (difftest seed 6002917). */
+      if (w > 0 && !mlirValueIsNull(acDpsInit(op, 0)))
+        acBodyNoteAt(&imp->bodies, AC_BODY_AT_MOST, op,
+                     "'%s' makes tensors in its body (%lld B) beside its init; "
+                     "where the init is copied and read no more, the program "
+                     "frees it before the body runs, the plan counts both", w);
     }
     int flag = acRequestFlag(op, "ac.save");
     if (flag < 0)
