@@ -1,5 +1,10 @@
-/* collect.c - the ops a lowering pass rewrites (pass/collect.h). */
+/* collect.c - what the lowering passes share (pass/collect.h). */
 #include "pass/collect.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#define SREF(s) mlirStringRefCreateFromCString(s)
 
 typedef struct AcOpList {
   AcOpPredicate keep;
@@ -38,4 +43,25 @@ AcStatus acCollectOps(MlirOperation root, AcOpPredicate keep,
   *ops = l.ops;
   *n = l.n;
   return l.failed ? AC_ERR_NOMEM : AC_OK;
+}
+
+MlirValue acDimBefore(MlirOperation at, MlirValue src, intptr_t d) {
+  MlirContext ctx = mlirOperationGetContext(at);
+  MlirLocation loc = mlirOperationGetLocation(at);
+  MlirBlock block = mlirOperationGetBlock(at);
+  MlirType index = mlirIndexTypeGet(ctx);
+  MlirNamedAttribute value = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, SREF("value")), mlirIntegerAttrGet(index, d));
+  MlirOperationState cs = mlirOperationStateGet(SREF("arith.constant"), loc);
+  mlirOperationStateAddResults(&cs, 1, &index);
+  mlirOperationStateAddAttributes(&cs, 1, &value);
+  MlirOperation c = mlirOperationCreate(&cs);
+  mlirBlockInsertOwnedOperationBefore(block, at, c);
+  MlirValue ops[2] = {src, mlirOperationGetResult(c, 0)};
+  MlirOperationState ds = mlirOperationStateGet(SREF("tensor.dim"), loc);
+  mlirOperationStateAddOperands(&ds, 2, ops);
+  mlirOperationStateAddResults(&ds, 1, &index);
+  MlirOperation dim = mlirOperationCreate(&ds);
+  mlirBlockInsertOwnedOperationBefore(block, at, dim);
+  return mlirOperationGetResult(dim, 0);
 }

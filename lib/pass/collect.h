@@ -1,7 +1,8 @@
-/*===- pass/collect.h - the ops a lowering pass rewrites (internal) -*- C -*-===*
+/*===- pass/collect.h - what the lowering passes share (internal) --*- C -*-===*
  *
  * Passes that replace ops collect them first and rewrite after the walk
  * (a walk must not erase what it walks).  The list is owned by the caller.
+ * And the one builder they share: a dynamic size read with tensor.dim.
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_PASS_COLLECT_H
 #define AUTOAC_PASS_COLLECT_H
@@ -24,6 +25,10 @@ typedef int (*AcOpPredicate)(MlirOperation op);
 /// and `*n`.  AC_OK, or AC_ERR_NOMEM with `*ops` NULL and `*n` 0.
 AcStatus acCollectOps(MlirOperation root, AcOpPredicate keep,
                       MlirOperation **ops, intptr_t *n);
+
+/// `tensor.dim %src, %cD` (with its `arith.constant D : index`) inserted
+/// before `at`, at `at`'s location; its result.
+MlirValue acDimBefore(MlirOperation at, MlirValue src, intptr_t d);
 
 #ifdef __cplusplus
 }

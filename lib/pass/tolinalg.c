@@ -81,24 +81,6 @@ static MlirOperation insertBefore(MlirOperation at, MlirOperationState *st) {
   return op;
 }
 
-/* Size operand `d` of result type `t`: `tensor.dim %src, %cD` before `at`. */
-static MlirValue dimOf(MlirOperation at, MlirValue src, intptr_t d) {
-  MlirContext ctx = mlirOperationGetContext(at);
-  MlirLocation loc = mlirOperationGetLocation(at);
-  MlirType index = mlirIndexTypeGet(ctx);
-  MlirNamedAttribute value = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, SREF("value")), mlirIntegerAttrGet(index, d));
-  MlirOperationState cs = mlirOperationStateGet(SREF("arith.constant"), loc);
-  mlirOperationStateAddResults(&cs, 1, &index);
-  mlirOperationStateAddAttributes(&cs, 1, &value);
-  MlirOperation c = insertBefore(at, &cs);
-  MlirValue ops[2] = {src, mlirOperationGetResult(c, 0)};
-  MlirOperationState ds = mlirOperationStateGet(SREF("tensor.dim"), loc);
-  mlirOperationStateAddOperands(&ds, 2, ops);
-  mlirOperationStateAddResults(&ds, 1, &index);
-  return mlirOperationGetResult(insertBefore(at, &ds), 0);
-}
-
 /* A fresh `tensor.empty` of result `k`'s type before `op`; its dynamic
    sizes read from the first tensor operand (elementwise: one shape). */
 static MlirValue emptyFor(MlirOperation op, intptr_t k) {
@@ -111,7 +93,7 @@ static MlirValue emptyFor(MlirOperation op, intptr_t k) {
       src = mlirOperationGetOperand(op, i);
   for (intptr_t d = 0; d < rank; d++)
     if (mlirShapedTypeIsDynamicDim(t, d) && nsizes < AC_EW_MAX_OPERANDS)
-      sizes[nsizes++] = dimOf(op, src, d);
+      sizes[nsizes++] = acDimBefore(op, src, d);
   MlirOperationState es =
       mlirOperationStateGet(SREF("tensor.empty"), mlirOperationGetLocation(op));
   mlirOperationStateAddOperands(&es, nsizes, sizes);

@@ -25,6 +25,7 @@
  * maker, or its own copy of the value when its storage is read after the
  * if (difftest seed 110289).  docs/fidelity.md, cause 7. */
 #include "autoac/lower.h"
+#include "pass/collect.h"
 #include "import/import.h"
 #include "import/layout.h"
 #include "support/ptrmap.h"
@@ -379,22 +380,7 @@ static MlirValue freshBefore(MlirOperation op, MlirValue init, int keep) {
   for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); ++d) {
     if (!mlirShapedTypeIsDynamicDim(t, d))
       continue;
-    MlirContext ctx = mlirTypeGetContext(t);
-    MlirType ix = mlirIndexTypeGet(ctx);
-    MlirNamedAttribute val = mlirNamedAttributeGet(
-        mlirIdentifierGet(ctx, SREF("value")), mlirIntegerAttrGet(ix, d));
-    MlirOperationState cs = mlirOperationStateGet(SREF("arith.constant"), loc);
-    mlirOperationStateAddAttributes(&cs, 1, &val);
-    mlirOperationStateAddResults(&cs, 1, &ix);
-    MlirOperation c = mlirOperationCreate(&cs);
-    mlirBlockInsertOwnedOperationBefore(block, op, c);
-    MlirValue dimOps[2] = {init, mlirOperationGetResult(c, 0)};
-    MlirOperationState ds = mlirOperationStateGet(SREF("tensor.dim"), loc);
-    mlirOperationStateAddOperands(&ds, 2, dimOps);
-    mlirOperationStateAddResults(&ds, 1, &ix);
-    MlirOperation dim = mlirOperationCreate(&ds);
-    mlirBlockInsertOwnedOperationBefore(block, op, dim);
-    MlirValue size = mlirOperationGetResult(dim, 0);
+    MlirValue size = acDimBefore(op, init, d);
     mlirOperationStateAddOperands(&es, 1, &size);
   }
   MlirOperation empty = mlirOperationCreate(&es);
