@@ -1209,6 +1209,8 @@ static AcStatus acImportFunc(AcImportCtx *c, MlirOperation func,
                             : acCostWorkspace(c->device, opName, c->types, numDirect,
                                               c->types + numDirect, nres) +
                                   acTosaWorkspace(op, &c->imp->bodies);
+    if (workspace > AC_MAX_BYTES)
+      workspace = AC_MAX_BYTES;
     /* A tensor constant bufferizes to a `memref.get_global`: no
        allocation (a writer into it copies: a new storage of its own).
        It costs nothing to rebuild, and a saved one would be copied at

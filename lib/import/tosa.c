@@ -37,6 +37,19 @@ static const char *const kPlain[] = {
     "reduce_min", "reduce_product", "reduce_sum", "reshape", "reverse",
     "rsqrt", "select", "sigmoid", "sin", "tanh", "tile", "transpose", "sub"};
 
+/* a * b, or AC_MAX_BYTES when it is above (or a factor is negative). */
+static int64_t mulCapped(int64_t a, int64_t b) {
+  int64_t r;
+  if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r) || r > AC_MAX_BYTES)
+    return AC_MAX_BYTES;
+  return r;
+}
+
+/* a + b for a, b in [0, AC_MAX_BYTES], capped there. */
+static int64_t addCapped(int64_t a, int64_t b) {
+  return a > AC_MAX_BYTES - b ? AC_MAX_BYTES : a + b;
+}
+
 static int64_t elemBytes(MlirType e) {
   int64_t bits = mlirTypeIsAInteger(e) ? (int64_t)mlirIntegerTypeGetWidth(e)
                  : mlirTypeIsAFloat(e) ? (int64_t)mlirFloatTypeGetWidth(e) : 0;
@@ -50,8 +63,8 @@ static int64_t valueBytes(MlirValue v) {
     return -1;
   int64_t n = elemBytes(mlirShapedTypeGetElementType(t));
   for (intptr_t d = 0; d < mlirShapedTypeGetRank(t); d++)
-    n *= mlirShapedTypeGetDimSize(t, d);
-  return n >= 0 ? n : -1;
+    n = mulCapped(n, mlirShapedTypeGetDimSize(t, d));
+  return n;
 }
 
 /* The bytes of input `x` padded by the `pad` attribute (pairs per spatial
@@ -69,11 +82,13 @@ static int64_t paddedBytes(MlirOperation op, MlirValue x) {
       int64_t lo = mlirDenseI64ArrayGetElement(pad, 2 * (d - 1));
       int64_t hi = mlirDenseI64ArrayGetElement(pad, 2 * (d - 1) + 1);
       any |= lo | hi;
+      if (lo < 0 || hi < 0 || lo > AC_MAX_BYTES || hi > AC_MAX_BYTES)
+        return AC_MAX_BYTES;
       dim += lo + hi;
     }
-    n *= dim;
+    n = mulCapped(n, dim);
   }
-  return any ? n * elemBytes(mlirShapedTypeGetElementType(t)) : 0;
+  return any ? mulCapped(n, elemBytes(mlirShapedTypeGetElementType(t))) : 0;
 }
 
 /* The window of a pooling: a tensor of the kernel's shape. */
@@ -83,8 +98,8 @@ static int64_t windowBytes(MlirOperation op, MlirType elem) {
     return 0;
   int64_t n = 1;
   for (intptr_t i = 0; i < mlirDenseArrayGetNumElements(k); i++)
-    n *= mlirDenseI64ArrayGetElement(k, i);
-  return n * elemBytes(elem);
+    n = mulCapped(n, mlirDenseI64ArrayGetElement(k, i));
+  return mulCapped(n, elemBytes(elem));
 }
 
 static int nameIs(MlirStringRef s, const char *name) {
@@ -119,26 +134,29 @@ int64_t acTosaWorkspace(MlirOperation op, AcBodyNote *note) {
   MlirValue x = mlirOperationGetOperand(op, 0), r = mlirOperationGetResult(op, 0);
   MlirType xe = mlirShapedTypeGetElementType(mlirValueGetType(x));
   int64_t xb = valueBytes(x), rb = valueBytes(r);
-  if (xb < 0 || rb < 0 || (!argmax && !mlirTypeIsAFloat(xe))) {
+  int64_t re = mlirTypeIsAShaped(mlirValueGetType(r))
+                   ? elemBytes(mlirShapedTypeGetElementType(mlirValueGetType(r))) : 0;
+  if (xb < 0 || rb < 0 || re <= 0 || (!argmax && !mlirTypeIsAFloat(xe))) {
     acBodyNoteAt(note, AC_BODY_UNKNOWN, op,
                  "'%s' of integer or dynamic-shape tensors: its lowering "
                  "may allocate more than the plan counts", 0);
     return 0;
   }
   if (argmax)
-    return rb / elemBytes(mlirShapedTypeGetElementType(mlirValueGetType(r))) *
-           elemBytes(xe);
+    return mulCapped(rb / re, elemBytes(xe));
   int64_t w = paddedBytes(op, x);
   if (w > 0)
     acBodyNoteAt(note, AC_BODY_AT_MOST, op,
                  "'%s' pads its input into a copy: the program may free the "
                  "input before it makes the result, the plan counts both", 0);
-  if (nameIs(s, "conv3d") && mlirOperationGetNumOperands(op) > 1)
-    w += valueBytes(mlirOperationGetOperand(op, 1));
+  if (nameIs(s, "conv3d") && mlirOperationGetNumOperands(op) > 1) {
+    int64_t k = valueBytes(mlirOperationGetOperand(op, 1));
+    w = addCapped(w, k > 0 ? k : 0);
+  }
   if (nameIs(s, "depthwise_conv2d"))
-    w += rb;
+    w = addCapped(w, rb);
   if (pool)
-    w += windowBytes(op, xe);
+    w = addCapped(w, windowBytes(op, xe));
   if (nameIs(s, "avg_pool2d")) {
     /* The sums are made with the padded input and the window, the result
        after both are freed: live beside the result, max(padded + window
@@ -146,9 +164,9 @@ int64_t acTosaWorkspace(MlirOperation op, AcBodyNote *note) {
     MlirAttribute acc = mlirOperationGetAttributeByName(op, SREF("acc_type"));
     MlirType at = !mlirAttributeIsNull(acc) && mlirAttributeIsAType(acc)
                       ? mlirTypeAttrGetValue(acc) : xe;
-    int64_t sums = rb / elemBytes(mlirShapedTypeGetElementType(mlirValueGetType(r))) *
-                   elemBytes(at);
-    w = w + sums - rb > sums ? w + sums - rb : sums;
+    int64_t sums = mulCapped(rb / re, elemBytes(at));
+    int64_t all = addCapped(w, sums);
+    w = all - rb > sums ? all - rb : sums;
   }
   return w;
 }

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #define SREF(s) mlirStringRefCreateFromCString(s)
+/* Operands, results and rank this pass rewrites at most (fixed arrays). */
 #define AC_EW_MAX_OPERANDS 16
 
 static int hasPrefix(MlirOperation op, const char *prefix) {
@@ -61,6 +62,8 @@ static int isElementwiseOnTensors(MlirOperation op) {
   if (!mlirTypeIsARankedTensor(r0))
     return 0;
   intptr_t rank = mlirShapedTypeGetRank(r0);
+  if (rank > AC_EW_MAX_OPERANDS)
+    return 0; /* left to bufferization, which refuses it by name */
   for (intptr_t i = 0; i < nr; i++) {
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, i));
     if (!mlirTypeIsARankedTensor(t) || mlirShapedTypeGetRank(t) != rank)
