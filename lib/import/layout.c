@@ -179,7 +179,8 @@ static int dynamicResult(MlirValue v) {
 int acLayoutIsView(MlirOperation op) {
   return nameIs(op, "tensor.extract_slice") || nameIs(op, "tensor.expand_shape") ||
          nameIs(op, "tensor.collapse_shape") || nameIs(op, "tensor.cast") ||
-         nameIs(op, "tensor.bitcast") || nameIs(op, "tensor.reshape");
+         nameIs(op, "tensor.bitcast") || nameIs(op, "tensor.reshape") ||
+         nameIs(op, "tosa.reshape");
 }
 
 /* Static entry i of dense i64 array attribute `name`; 0 when missing. */
@@ -315,7 +316,7 @@ AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out) 
     /* Strides unknown: a slice or an expansion stays a view of unknown
        strides; a collapse of a group of more than one dim is not
        guaranteed (strict), nor is a reshape: copies. */
-    int copy = nameIs(op, "tensor.reshape");
+    int copy = nameIs(op, "tensor.reshape") || nameIs(op, "tosa.reshape");
     if (nameIs(op, "tensor.collapse_shape")) {
       /* Unit dims are skipped before the strict check: a group is only
          refused for a dim of size > 1 before its last. */
@@ -349,7 +350,9 @@ AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out) 
     *out = id;
     return AC_LAYOUT_VIEW;
   }
-  if (nameIs(op, "tensor.reshape")) {  /* memref.reshape wants identity */
+  /* memref.reshape wants identity; tosa.reshape is taken the same way (a
+     strided source is copied: difftest seed 8000736). */
+  if (nameIs(op, "tensor.reshape") || nameIs(op, "tosa.reshape")) {
     *out = id;
     return AC_LAYOUT_COPY;
   }
