@@ -2,6 +2,7 @@
  * compile-time constant (import/branches.h). */
 #include "import/branches.h"
 #include "import/bodies.h"
+#include "import/import.h"
 #include "import/layout.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -230,52 +231,33 @@ static void foldTrivial(MlirOperation op, int64_t times) {
   foldInto(op, 0);
 }
 
-typedef struct Found {
-  MlirOperation *ops;
-  intptr_t len, cap;
-  int nomem;
-} Found;
-
-/* Post-order: an op nested in a branch is listed before the op holding
- * it, so folding in list order never touches an op already erased (a
- * branch not taken is erased with its op, after its own ops were folded). */
-static MlirWalkResult collect(MlirOperation op, void *user) {
-  Found *f = user;
-  if (acConstantBranch(op) < 0 && !hasSameYield(op) && trivialRegionOp(op) < 0)
-    return MlirWalkResultAdvance;
-  if (f->len == f->cap) {
-    intptr_t cap = f->cap ? 2 * f->cap : 16;
-    MlirOperation *ops = acRealloc(f->ops, (size_t)cap * sizeof *ops);
-    if (!ops) {
-      f->nomem = 1;
-      return MlirWalkResultInterrupt;
-    }
-    f->ops = ops;
-    f->cap = cap;
-  }
-  f->ops[f->len++] = op;
-  return MlirWalkResultAdvance;
+/* Folded here: a constant branch, an if yielding the same values, a
+ * trivial region op. */
+static int foldable(MlirOperation op) {
+  return acConstantBranch(op) >= 0 || hasSameYield(op) || trivialRegionOp(op) >= 0;
 }
 
 intptr_t acFoldConstantBranches(MlirOperation func) {
-  Found f = {NULL, 0, 0, 0};
-  mlirOperationWalk(func, collect, &f, MlirWalkPostOrder);
-  if (f.nomem) {
-    acFree(f.ops);
+  /* Post-order: an op nested in a branch is listed before the op holding
+   * it, so folding in list order never touches an op already erased (a
+   * branch not taken is erased with its op, after its own ops were
+   * folded). */
+  MlirOperation *ops;
+  intptr_t len;
+  if (acCollectOps(func, foldable, &ops, &len) != AC_OK)
     return -1;
-  }
-  for (intptr_t i = 0; i < f.len; ++i) {
-    intptr_t r = acConstantBranch(f.ops[i]);
-    int64_t times = trivialRegionOp(f.ops[i]);
+  for (intptr_t i = 0; i < len; ++i) {
+    intptr_t r = acConstantBranch(ops[i]);
+    int64_t times = trivialRegionOp(ops[i]);
     if (r >= 0)
-      foldInto(f.ops[i], r);
+      foldInto(ops[i], r);
     else if (times >= 0)
-      foldTrivial(f.ops[i], times);
+      foldTrivial(ops[i], times);
     else
-      foldSameYields(f.ops[i]);
+      foldSameYields(ops[i]);
   }
-  acFree(f.ops);
-  return f.len;
+  acFree(ops);
+  return len;
 }
 
 /* ---- branches decided at run time --------------------------------------- */

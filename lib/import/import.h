@@ -90,7 +90,7 @@ static inline int acOpIs(MlirOperation op, const char *name) {
 }
 /// 1 if `op` is a tensor constant the lowering keeps as a global
 /// (`memref.get_global`: no allocation): `arith.constant`,
-/// `stablehlo.constant`, `tosa.const` (tosa-to-arith makes it an
+/// `stablehlo.constant`, `tosa.const` (auto-ac-to-linalg makes it an
 /// arith.constant) with one ranked tensor result.
 static inline int acOpIsGlobalConstant(MlirOperation op) {
   return mlirOperationGetNumResults(op) == 1 &&
@@ -98,6 +98,14 @@ static inline int acOpIsGlobalConstant(MlirOperation op) {
           acOpIs(op, "tosa.const")) &&
          mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)));
 }
+/// Which ops acCollectOps keeps.
+typedef int (*AcOpPredicate)(MlirOperation op);
+/// Every op nested under `root` for which `keep` holds, in post order (an
+/// op after the ops nested in it), into `*ops` (acFree it; NULL when none)
+/// and `*n`: passes that change ops gather them first (a walk must not
+/// erase what it walks).  AC_OK, or AC_ERR_NOMEM with `*ops` NULL, `*n` 0.
+AcStatus acCollectOps(MlirOperation root, AcOpPredicate keep,
+                      MlirOperation **ops, intptr_t *n);
 /// The attribute `name` of argument `k` of function `fn` (its `arg_attrs`
 /// dictionary), or a null attribute when it has none.
 MlirAttribute acFuncArgAttr(MlirOperation fn, intptr_t k, const char *name);
