@@ -172,7 +172,8 @@ def matching(s, i):
     return -1
 
 
-TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)(f32|f16|bf16|f64)>")
+TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)(f32|f16|bf16|f64|i64|i32|i16|i8|i1)>")
+INTS = ("i64", "i32", "i16", "i8", "i1")
 
 
 def parse_tensor(t):
@@ -272,7 +273,9 @@ def tty(dims, et):
 
 
 def init_tensor(lines, name, dims, et, amp, freq, phase):
-    """name = amp * sin(freq * k + phase), k the linear index."""
+    """name = amp * sin(freq * k + phase), k the linear index; an integer
+    tensor gets (k + round(10 * phase)) mod 5 (mod 2 for i1): small and
+    non-negative, usable as an index or a class label."""
     t = tty(dims, et)
     rank = len(dims)
     lines.append("    %s_e = tensor.empty() : %s" % (name, t))
@@ -281,6 +284,18 @@ def init_tensor(lines, name, dims, et, amp, freq, phase):
     lines.append("    ^bb0(%%o: %s):" % et)
     ind = "      "
     k = linear_index(lines, dims, ind)
+    if et in INTS:
+        lines.append(ind + "%%ph = arith.constant %d : i64" % int(round(10 * phase)))
+        lines.append(ind + "%%md = arith.constant %d : i64" % (2 if et == "i1" else 5))
+        lines.append(ind + "%%u = arith.addi %s, %%ph : i64" % k)
+        lines.append(ind + "%r = arith.remui %u, %md : i64")
+        y = "%r"
+        if et != "i64":
+            lines.append(ind + "%%y = arith.trunci %%r : i64 to %s" % et)
+            y = "%y"
+        lines.append(ind + "linalg.yield %s : %s" % (y, et))
+        lines.append("    } -> %s" % t)
+        return
     lines.append(ind + "%%kf = arith.sitofp %s : i64 to f32" % k)
     lines.append(ind + "%%fr = arith.constant %.9e : f32" % freq)
     lines.append(ind + "%%ph = arith.constant %.9e : f32" % phase)
@@ -300,7 +315,8 @@ def init_tensor(lines, name, dims, et, amp, freq, phase):
     lines.append("    } -> %s" % t)
 
 
-BITS = {"f32": "i32", "f16": "i16", "bf16": "i16", "f64": "i64"}
+BITS = {"f32": "i32", "f16": "i16", "bf16": "i16", "f64": "i64",
+        "i64": "i64", "i32": "i32", "i16": "i16", "i8": "i8", "i1": "i1"}
 
 
 def hash_tensor(lines, name, val, dims, et):
@@ -327,11 +343,14 @@ def hash_tensor(lines, name, val, dims, et):
     ind = "      "
     k = linear_index(lines, dims, ind)
     bt = BITS[et]
-    lines.append(ind + "%%b = arith.bitcast %%v : %s to %s" % (et, bt))
+    b = "%v"  # an integer's bits are its value
+    if et not in INTS:
+        lines.append(ind + "%%b = arith.bitcast %%v : %s to %s" % (et, bt))
+        b = "%b"
     if bt != "i64":
-        lines.append(ind + "%%bx = arith.extui %%b : %s to i64" % bt)
+        lines.append(ind + "%%bx = arith.extui %s : %s to i64" % (b, bt))
     else:
-        lines.append(ind + "%bx = arith.addi %b, %hzi64 : i64")
+        lines.append(ind + "%%bx = arith.addi %s, %%hzi64 : i64" % b)
     lines.append(ind + "%one = arith.constant 1 : i64")
     lines.append(ind + "%%k1 = arith.addi %s, %%one : i64" % k)
     lines.append(ind + "%mk = arith.muli %bx, %k1 : i64")
@@ -339,6 +358,10 @@ def hash_tensor(lines, name, val, dims, et):
     lines.append(ind + "%h1 = arith.addi %s1, %mk : i64")
     if et == "f64":
         lines.append(ind + "%vf = arith.addf %v, %hzf64 : f64")
+    elif et == "i1":
+        lines.append(ind + "%vf = arith.uitofp %v : i1 to f64")
+    elif et in INTS:
+        lines.append(ind + "%%vf = arith.sitofp %%v : %s to f64" % et)
     else:
         lines.append(ind + "%%vf = arith.extf %%v : %s to f64" % et)
     lines.append(ind + "%h2 = arith.addf %s2, %vf : f64")
@@ -451,8 +474,9 @@ def harness(fname, args, results, argdims=None):
     for i, (ty, attrs) in enumerate(args):
         pt = parse_tensor(ty)
         if pt is None:
-            die("argument %d of @%s has type %s; the harness handles static "
-                "f32/f16/bf16/f64 tensors" % (i, fname, ty))
+            die("argument %d of @%s has type %s; the harness handles ranked "
+                "float (f64/f32/f16/bf16) and integer (i64/i32/i16/i8/i1) "
+                "tensors" % (i, fname, ty))
         dims, et = pt
         if -1 in dims:
             try:
@@ -499,8 +523,8 @@ def harness(fname, args, results, argdims=None):
     for i, (ty, attrs) in enumerate(results):
         pt = parse_tensor(ty)
         if pt is None:
-            die("result %d of @%s has type %s; the harness handles static "
-                "float tensors" % (i, fname, ty))
+            die("result %d of @%s has type %s; the harness handles ranked "
+                "float and integer tensors" % (i, fname, ty))
         hash_tensor(lines, "%%hash_%d" % i, rn[i], pt[0], pt[1])
     lines.append("    return")
     lines.append("  }")

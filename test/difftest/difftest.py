@@ -54,7 +54,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import gen  # noqa: E402
-from autoac.measure import init_tensor, hash_tensor, parse_tensor, joint_signature  # noqa: E402
+from autoac.measure import ELEM, init_tensor, hash_tensor, parse_tensor, joint_signature  # noqa: E402
 
 # The budgets (fractions from the lowest to the save-all peak) a
 # not-monotone case is rechecked at while it is shrunk.
@@ -492,7 +492,7 @@ def tensor_bytes(ty):
     pt = parse_tensor(ty)
     if pt is None:
         return 0
-    n = 4 if pt[1] == "f32" else (8 if pt[1] == "f64" else 2)
+    n = ELEM[pt[1]]
     for d in pt[0]:
         n *= d
     return n
