@@ -23,6 +23,8 @@ typedef struct AcFreeStats {
   intptr_t ownedFrees;  ///< frees inserted for `ac.owned` arguments
   intptr_t transferred; ///< caller frees removed because a call took ownership
   intptr_t demoted;     ///< ac.owned arguments set to false (storage shared)
+  intptr_t joined;      ///< ac.owned arguments freed with another of their
+                        ///< call's (`ac.owned_with`: one storage, one free)
   intptr_t aliasChecked; ///< functions warned about: they free buffers behind
                          ///< the pipeline's run-time alias check, at their end
 } AcFreeStats;
@@ -34,11 +36,16 @@ typedef struct AcFreeStats {
 ///     after the call are removed; it is an error if the caller still reads
 ///     it after the call or frees nothing of it (it did not own it).  When
 ///     the buffer comes from a call whose callee may return its storage
-///     twice (two results of one buffer, or an argument's; a callee without
-///     a body), ownership cannot move: the argument becomes
-///     `ac.owned = false` and every caller keeps freeing it;
-///  2. an `ac.owned` memref argument is freed (`memref.dealloc`) right after
-///     the last use of it or of any alias; an error if an alias is returned;
+///     twice, the other results sharing it must go to `ac.owned` arguments
+///     of the same call: those arguments are one group (a saved value and
+///     a view of it), freed once by the callee, and the others are marked
+///     `ac.owned_with = <the group's least argument>`; otherwise (an
+///     argument's storage, a result kept by the caller, a callee without a
+///     body) ownership cannot move: the argument and its group become
+///     `ac.owned = false` and every caller keeps freeing them;
+///  2. an `ac.owned` memref argument (a group: its least) is freed
+///     (`memref.dealloc`) right after the last use of it or of any alias (of
+///     any member); an error if an alias is returned;
 ///  3. every free (a `memref.dealloc`, or an `scf.if` holding only
 ///     `memref.dealloc`s) moves up to right after the last op of its block
 ///     that uses the freed buffer or any alias of it, and after the

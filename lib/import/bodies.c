@@ -392,6 +392,11 @@ static int64_t blockWorkspace(MlirOperation parent, MlirBlock block,
       stepOp(&b, o, i, depth);
   if (b.nomem)
     goto nomem;
+  /* A loop's terminator passes its values on to the iteration arguments:
+   * one made in the block is copied into the argument's storage before it
+   * (auto-ac-copy-before-write), so it is a temporary of the block, not
+   * the op's result as a branch's yielded value is. */
+  int loop = acOpIs(parent, "scf.for") || acOpIs(parent, "scf.while");
   int64_t yielded = 0;
   for (intptr_t s = 0; s < b.nst; ++s) {
     BStore *st = &b.st[s];
@@ -399,7 +404,7 @@ static int64_t blockWorkspace(MlirOperation parent, MlirBlock block,
       continue;
     intptr_t last = st->last > st->alloc ? st->last : st->alloc;
     addDelta(&b, st->alloc, last, st->bytes);
-    if (!mlirOperationIsNull(term) && last == b.n - 1)
+    if (!loop && !mlirOperationIsNull(term) && last == b.n - 1)
       yielded += st->bytes; /* read by the terminator: a result */
   }
   int64_t live = 0, peak = 0;

@@ -32,8 +32,11 @@
  *    read by a nested op counts at its top op; what the block yields lives
  *    to its end); a nested region op adds its own workspace at its step.
  * A block's workspace is its peak minus the storages it yields (they are
- * the op's results, which the graph counts); the op's is the largest of
- * its blocks'.
+ * the op's results, which the graph counts), except in a loop
+ * (`scf.for`, `scf.while`): a storage its terminator passes on that the
+ * block made is copied into the iteration argument before it
+ * (auto-ac-copy-before-write), so it is a temporary; the op's is the
+ * largest of its blocks'.
  *
  * Invariant: the answer is never below what the compiled program allocates
  * inside the op under these rules; where it may be above (a branch or a
@@ -107,6 +110,17 @@ void acBodyNoteAt(AcBodyNote *note, int level, MlirOperation at,
 /// (linalg op with one init, tensor.insert/insert_slice, scf.for / scf.while
 /// / scf.if through in-place chains), or a null value (import.c).
 MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth);
+
+/// Whether the lowering (auto-ac-copy-before-write) copies `passed`, an
+/// operand of the terminator of a block of `loop` (`scf.for`'s yield,
+/// `scf.while`'s condition or yield), into `arg`, the block argument it is
+/// passed on to: when its in-place chain (acDpsResultInit, then views)
+/// ends at a tensor made in the block by an op without regions.  0 where
+/// it reaches `arg` (in place already) or ends at another argument, a value
+/// from outside the loop or a region op's result (which may be `arg`
+/// itself: left to bufferization) (import.c).
+int acLoopCopiesPassed(MlirOperation loop, MlirValue passed, MlirValue arg,
+                       int depth);
 
 #ifdef __cplusplus
 }

@@ -741,14 +741,48 @@ static MlirValue acDpsBase(MlirValue v, MlirOperation in, int depth) {
   return v;
 }
 
+int acLoopCopiesPassed(MlirOperation loop, MlirValue passed, MlirValue arg,
+                       int depth) {
+  MlirValue v = passed;
+  for (int guard = 0; guard < 256; ++guard) {
+    v = acDpsBase(v, loop, depth + 1);
+    if (mlirValueEqual(v, arg))
+      return 0; /* in place */
+    if (!mlirValueIsAOpResult(v) || !acDefinedIn(v, loop))
+      return 0; /* another argument, or a value from outside: may alias */
+    MlirOperation d = mlirOpResultGetOwner(v);
+    if (acOpIs(d, "bufferization.materialize_in_destination") &&
+        mlirOperationGetNumOperands(d) == 2) {
+      v = mlirOperationGetOperand(d, 1); /* the copy made: into its dest */
+      continue;
+    }
+    if (mlirOperationGetNumRegions(d) > 0)
+      return 0; /* a branch's or region's result: may be the argument */
+    if (!acLayoutIsView(d) || mlirOperationGetNumOperands(d) < 1)
+      return 1; /* made in the body */
+    v = mlirOperationGetOperand(d, 0);
+  }
+  return 0;
+}
+
+/* Whether loop operand `passed` reaches argument `arg` in place or is
+ * copied into it (acLoopCopiesPassed). */
+static int acLoopKeepsArg(MlirOperation loop, MlirValue passed, MlirValue arg,
+                          int depth) {
+  return mlirValueEqual(acDpsBase(passed, loop, depth + 1), arg) ||
+         acLoopCopiesPassed(loop, passed, arg, depth);
+}
+
 /* The init of result `k` of `op`, or a null value:
  *  - a linalg op with one init, `tensor.insert_slice`, `tensor.insert`;
  *  - `scf.for`: iter_arg k's init, when the body yields (through in-place
  *    writers) that iter_arg itself, as one-shot bufferization requires for
- *    the result to share the init's buffer;
+ *    the result to share the init's buffer, or a tensor it made, which
+ *    the lowering copies into the iter_arg (acLoopCopiesPassed);
  *  - `scf.while`: init k, when the condition forwards (through in-place
  *    writers) the before region's argument k as result k and the after
- *    region yields its argument k back as operand k;
+ *    region yields its argument k back as operand k (or, for either, a
+ *    tensor made in the region: copied);
  *  - `scf.if`: the value both branches yield (through in-place writers) as
  *    result k, when it is defined outside the `scf.if`. */
 MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth) {
@@ -770,8 +804,8 @@ MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth) {
     MlirOperation y = mlirBlockGetTerminator(body);
     if (mlirOperationIsNull(y) || mlirOperationGetNumOperands(y) != nres)
       return none;
-    MlirValue base = acDpsBase(mlirOperationGetOperand(y, k), op, depth + 1);
-    return mlirValueEqual(base, mlirBlockGetArgument(body, 1 + k))
+    return acLoopKeepsArg(op, mlirOperationGetOperand(y, k),
+                          mlirBlockGetArgument(body, 1 + k), depth)
                ? mlirOperationGetOperand(op, 3 + k) : none;
   }
   if (acOpIs(op, "scf.while") && mlirOperationGetNumRegions(op) == 2 &&
@@ -788,10 +822,10 @@ MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth) {
         mlirOperationGetNumOperands(cond) != 1 + nres ||
         mlirOperationGetNumOperands(y) != nres)
       return none;
-    MlirValue b1 = acDpsBase(mlirOperationGetOperand(cond, 1 + k), op, depth + 1);
-    MlirValue b2 = acDpsBase(mlirOperationGetOperand(y, k), op, depth + 1);
-    return mlirValueEqual(b1, mlirBlockGetArgument(before, k)) &&
-                   mlirValueEqual(b2, mlirBlockGetArgument(after, k))
+    return acLoopKeepsArg(op, mlirOperationGetOperand(cond, 1 + k),
+                          mlirBlockGetArgument(before, k), depth) &&
+                   acLoopKeepsArg(op, mlirOperationGetOperand(y, k),
+                                  mlirBlockGetArgument(after, k), depth)
                ? mlirOperationGetOperand(op, k) : none;
   }
   if (acOpIs(op, "scf.if") && mlirOperationGetNumRegions(op) == 2) {

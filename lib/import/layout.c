@@ -299,6 +299,64 @@ static int expanded(MlirOperation op, const AcLayout *src, int srcRank, AcLayout
   return 1;
 }
 
+/* tosa-to-tensor lowers a tosa.reshape between two different static shapes
+   to a collapse_shape of the source into the coarsest shape both refine
+   (runs of consecutive dims with equal products), then an expand_shape into
+   the result.  The layout: a view when every run collapses (the strict rule
+   of `collapsed`, unit dims skipped), its strides spread over the result's
+   run; else a copy.  `out` holds the result's shape (identityOf). */
+static AcLayoutKind tosaReshape(const AcLayout *src, AcLayout *out) {
+  int i = 0, j = 0;
+  while (i < src->rank && j < out->rank) {
+    int si = i, sj = j;
+    int64_t pa = src->shape[i], pb = out->shape[j];
+    while (pa != pb) {
+      if (pa == 0 || pb == 0)
+        return AC_LAYOUT_COPY;
+      if (pa < pb) {
+        if (++i >= src->rank || !mulOk(pa, src->shape[i], &pa))
+          return AC_LAYOUT_COPY;
+      } else if (++j >= out->rank || !mulOk(pb, out->shape[j], &pb)) {
+        return AC_LAYOUT_COPY;
+      }
+    }
+    /* Trailing unit dims join the run (they constrain nothing). */
+    while (i + 1 < src->rank && src->shape[i + 1] == 1 &&
+           (j + 1 >= out->rank || out->shape[j + 1] != 1))
+      ++i;
+    while (j + 1 < out->rank && out->shape[j + 1] == 1 &&
+           (i + 1 >= src->rank || src->shape[i + 1] != 1))
+      ++j;
+    /* Run src[si..i] -> dst[sj..j]: contiguous over its non-unit dims. */
+    int last = i;
+    while (last > si && src->shape[last] == 1)
+      --last;
+    int64_t stride = src->strides[last], inner = stride;
+    for (int d = last; d > si; --d) {
+      if (!mulOk(stride, src->shape[d], &stride))
+        return AC_LAYOUT_COPY;
+      if (src->shape[d - 1] != 1 && stride != src->strides[d - 1])
+        return AC_LAYOUT_COPY;
+    }
+    for (int d = j; d >= sj; --d) {
+      out->strides[d] = inner;
+      if (!mulOk(inner, out->shape[d], &inner))
+        return AC_LAYOUT_COPY;
+    }
+    ++i;
+    ++j;
+  }
+  for (; i < src->rank; ++i)
+    if (src->shape[i] != 1)
+      return AC_LAYOUT_COPY;
+  for (; j < out->rank; ++j)
+    if (out->shape[j] != 1)
+      return AC_LAYOUT_COPY;
+  out->identity = 0;
+  out->offset = src->offset;
+  return AC_LAYOUT_VIEW;
+}
+
 AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out) {
   unknown(out);
   if (mlirOperationGetNumResults(op) < 1 || mlirOperationGetNumOperands(op) < 1)
@@ -312,6 +370,11 @@ AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out) 
   identityOf(rt, &id);
   if (!src->known || !id.known)
     return AC_LAYOUT_VIEW;  /* no decision: a view, as before */
+  if (nameIs(op, "tosa.reshape") &&
+      mlirTypeEqual(rt, mlirValueGetType(mlirOperationGetOperand(op, 0)))) {
+    *out = *src;  /* to its own shape: tosa-to-tensor drops it (the source) */
+    return AC_LAYOUT_VIEW;
+  }
   if (src->dynamic) {
     /* Strides unknown: a slice or an expansion stays a view of unknown
        strides; a collapse of a group of more than one dim is not
@@ -350,9 +413,17 @@ AcLayoutKind acLayoutStep(MlirOperation op, const AcLayout *src, AcLayout *out) 
     *out = id;
     return AC_LAYOUT_VIEW;
   }
-  /* memref.reshape wants identity; tosa.reshape is taken the same way (a
-     strided source is copied: difftest seed 8000736). */
-  if (nameIs(op, "tensor.reshape") || nameIs(op, "tosa.reshape")) {
+  /* memref.reshape wants identity. */
+  if (nameIs(op, "tensor.reshape")) {
+    *out = id;
+    return AC_LAYOUT_COPY;
+  }
+  /* tosa.reshape: a collapse then an expand (a strided source that does not
+     collapse is copied: difftest seed 8000736). */
+  if (nameIs(op, "tosa.reshape")) {
+    *out = id;
+    if (tosaReshape(src, out) == AC_LAYOUT_VIEW)
+      return AC_LAYOUT_VIEW;
     *out = id;
     return AC_LAYOUT_COPY;
   }

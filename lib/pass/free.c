@@ -51,6 +51,12 @@ typedef struct AcFree {
   intptr_t *demotedArg; ///< the buffer may share storage with another
   intptr_t capDemoted;
   AcValList tmp;      ///< call results found in a caller's alias set
+  AcOpList joinFn;    ///< (function, argument, leader): `ac.owned` arguments
+  intptr_t *joinArg;  ///< whose buffers are one storage (results of one
+  intptr_t *joinLead; ///< call the callee returns shared); the leader, the
+  intptr_t capJoin;   ///< group's least argument, frees it for all
+  intptr_t *partner;  ///< resultPartners' answer: result indices
+  intptr_t numPartner, capPartner;
   AcFreeStats stats;
 } AcFree;
 
@@ -303,6 +309,73 @@ static AcStatus demote(AcFree *f, MlirOperation fn, intptr_t k) {
   return AC_OK;
 }
 
+/// The leader of argument `k` of `fn`'s group (itself when in none).
+static intptr_t leaderOf(const AcFree *f, MlirOperation fn, intptr_t k) {
+  for (intptr_t i = 0; i < f->joinFn.n; ++i)
+    if (mlirOperationEqual(f->joinFn.v[i], fn) && f->joinArg[i] == k)
+      return f->joinLead[i];
+  return k;
+}
+
+static AcStatus joinEntry(AcFree *f, MlirOperation fn, intptr_t k, intptr_t lead) {
+  for (intptr_t i = 0; i < f->joinFn.n; ++i)
+    if (mlirOperationEqual(f->joinFn.v[i], fn) && f->joinArg[i] == k)
+      return AC_OK;
+  intptr_t n = f->joinFn.n;
+  if (pushOp(&f->joinFn, fn) != AC_OK)
+    return AC_ERR_NOMEM;
+  if (f->joinFn.cap > f->capJoin) {
+    intptr_t *a = acRealloc(f->joinArg, sizeof *a * (size_t)f->joinFn.cap);
+    if (a)
+      f->joinArg = a;
+    intptr_t *l = a ? acRealloc(f->joinLead, sizeof *l * (size_t)f->joinFn.cap) : NULL;
+    if (!l) {
+      f->joinFn.n = n;
+      return AC_ERR_NOMEM;
+    }
+    f->joinLead = l;
+    f->capJoin = f->joinFn.cap;
+  }
+  f->joinArg[n] = k;
+  f->joinLead[n] = lead;
+  return AC_OK;
+}
+
+/// Puts arguments `a` and `b` of `fn` in one group (led by its least).
+static AcStatus join(AcFree *f, MlirOperation fn, intptr_t a, intptr_t b) {
+  intptr_t la = leaderOf(f, fn, a), lb = leaderOf(f, fn, b);
+  intptr_t lead = la < lb ? la : lb;
+  if (joinEntry(f, fn, a, lead) != AC_OK || joinEntry(f, fn, b, lead) != AC_OK ||
+      joinEntry(f, fn, la, lead) != AC_OK || joinEntry(f, fn, lb, lead) != AC_OK)
+    return AC_ERR_NOMEM;
+  for (intptr_t i = 0; i < f->joinFn.n; ++i)
+    if (mlirOperationEqual(f->joinFn.v[i], fn) &&
+        (f->joinLead[i] == la || f->joinLead[i] == lb))
+      f->joinLead[i] = lead;
+  return AC_OK;
+}
+
+/// A group with a demoted member is demoted whole: the callers keep every
+/// free (one member freed by the callee and another by a caller would free
+/// the storage twice).
+static AcStatus demoteGroups(AcFree *f) {
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (intptr_t i = 0; i < f->joinFn.n; ++i)
+      for (intptr_t j = 0; j < f->joinFn.n; ++j) {
+        if (!mlirOperationEqual(f->joinFn.v[i], f->joinFn.v[j]) ||
+            f->joinLead[i] != f->joinLead[j] ||
+            !isDemoted(f, f->joinFn.v[i], f->joinArg[i]) ||
+            isDemoted(f, f->joinFn.v[j], f->joinArg[j]))
+          continue;
+        if (demote(f, f->joinFn.v[j], f->joinArg[j]) != AC_OK)
+          return AC_ERR_NOMEM;
+        changed = 1;
+      }
+  }
+  return AC_OK;
+}
+
 static intptr_t funcNumArgs(MlirOperation fn) {
   MlirAttribute t = mlirOperationGetAttributeByName(fn, SREF("function_type"));
   if (mlirAttributeIsNull(t) || !mlirAttributeIsAType(t))
@@ -413,14 +486,17 @@ static MlirOperation calleeIn(MlirOperation module, MlirOperation call) {
 }
 
 
-/// Whether result `r` of `call` may share storage with another value its
-/// callee returns or with one of the callee's arguments (two results of one
-/// buffer: a saved `tensor.empty` and the op written into it in place, say).
-/// A callee without a body may.  Uses (and clobbers) the current set.
-static AcStatus resultShared(AcFree *f, MlirOperation call, intptr_t r,
-                             int *shared) {
+/// The results of `call` whose storage result `r` may share in its callee
+/// (two results of one buffer: a saved value and a view of it, a saved
+/// `tensor.empty` and the op written into it in place), in f->partner;
+/// *unknown when it may share with one of the callee's arguments or the
+/// callee cannot be read (no body, several blocks).  Uses (and clobbers)
+/// the current set.
+static AcStatus resultPartners(AcFree *f, MlirOperation call, intptr_t r,
+                               int *unknown) {
   MlirOperation g = calleeIn(f->module, call);
-  *shared = 1;
+  *unknown = 1;
+  f->numPartner = 0;
   if (mlirOperationIsNull(g) || !funcHasBody(g))
     return AC_OK;
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(g, 0));
@@ -434,13 +510,66 @@ static AcStatus resultShared(AcFree *f, MlirOperation call, intptr_t r,
       addAlias(f, mlirOperationGetOperand(ret, r)) != AC_OK ||
       closeSet(f) != AC_OK)
     return AC_ERR_NOMEM;
-  for (intptr_t j = 0; j < n; ++j)
-    if (j != r && inSet(f, mlirOperationGetOperand(ret, j)))
-      return AC_OK;
   for (intptr_t j = 0; j < mlirBlockGetNumArguments(entry); ++j)
     if (inSet(f, mlirBlockGetArgument(entry, j)))
       return AC_OK;
-  *shared = 0;
+  for (intptr_t j = 0; j < n; ++j) {
+    if (j == r || !inSet(f, mlirOperationGetOperand(ret, j)))
+      continue;
+    if (!acArrayGrow((void **)&f->partner, &f->capPartner, f->numPartner + 1,
+                     sizeof *f->partner))
+      return AC_ERR_NOMEM;
+    f->partner[f->numPartner++] = j;
+  }
+  *unknown = 0;
+  return AC_OK;
+}
+
+/// The `ac.owned` argument of `callee` other than `k` that `call` passes
+/// `w` (or an alias of it) to, or -1.  Uses (and clobbers) the current set.
+static AcStatus ownedArgOf(AcFree *f, MlirOperation call, MlirOperation callee,
+                           intptr_t k, MlirValue w, intptr_t *found) {
+  *found = -1;
+  intptr_t n = mlirOperationGetNumOperands(call);
+  for (intptr_t j = 0; j < n && j < funcNumArgs(callee) && *found < 0; ++j) {
+    if (j == k || !argOwned(callee, j))
+      continue;
+    if (beginSet(f) != AC_OK ||
+        addAlias(f, mlirOperationGetOperand(call, j)) != AC_OK ||
+        closeSet(f) != AC_OK)
+      return AC_ERR_NOMEM;
+    if (inSet(f, w))
+      *found = j;
+  }
+  return AC_OK;
+}
+
+/// Argument `k` of `callee` gets a buffer that call results `f->tmp`
+/// (found in its alias set) may share with other results of their call:
+/// when every such result goes to another `ac.owned` argument of this
+/// call, the arguments are one group (freed once by the callee, after the
+/// last use of any of them); otherwise `k` is demoted.
+static AcStatus groupOrDemote(AcFree *f, MlirOperation call,
+                              MlirOperation callee, intptr_t k) {
+  for (intptr_t t = 0; t < f->tmp.n; ++t) {
+    MlirValue w = f->tmp.v[t];
+    MlirOperation prod = mlirOpResultGetOwner(w);
+    int unknown = 1;
+    if (resultPartners(f, prod, mlirOpResultGetResultNumber(w), &unknown) != AC_OK)
+      return AC_ERR_NOMEM;
+    if (unknown)
+      return demote(f, callee, k);
+    intptr_t np = f->numPartner;
+    for (intptr_t p = 0; p < np; ++p) {
+      intptr_t j = f->partner[p], k2 = -1;
+      if (ownedArgOf(f, call, callee, k, mlirOperationGetResult(prod, j), &k2) != AC_OK)
+        return AC_ERR_NOMEM;
+      if (k2 < 0)
+        return demote(f, callee, k);
+      if (join(f, callee, k, k2) != AC_OK)
+        return AC_ERR_NOMEM;
+    }
+  }
   return AC_OK;
 }
 
@@ -524,19 +653,10 @@ static AcStatus planTransfer(AcFree *f, MlirOperation fn, MlirOperation call,
     }
     if (collect)
       continue;
-    /* Returned by a call: the callee must return it in a buffer of its own. */
-    for (intptr_t t = 0; t < f->tmp.n; ++t) {
-      MlirValue w = f->tmp.v[t];
-      int shared = 1;
-      if (resultShared(f, mlirOpResultGetOwner(w), mlirOpResultGetResultNumber(w),
-                       &shared) != AC_OK)
-        return AC_ERR_NOMEM;
-      if (shared) {
-        if (demote(f, callee, k) != AC_OK)
-          return AC_ERR_NOMEM;
-        break;
-      }
-    }
+    /* Returned by a call: the callee must return it in a buffer of its own,
+     * or share it only with what this call also gives to ac.owned. */
+    if (groupOrDemote(f, call, callee, k) != AC_OK)
+      return AC_ERR_NOMEM;
   }
   if (collect && any && pushOp(&f->transferCalls, call) != AC_OK)
     return AC_ERR_NOMEM;
@@ -552,8 +672,9 @@ static AcStatus planOwned(AcFree *f, MlirOperation fn) {
   MlirRegion body = mlirOperationGetRegion(fn, 0);
   MlirBlock entry = mlirRegionGetFirstBlock(body);
   for (intptr_t k = 0; k < nArgs; ++k) {
-    if (!argOwned(fn, k) || isDemoted(f, fn, k))
-      continue;
+    if (!argOwned(fn, k) || isDemoted(f, fn, k) || leaderOf(f, fn, k) != k ||
+        !mlirAttributeIsNull(acFuncArgAttr(fn, k, "ac.owned_with")))
+      continue; /* not owned, or freed with its group's leader */
     if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
       emitAt(fn, "auto-ac-free-at-last-use: @%s has 'ac.owned' arguments and "
              "several blocks; only single-block functions are supported",
@@ -569,7 +690,14 @@ static AcStatus planOwned(AcFree *f, MlirOperation fn) {
     }
     if (indexBlock(f, entry) != AC_OK)
       return AC_ERR_NOMEM;
-    if (beginSet(f) != AC_OK || addAlias(f, arg) != AC_OK || closeSet(f) != AC_OK)
+    if (beginSet(f) != AC_OK || addAlias(f, arg) != AC_OK)
+      return AC_ERR_NOMEM;
+    for (intptr_t i = 0; i < f->joinFn.n; ++i) /* the group's other members */
+      if (mlirOperationEqual(f->joinFn.v[i], fn) && f->joinLead[i] == k &&
+          f->joinArg[i] < mlirBlockGetNumArguments(entry) &&
+          addAlias(f, mlirBlockGetArgument(entry, f->joinArg[i])) != AC_OK)
+        return AC_ERR_NOMEM;
+    if (closeSet(f) != AC_OK)
       return AC_ERR_NOMEM;
     intptr_t last = -1, freed = 0;
     intptr_t term = f->ops.n - 1;
@@ -632,12 +760,34 @@ typedef struct AcFreeOperands {
 /// Walk callback over a free op: the latest position (in the block) among
 /// the definitions of what it reads from outside itself; seeds the set with
 /// the freed values.
+/// Adds the arguments freed with `v` (`ac.owned_with` naming it: one
+/// storage) when `v` is an argument of a function.
+static AcStatus addGroup(AcFree *f, MlirValue v) {
+  if (!mlirValueIsABlockArgument(v))
+    return AC_OK;
+  MlirBlock b = mlirBlockArgumentGetOwner(v);
+  MlirOperation fn = mlirBlockGetParentOperation(b);
+  if (!acOpIs(fn, "func.func") ||
+      !mlirBlockEqual(b, mlirRegionGetFirstBlock(mlirOperationGetRegion(fn, 0))))
+    return AC_OK;
+  intptr_t k = mlirBlockArgumentGetArgNumber(v);
+  for (intptr_t j = 0; j < mlirBlockGetNumArguments(b); ++j) {
+    MlirAttribute w = acFuncArgAttr(fn, j, "ac.owned_with");
+    if (!mlirAttributeIsNull(w) && mlirAttributeIsAInteger(w) &&
+        mlirIntegerAttrGetValueInt(w) == k &&
+        addAlias(f, mlirBlockGetArgument(b, j)) != AC_OK)
+      return AC_ERR_NOMEM;
+  }
+  return AC_OK;
+}
+
 static MlirWalkResult freeOperandsCb(MlirOperation op, void *user) {
   AcFreeOperands *a = user;
   intptr_t n = mlirOperationGetNumOperands(op);
   for (intptr_t i = 0; i < n; ++i) {
     MlirValue v = mlirOperationGetOperand(op, i);
-    if (acOpIs(op, "memref.dealloc") && (a->st = addAlias(a->f, v)) != AC_OK)
+    if (acOpIs(op, "memref.dealloc") &&
+        ((a->st = addAlias(a->f, v)) != AC_OK || (a->st = addGroup(a->f, v)) != AC_OK))
       return MlirWalkResultInterrupt;
     if (!mlirValueIsAOpResult(v))
       continue;
@@ -869,6 +1019,8 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
         if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, round)) != AC_OK)
           goto failed;
       }
+      if (round == 0 && i == funcs.n - 1 && (st = demoteGroups(&f)) != AC_OK)
+        goto nomem;
     }
   for (intptr_t i = 0; i < funcs.n; ++i)
     if ((st = planOwned(&f, funcs.v[i])) != AC_OK)
@@ -879,6 +1031,13 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
                        mlirBoolAttrGet(f.ctx, 0));
     f.stats.demoted++;
   }
+  for (intptr_t i = 0; i < f.joinFn.n; ++i)
+    if (f.joinLead[i] != f.joinArg[i] && !isDemoted(&f, f.joinFn.v[i], f.joinArg[i])) {
+      mlirFuncSetArgAttr(f.joinFn.v[i], f.joinArg[i], SREF("ac.owned_with"),
+                         mlirIntegerAttrGet(mlirIntegerTypeGet(f.ctx, 64),
+                                            (int64_t)f.joinLead[i]));
+      f.stats.joined++;
+    }
   for (intptr_t i = 0; i < f.erase.n; ++i) {
     MlirOperation d = f.erase.v[i];
     MlirOperation parent = mlirOperationGetParentOperation(d);
@@ -927,6 +1086,10 @@ done:
   acFree(f.demotedFn.v);
   acFree(f.demotedArg);
   acFree(f.tmp.v);
+  acFree(f.joinFn.v);
+  acFree(f.joinArg);
+  acFree(f.joinLead);
+  acFree(f.partner);
   acFree(funcs.v);
   acFree(calls.calls.v);
   return st;

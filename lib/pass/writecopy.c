@@ -26,6 +26,7 @@
  * if (difftest seed 110289).  docs/fidelity.md, cause 7. */
 #include "autoac/lower.h"
 #include "pass/collect.h"
+#include "import/bodies.h"
 #include "import/import.h"
 #include "import/layout.h"
 #include "support/ptrmap.h"
@@ -654,6 +655,80 @@ static void shareIfInits(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
   }
 }
 
+/* ---- Loops that yield a new tensor -------------------------------------
+ * One-shot bufferization refuses a loop whose terminator passes on a
+ * tensor that is not its iteration argument written in place ("Yield
+ * operand #0 is not equivalent to the corresponding iter bbArg"): a body
+ * `%n = math.tanh %t` (a linalg.generic into a fresh tensor.empty once
+ * auto-ac-to-linalg ran), a tensor.empty, a concat.  The planner counts
+ * such a loop as writing its result into its init, the body's tensors as
+ * temporaries of the op; so the value passed on is copied into the
+ * iteration argument right before the terminator
+ * (`bufferization.materialize_in_destination %n in %t`), which then is
+ * equivalent.  Only where the import counts that copy
+ * (import/bodies.h acLoopCopiesPassed: the write chain back from the
+ * passed value ends at a tensor made in the block); one ending at the
+ * argument is in place already, one at another argument, an outside value
+ * or an scf.if result is left as it was (a copy there could read what it
+ * overwrites). */
+
+/* Operands [first, first+n) of `term` are passed on to arguments
+ * [arg0, arg0+n) of `block` (of `loop`): each that is a new tensor is
+ * copied into its argument right before `term`. */
+static void copyPassedOn(AcWriteCopy *w, MlirOperation loop, MlirOperation term,
+                         intptr_t first, MlirBlock block, intptr_t arg0, intptr_t n) {
+  MlirLocation loc = mlirOperationGetLocation(term);
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirValue y = mlirOperationGetOperand(term, first + i);
+    MlirValue arg = mlirBlockGetArgument(block, arg0 + i);
+    MlirType t = mlirValueGetType(arg);
+    if (!mlirTypeIsARankedTensor(t) || !mlirTypeEqual(t, mlirValueGetType(y)))
+      continue;
+    if (!acLoopCopiesPassed(loop, y, arg, 0))
+      continue;
+    MlirValue ops[2] = {y, arg};
+    MlirOperationState ms = mlirOperationStateGet(
+        SREF("bufferization.materialize_in_destination"), loc);
+    mlirOperationStateAddOperands(&ms, 2, ops);
+    mlirOperationStateAddResults(&ms, 1, &t);
+    MlirOperation copy = mlirOperationCreate(&ms);
+    mlirBlockInsertOwnedOperationBefore(block, term, copy);
+    mlirOperationSetOperand(term, first + i, mlirOperationGetResult(copy, 0));
+    w->copies++;
+  }
+}
+
+static MlirBlock regionBlock(MlirOperation op, intptr_t r) {
+  MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+  if (mlirBlockIsNull(b) || !mlirBlockIsNull(mlirBlockGetNextInRegion(b)))
+    return (MlirBlock){NULL};
+  return b;
+}
+
+/* scf.for: yield operand i to iter_arg i (block argument i + 1).
+ * scf.while: scf.condition's forwarded operand i to the before region's
+ * argument i, the after region's yield operand i to its argument i, where
+ * the counts match. */
+static MlirWalkResult loopYieldCb(MlirOperation op, void *user) {
+  AcWriteCopy *w = user;
+  int isFor = isOp(op, "scf.for");
+  if (!isFor && !isOp(op, "scf.while"))
+    return MlirWalkResultAdvance;
+  for (intptr_t r = 0; r < (isFor ? 1 : 2); ++r) {
+    MlirBlock b = regionBlock(op, r);
+    MlirOperation term = mlirBlockIsNull(b) ? (MlirOperation){NULL}
+                                            : mlirBlockGetTerminator(b);
+    if (mlirOperationIsNull(term))
+      continue;
+    intptr_t nops = mlirOperationGetNumOperands(term), nargs = mlirBlockGetNumArguments(b);
+    intptr_t first = (!isFor && r == 0) ? 1 : 0, arg0 = isFor ? 1 : 0;
+    if (nops - first != nargs - arg0)
+      continue;
+    copyPassedOn(w, op, term, first, b, arg0, nops - first);
+  }
+  return MlirWalkResultAdvance;
+}
+
 static void resetFunc(AcWriteCopy *w) {
   acPtrMapClear(&w->seq);
   acPtrMapClear(&w->baseOf);
@@ -688,6 +763,7 @@ static MlirWalkResult funcCb(MlirOperation op, void *user) {
 AcStatus acCopyBeforeWrite(MlirOperation module, intptr_t *copies) {
   AcWriteCopy w;
   memset(&w, 0, sizeof w);
+  mlirOperationWalk(module, loopYieldCb, &w, MlirWalkPostOrder);
   mlirOperationWalk(module, funcCb, &w, MlirWalkPreOrder);
   resetFunc(&w);
   acFree(w.last);

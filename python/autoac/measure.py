@@ -52,6 +52,10 @@ BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries "
              "buffer-alignment=%d "
              "function-boundary-type-conversion=identity-layout-map}")
 DEALLOC = "buffer-deallocation-pipeline"
+# What auto-ac-lower-cpu runs before bufferizing so that TOSA and arith/math
+# on whole tensors bufferize at all (lib/pass/free.c, acLowerPipeline).
+TO_LINALG = ["func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor)",
+             "auto-ac-to-linalg"]
 LOWER = ("convert-bufferization-to-memref,convert-linalg-to-loops,convert-scf-to-cf,expand-strided-metadata,"
          "lower-affine,finalize-memref-to-llvm{use-generic-functions=true},"
          "convert-math-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,"
@@ -764,12 +768,12 @@ def lower_and_run(tools, text, work, tag, calls, free_pass, poison,
     else:
         # The named pipeline inlines calls first (acLowerPipeline).
         inl = [] if pre else ["inline{default-pipeline=}"]
-        pipe = ",".join(pre + inl + ["auto-ac-count-host", BUFFERIZE % alignment,
-                                     DEALLOC, LOWER])
+        pipe = ",".join(pre + inl + TO_LINALG + ["auto-ac-count-host", BUFFERIZE % alignment,
+                                                 DEALLOC, LOWER])
     plugin = ["--load-pass-plugin=" + tools.plugin]
     if explain_with:
         # The IR the named pipeline lowers, after the free pass: for reading.
-        epipe = ",".join(pre + ([] if pre else ["inline{default-pipeline=}"]) +
+        epipe = ",".join(pre + ([] if pre else ["inline{default-pipeline=}"]) + TO_LINALG +
                          ["auto-ac-copy-returned-views", "auto-ac-copy-before-write"] +
                          [BUFFERIZE % alignment, DEALLOC] +
                          (["auto-ac-free-at-last-use"] if free_pass else []))

@@ -18,7 +18,8 @@ later or a fresh fill: the in-place rule), views (collapse_shape +
 expand_shape), dropout with linalg.fill_rng_2d (a replayable draw),
 the same unary and binary ops on whole tensors as `math`/`arith` ops and
 as TOSA ops, views as tosa.reshape (the shape back read by the backward), func.call to private helpers (forward and backward), scf.for and scf.if
-holding tensors; `ac.save` / `ac.recompute` requests on some ops.  The
+holding tensors (a loop body writing into its iter_arg or passing on a new
+tensor); `ac.save` / `ac.recompute` requests on some ops.  The
 driver may run `mlir-opt --cse` on the module (shared `tensor.empty` and
 fills) before planning.  With `nfuncs` > 1 the module holds several joint
 functions chained like pipeline stages, with an `ac.schedule`.
@@ -549,7 +550,23 @@ class Func:
                 if b is not None and r[3] % 2 == 0:
                     self.use(b)
                     fb = b
-                if r[5] % 4 == 0:
+                if r[5] % 8 == 1:
+                    # The body passes on a new tensor, not its iter_arg
+                    # written in place (auto-ac-copy-before-write copies it
+                    # into the iter_arg before the yield): a math/arith op
+                    # on the whole tensor or a generic into a fresh empty.
+                    y = em.fresh()
+                    if r[6] % 2 and fb is None:
+                        em.emit("%s = math.sin %s : %s" % (y, t, T(a.shape)))
+                    elif r[6] % 2:
+                        em.emit("%s = arith.addf %s, %s : %s" % (y, t, fb.name, T(a.shape)))
+                    elif fb is None:
+                        y = em.generic([(t, a.shape)], a.shape, unary_body(r[7] % 5, em))
+                    else:
+                        sm = em.fresh("t")
+                        y = em.generic([(t, a.shape), (fb.name, a.shape)], a.shape,
+                                       lambda x, o: (["%s = arith.addf %s, %s : f32" % (sm, x[0], x[1])], sm))
+                elif r[5] % 4 == 0:
                     # Temporaries made and freed inside the body, one or
                     # two live at once (import/bodies.h counts them).
                     src = fb.name if fb is not None else t

@@ -81,16 +81,17 @@ int main(void) {
   }
   /* The file's cases: moved frees in @chain (2), @views, @raw_views,
    * @captured, @yielded (2), @conditional, @unknown_alias, @fwd_bwd's
-   * callee is an insertion not a move, @from_call (1), @shared_results
-   * (0: already after the call... its frees follow the call); ac.owned
-   * frees in @bwd, @unused_owned, @take_one; given away: @fwd_bwd,
-   * @from_call; demoted: @take_pair's two arguments. */
-  if (ref.ownedFrees != 3 || ref.transferred != 2 || ref.demoted != 2 ||
-      ref.movedFrees < 9) {
+   * callee is an insertion not a move, @from_call (1); ac.owned frees in
+   * @bwd, @unused_owned, @take_one and @take_pair (one for its group);
+   * given away: @fwd_bwd, @from_call, @shared_results (its two frees);
+   * joined: @take_pair's second argument; demoted: @take_first's. */
+  if (ref.ownedFrees != 4 || ref.transferred != 4 || ref.demoted != 1 ||
+      ref.joined != 1 || ref.movedFrees < 9) {
     fprintf(stderr, "test_free: statistics moved=%ld owned=%ld transferred=%ld "
-            "demoted=%ld, expected moved>=9 owned=3 transferred=2 demoted=2\n",
+            "demoted=%ld joined=%ld, expected moved>=9 owned=4 transferred=4 "
+            "demoted=1 joined=1\n",
             (long)ref.movedFrees, (long)ref.ownedFrees, (long)ref.transferred,
-            (long)ref.demoted);
+            (long)ref.demoted, (long)ref.joined);
     ++failures;
   }
 

@@ -322,3 +322,81 @@ func.func @if_init_read_later(%x: tensor<4x8xf32>, %c: i1) -> tensor<4x8xf32> {
   %r = linalg.add ins(%a, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e1 : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// A loop whose body passes on a tensor made inside it (here the generic's
+// fresh tensor.empty) is refused by one-shot bufferization ("Yield operand
+// #0 is not equivalent to the corresponding iter bbArg"); the value is
+// copied into the iter_arg right before the yield, where the planner
+// counts the loop writing into its init.  The counter is not a tensor; the
+// second iter_arg is passed on unchanged (already in place).
+// CHECK-LABEL: func.func @for_yields_new_tensor
+// CHECK:         scf.for {{.*}} iter_args(%[[T:.*]] = %{{.*}}, %[[U:.*]] = %{{.*}}, %[[K:.*]] = %{{.*}})
+// CHECK:           %[[N:.*]] = linalg.exp ins(%[[T]] : {{.*}}) outs(%{{.*}} :
+// CHECK:           %[[M:.*]] = bufferization.materialize_in_destination %[[N]] in %[[T]]
+// CHECK-NOT:       materialize_in_destination
+// CHECK-NEXT:      scf.yield %[[M]], %[[U]], %{{.*}} :
+func.func @for_yields_new_tensor(%x: tensor<4x8xf32>, %n: index) -> (tensor<4x8xf32>, tensor<4x8xf32>, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %k0 = arith.constant 0 : i32
+  %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%t = %x, %u = %x, %k = %k0) -> (tensor<4x8xf32>, tensor<4x8xf32>, i32) {
+    %e = tensor.empty() : tensor<4x8xf32>
+    %v = linalg.exp ins(%t : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %k1 = arith.addi %k, %k : i32
+    scf.yield %v, %u, %k1 : tensor<4x8xf32>, tensor<4x8xf32>, i32
+  }
+  return %r#0, %r#1, %r#2 : tensor<4x8xf32>, tensor<4x8xf32>, i32
+}
+
+// -----
+
+// A body writing into its iter_arg (outs(%t)) is in place already: no copy.
+// A body passing on an scf.if result is left alone (a copy there could
+// read what it overwrites).
+// CHECK-LABEL: func.func @for_in_place_and_if
+// CHECK-NOT:     materialize_in_destination
+// CHECK:         return
+func.func @for_in_place_and_if(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %z: tensor<4x8xf32>, %n: index, %c: i1) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = scf.for %i = %c0 to %n step %c1 iter_args(%t = %x) -> (tensor<4x8xf32>) {
+    %v = linalg.exp ins(%y : tensor<4x8xf32>) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
+    scf.yield %v : tensor<4x8xf32>
+  }
+  %b = scf.for %i = %c0 to %n step %c1 iter_args(%t = %z) -> (tensor<4x8xf32>) {
+    %v = scf.if %c -> (tensor<4x8xf32>) {
+      %w = linalg.negf ins(%y : tensor<4x8xf32>) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
+      scf.yield %w : tensor<4x8xf32>
+    } else {
+      scf.yield %t : tensor<4x8xf32>
+    }
+    scf.yield %v : tensor<4x8xf32>
+  }
+  return %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// scf.while: the after region's yield of a new tensor is copied into the
+// after region's argument; the condition forwards its argument (in place).
+// CHECK-LABEL: func.func @while_yields_new_tensor
+// CHECK:         scf.while (%[[B:.*]] = %{{.*}}) :
+// CHECK-NOT:       materialize_in_destination
+// CHECK:           scf.condition(%{{.*}}) %[[B]]
+// CHECK:         ^bb0(%[[A:.*]]: tensor<4x8xf32>):
+// CHECK:           %[[N:.*]] = linalg.exp ins(%[[A]] : {{.*}}) outs(%{{.*}} :
+// CHECK-NEXT:      %[[M:.*]] = bufferization.materialize_in_destination %[[N]] in %[[A]]
+// CHECK-NEXT:      scf.yield %[[M]] :
+func.func @while_yields_new_tensor(%x: tensor<4x8xf32>, %c: i1) -> tensor<4x8xf32> {
+  %r = scf.while (%t = %x) : (tensor<4x8xf32>) -> tensor<4x8xf32> {
+    scf.condition(%c) %t : tensor<4x8xf32>
+  } do {
+  ^bb0(%t2: tensor<4x8xf32>):
+    %e = tensor.empty() : tensor<4x8xf32>
+    %v = linalg.exp ins(%t2 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    scf.yield %v : tensor<4x8xf32>
+  }
+  return %r : tensor<4x8xf32>
+}
