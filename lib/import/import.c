@@ -748,9 +748,11 @@ int acLoopCopiesPassed(MlirOperation loop, MlirValue passed, MlirValue arg,
     v = acDpsBase(v, loop, depth + 1);
     if (mlirValueEqual(v, arg))
       return 0; /* in place */
-    if (!mlirValueIsAOpResult(v) || !acDefinedIn(v, loop))
-      return 0; /* another argument, or a value from outside: may alias */
+    if (!mlirValueIsAOpResult(v))
+      return 0; /* another argument: may alias */
     MlirOperation d = mlirOpResultGetOwner(v);
+    if (!acDefinedIn(v, loop)) /* an empty from outside (after cse): fresh */
+      return acOpIs(d, "tensor.empty") || acOpIs(d, "bufferization.alloc_tensor");
     if (acOpIs(d, "bufferization.materialize_in_destination") &&
         mlirOperationGetNumOperands(d) == 2) {
       v = mlirOperationGetOperand(d, 1); /* the copy made: into its dest */

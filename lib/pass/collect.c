@@ -1,4 +1,4 @@
-/* collect.c - the builder the lowering passes share (pass/collect.h). */
+/* collect.c - the builders the lowering passes share (pass/collect.h). */
 #include "pass/collect.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -25,4 +25,14 @@ MlirValue acDimBefore(MlirOperation at, MlirValue src, intptr_t d) {
   MlirOperation dim = mlirOperationCreate(&ds);
   mlirBlockInsertOwnedOperationBefore(block, at, dim);
   return mlirOperationGetResult(dim, 0);
+}
+
+MlirOperation acMaterializeCreate(MlirLocation loc, MlirValue src, MlirValue dest) {
+  MlirValue ops[2] = {src, dest};
+  MlirType t = mlirValueGetType(dest);
+  MlirOperationState ms = mlirOperationStateGet(
+      SREF("bufferization.materialize_in_destination"), loc);
+  mlirOperationStateAddOperands(&ms, 2, ops);
+  mlirOperationStateAddResults(&ms, 1, &t);
+  return mlirOperationCreate(&ms);
 }

@@ -1,7 +1,7 @@
 /*===- pass/collect.h - what the lowering passes share (internal) --*- C -*-===*
  *
- * The builder the lowering passes share: a dynamic size read with
- * tensor.dim.  (The ops a pass rewrites are gathered by acCollectOps,
+ * The builders the lowering passes share: a dynamic size read with
+ * tensor.dim, a copy into a destination.  (The ops a pass rewrites are gathered by acCollectOps,
  * import/import.h.)
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_PASS_COLLECT_H
@@ -21,6 +21,11 @@ extern "C" {
 /// `tensor.dim %src, %cD` (with its `arith.constant D : index`) inserted
 /// before `at`, at `at`'s location; its result.
 MlirValue acDimBefore(MlirOperation at, MlirValue src, intptr_t d);
+
+/// `bufferization.materialize_in_destination %src in %dest` at `loc`, not
+/// inserted (the caller owns it until it inserts it); its result has
+/// `dest`'s type.
+MlirOperation acMaterializeCreate(MlirLocation loc, MlirValue src, MlirValue dest);
 
 #ifdef __cplusplus
 }

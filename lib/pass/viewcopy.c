@@ -11,6 +11,7 @@
  * at its own last use and the return needs no copy.  docs/fidelity.md,
  * cause 6. */
 #include "autoac/lower.h"
+#include "pass/collect.h"
 #include "import/layout.h"
 
 #include "mlir-c/BuiltinTypes.h"
@@ -34,12 +35,7 @@ static void copyAfter(MlirOperation def, MlirValue v) {
   mlirOperationStateAddResults(&es, 1, &t);
   MlirOperation empty = mlirOperationCreate(&es);
   mlirBlockInsertOwnedOperationAfter(block, def, empty);
-  MlirValue ops[2] = {v, mlirOperationGetResult(empty, 0)};
-  MlirOperationState ms = mlirOperationStateGet(
-      SREF("bufferization.materialize_in_destination"), loc);
-  mlirOperationStateAddOperands(&ms, 2, ops);
-  mlirOperationStateAddResults(&ms, 1, &t);
-  MlirOperation copy = mlirOperationCreate(&ms);
+  MlirOperation copy = acMaterializeCreate(loc, v, mlirOperationGetResult(empty, 0));
   mlirBlockInsertOwnedOperationAfter(block, empty, copy);
   mlirValueReplaceAllUsesExcept(v, mlirOperationGetResult(copy, 0), 1, &copy);
 }

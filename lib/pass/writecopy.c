@@ -388,12 +388,7 @@ static MlirValue freshBefore(MlirOperation op, MlirValue init, int keep) {
   mlirBlockInsertOwnedOperationBefore(block, op, empty);
   MlirValue fresh = mlirOperationGetResult(empty, 0);
   if (keep) {
-    MlirValue ops[2] = {init, fresh};
-    MlirOperationState ms = mlirOperationStateGet(
-        SREF("bufferization.materialize_in_destination"), loc);
-    mlirOperationStateAddOperands(&ms, 2, ops);
-    mlirOperationStateAddResults(&ms, 1, &t);
-    MlirOperation copy = mlirOperationCreate(&ms);
+    MlirOperation copy = acMaterializeCreate(loc, init, fresh);
     mlirBlockInsertOwnedOperationBefore(block, op, copy);
     fresh = mlirOperationGetResult(copy, 0);
   }
@@ -686,12 +681,7 @@ static void copyPassedOn(AcWriteCopy *w, MlirOperation loop, MlirOperation term,
       continue;
     if (!acLoopCopiesPassed(loop, y, arg, 0))
       continue;
-    MlirValue ops[2] = {y, arg};
-    MlirOperationState ms = mlirOperationStateGet(
-        SREF("bufferization.materialize_in_destination"), loc);
-    mlirOperationStateAddOperands(&ms, 2, ops);
-    mlirOperationStateAddResults(&ms, 1, &t);
-    MlirOperation copy = mlirOperationCreate(&ms);
+    MlirOperation copy = acMaterializeCreate(loc, y, arg);
     mlirBlockInsertOwnedOperationBefore(block, term, copy);
     mlirOperationSetOperand(term, first + i, mlirOperationGetResult(copy, 0));
     w->copies++;

@@ -400,3 +400,25 @@ func.func @while_yields_new_tensor(%x: tensor<4x8xf32>, %c: i1) -> tensor<4x8xf3
   }
   return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// After cse a body's tensor.empty may be one made before the loop: the
+// generic writing into it still makes a new tensor each iteration
+// (bufferization allocates in the loop), copied into the iter_arg.
+// CHECK-LABEL: func.func @for_yields_into_outer_empty
+// CHECK:         %[[E:.*]] = tensor.empty()
+// CHECK:         scf.for {{.*}} iter_args(%[[T:.*]] = %{{.*}})
+// CHECK:           %[[N:.*]] = linalg.exp ins(%[[T]] : {{.*}}) outs(%[[E]] :
+// CHECK-NEXT:      %[[M:.*]] = bufferization.materialize_in_destination %[[N]] in %[[T]]
+// CHECK-NEXT:      scf.yield %[[M]] :
+func.func @for_yields_into_outer_empty(%x: tensor<4x8xf32>, %n: index) -> tensor<4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %x) -> (tensor<4x8xf32>) {
+    %v = linalg.exp ins(%t : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    scf.yield %v : tensor<4x8xf32>
+  }
+  return %r : tensor<4x8xf32>
+}
