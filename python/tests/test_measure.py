@@ -59,3 +59,37 @@ def test_usage_errors_are_clean(tmp_path):
     p, _ = _measure(tmp_path, "--plugin=%s" % (tmp_path / "none.so"))
     assert p.returncode == 2
     assert "ac-measure: the mlir-opt plugin not found" in p.stderr
+
+
+INT_ARGS = """
+func.func @f(%x: tensor<16x16xf32>, %k: tensor<16x16xi32>, %m: tensor<16x16xi1>,
+             %w: tensor<16x16xf32> {ac.param}, %dl: tensor<16x16xf32> {ac.tangent})
+    -> (tensor<16x16xf32> {ac.output}, tensor<16x16xi32> {ac.output},
+        tensor<16x16xf32> {ac.grad}) attributes {ac.joint} {
+  %kf = arith.sitofp %k : tensor<16x16xi32> to tensor<16x16xf32>
+  %a = arith.mulf %x, %w : tensor<16x16xf32>
+  %b = arith.addf %a, %kf : tensor<16x16xf32>
+  %t = math.tanh %b : tensor<16x16xf32>
+  %s = arith.select %m, %t, %a : tensor<16x16xi1>, tensor<16x16xf32>
+  %k2 = arith.addi %k, %k : tensor<16x16xi32>
+  %g = arith.mulf %dl, %s : tensor<16x16xf32>
+  %g2 = arith.mulf %g, %t : tensor<16x16xf32>
+  return %s, %k2, %g2 : tensor<16x16xf32>, tensor<16x16xi32>, tensor<16x16xf32>
+}
+"""
+
+
+def test_integer_and_mask_arguments_are_measured(tmp_path):
+    # Labels and masks (i32, i1 tensors) as arguments and an integer result:
+    # the harness once refused every argument that was not a float tensor.
+    src = tmp_path / "ints.mlir"
+    src.write_text(INT_ARGS)
+    out = tmp_path / "m.json"
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    p = subprocess.run([sys.executable, "-m", "autoac", "measure", str(src), "--build", BUILD,
+                        "--budget=1", "--json=%s" % out], env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    js = json.loads(out.read_text())
+    assert js["results_equal"] is True
+    for row in js["rows"]:
+        assert row["measured"] == row["simulated"], row
