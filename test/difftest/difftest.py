@@ -168,6 +168,11 @@ class Tools:
 
 def arg_init(lines, name, ty, attrs, k):
     pt = parse_tensor(ty)
+    if pt is None or -1 in pt[0]:
+        # Dynamic shapes: python3 -m autoac measure --dims runs those.
+        raise Div("unsupported", "the tester's harness makes ranked tensors of "
+                  "static shape (float or integer elements); argument %s has type %s"
+                  % (name, ty))
     dims, et = pt
     amp = 0.5
     if "ac.param" in attrs and len(dims) >= 2:

@@ -19,7 +19,7 @@ expand_shape), dropout with linalg.fill_rng_2d (a replayable draw),
 the same unary and binary ops on whole tensors as `math`/`arith` ops and
 as TOSA ops, views as tosa.reshape (the shape back read by the backward), func.call to private helpers (forward and backward), scf.for and scf.if
 holding tensors (a loop body writing into its iter_arg or passing on a new
-tensor); `ac.save` / `ac.recompute` requests on some ops.  The
+tensor), relu with a saved i1 mask (`arith.cmpf`/`arith.select` on tensors); `ac.save` / `ac.recompute` requests on some ops.  The
 driver may run `mlir-opt --cse` on the module (shared `tensor.empty` and
 fills) before planning.  With `nfuncs` > 1 the module holds several joint
 functions chained like pipeline stages, with an `ac.schedule`.
@@ -33,7 +33,7 @@ DIMS = [4, 8, 12, 16, 24, 32]
 
 KINDS = ["unary", "unary", "binary", "named", "matmul", "matmul", "bias",
          "slice", "pad", "insert", "view", "transpose", "rowsum", "dropout",
-         "call", "for", "if", "rng"]
+         "call", "for", "if", "rng", "mask"]
 
 
 class Step:
@@ -82,8 +82,8 @@ def random_program(rng, nsteps=None, nfuncs=None):
     return funcs, opts
 
 
-def T(shape):
-    return "tensor<%sf32>" % "".join("%dx" % d for d in shape)
+def T(shape, et="f32"):
+    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), et)
 
 
 ID2 = "affine_map<(i, j) -> (i, j)>"
@@ -347,6 +347,17 @@ class Func:
                 self.use(a)
                 self.use(b)
                 self.add(n, a.shape, "binary", dict(a=a, b=b, w=w))
+            elif k == "mask":
+                # relu keeping a boolean mask for the backward (what torch
+                # saves for dropout, masked_fill, where): an i1 tensor, one
+                # byte an element, made and read by arith on whole tensors.
+                z = em.zeros(a.shape)
+                m, n = em.fresh("m"), em.fresh()
+                em.emit("%s = arith.cmpf ogt, %s, %s : %s" % (m, a.name, z, T(a.shape)))
+                em.emit("%s = arith.select %s, %s, %s : %s, %s" % (
+                    n, m, a.name, z, T(a.shape, "i1"), T(a.shape)))
+                self.use(a)
+                self.add(n, a.shape, "mask", dict(a=a, m=m))
             elif k == "matmul":
                 Cn = DIMS[r[1] % len(DIMS)]
                 b = None
@@ -707,6 +718,12 @@ class Func:
                 addg(a, d)
                 if info.get("b") is not None:
                     addg(info["b"], em.generic([(g, S), (out.name, S)], S, mul_body(em)))
+            elif kind == "mask":
+                z = em.zeros(S)
+                d = em.fresh()
+                em.emit("%s = arith.select %s, %s, %s : %s, %s" % (
+                    d, info["m"], g, z, T(S, "i1"), T(S)))
+                addg(a, d)
             elif kind == "binary":
                 b = info["b"]
                 w = info["w"]
