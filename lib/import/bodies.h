@@ -115,11 +115,11 @@ MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth);
 /// operand of the terminator of a block of `loop` (`scf.for`'s yield,
 /// `scf.while`'s condition or yield), into `arg`, the block argument it is
 /// passed on to: when its in-place chain (acDpsResultInit, then views)
-/// ends at a tensor made in the block by an op without regions, or at a
-/// `tensor.empty` from outside the loop (one `cse` shared).  0 where it
-/// reaches `arg` (in place already) or ends at another argument, another
-/// value from outside the loop or a region op's result (which may be `arg`
-/// itself: left to bufferization) (import.c).
+/// ends at a tensor made in the block by an op without regions or at a
+/// value from outside the loop (a `tensor.empty` `cse` hoisted, a saved
+/// one the backward writes into).  0 where it reaches `arg` (in place
+/// already) or ends at another argument of the loop or a region op's
+/// result (which may be `arg` itself: left to bufferization) (import.c).
 int acLoopCopiesPassed(MlirOperation loop, MlirValue passed, MlirValue arg,
                        int depth);
 

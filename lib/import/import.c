@@ -748,11 +748,11 @@ int acLoopCopiesPassed(MlirOperation loop, MlirValue passed, MlirValue arg,
     v = acDpsBase(v, loop, depth + 1);
     if (mlirValueEqual(v, arg))
       return 0; /* in place */
+    if (!acDefinedIn(v, loop))
+      return 1; /* written from outside (an empty cse hoisted, a saved one) */
     if (!mlirValueIsAOpResult(v))
-      return 0; /* another argument: may alias */
+      return 0; /* another argument of the loop: may alias */
     MlirOperation d = mlirOpResultGetOwner(v);
-    if (!acDefinedIn(v, loop)) /* an empty from outside (after cse): fresh */
-      return acOpIs(d, "tensor.empty") || acOpIs(d, "bufferization.alloc_tensor");
     if (acOpIs(d, "bufferization.materialize_in_destination") &&
         mlirOperationGetNumOperands(d) == 2) {
       v = mlirOperationGetOperand(d, 1); /* the copy made: into its dest */

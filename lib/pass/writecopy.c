@@ -662,10 +662,10 @@ static void shareIfInits(AcWriteCopy *w, MlirBlock block, MlirOperation op) {
  * (`bufferization.materialize_in_destination %n in %t`), which then is
  * equivalent.  Only where the import counts that copy
  * (import/bodies.h acLoopCopiesPassed: the write chain back from the
- * passed value ends at a tensor made in the block); one ending at the
- * argument is in place already, one at another argument, an outside value
- * or an scf.if result is left as it was (a copy there could read what it
- * overwrites). */
+ * passed value ends at a tensor made in the block or at a value from
+ * outside the loop); one ending at the argument is in place already, one
+ * at another argument of the loop or an scf.if result is left as it was
+ * (a copy there could read what it overwrites). */
 
 /* Operands [first, first+n) of `term` are passed on to arguments
  * [arg0, arg0+n) of `block` (of `loop`): each that is a new tensor is
