@@ -35,6 +35,17 @@ typedef struct AcOwnedFree {
   MlirOperation after;
 } AcOwnedFree;
 
+/// What the checking round found about `ac.owned` argument `arg` of `fn`:
+/// `demoted`: its buffer may share storage with a value the callers keep
+/// (ac.owned cannot hold); `lead`: the least argument of its group, the
+/// arguments a call gives one storage (the leader frees it for all; an
+/// argument in no group leads itself).  One note per (fn, arg).
+typedef struct AcArgNote {
+  MlirOperation fn;
+  intptr_t arg, lead;
+  int demoted;
+} AcArgNote;
+
 typedef struct AcFree {
   MlirOperation module;
   MlirContext ctx;
@@ -47,14 +58,9 @@ typedef struct AcFree {
   AcOpList transferCalls; ///< calls to mark ac.owned_transferred
   AcOwnedFree *owned; ///< ac.owned frees to insert
   intptr_t numOwned, capOwned;
-  AcOpList demotedFn; ///< (function, argument) whose ac.owned cannot hold:
-  intptr_t *demotedArg; ///< the buffer may share storage with another
-  intptr_t capDemoted;
   AcValList tmp;      ///< call results found in a caller's alias set
-  AcOpList joinFn;    ///< (function, argument, leader): `ac.owned` arguments
-  intptr_t *joinArg;  ///< whose buffers are one storage (results of one
-  intptr_t *joinLead; ///< call the callee returns shared); the leader, the
-  intptr_t capJoin;   ///< group's least argument, frees it for all
+  AcArgNote *notes;   ///< what the checking round found about arguments
+  intptr_t numNotes, capNotes;
   intptr_t *partner;  ///< resultPartners' answer: result indices
   intptr_t numPartner, capPartner;
   AcFreeStats stats;
@@ -282,98 +288,77 @@ static int argOwned(MlirOperation fn, intptr_t k) {
           (mlirAttributeIsABool(o) && mlirBoolAttrGetValue(o)));
 }
 
+/// The note on argument `k` of `fn`, or null.
+static AcArgNote *noteOf(const AcFree *f, MlirOperation fn, intptr_t k) {
+  for (intptr_t i = 0; i < f->numNotes; ++i)
+    if (mlirOperationEqual(f->notes[i].fn, fn) && f->notes[i].arg == k)
+      return &f->notes[i];
+  return NULL;
+}
+
+/// The note on argument `k` of `fn`, made when missing; null when out of
+/// memory.
+static AcArgNote *notePut(AcFree *f, MlirOperation fn, intptr_t k) {
+  AcArgNote *n = noteOf(f, fn, k);
+  if (n)
+    return n;
+  if (!acArrayGrow((void **)&f->notes, &f->capNotes, f->numNotes + 1,
+                   sizeof *f->notes))
+    return NULL;
+  n = &f->notes[f->numNotes++];
+  *n = (AcArgNote){fn, k, k, 0};
+  return n;
+}
+
 /// Whether argument `k` of `fn` was found shared (ownership kept by callers).
 static int isDemoted(const AcFree *f, MlirOperation fn, intptr_t k) {
-  for (intptr_t i = 0; i < f->demotedFn.n; ++i)
-    if (mlirOperationEqual(f->demotedFn.v[i], fn) && f->demotedArg[i] == k)
-      return 1;
-  return 0;
+  const AcArgNote *n = noteOf(f, fn, k);
+  return n && n->demoted;
 }
 
 static AcStatus demote(AcFree *f, MlirOperation fn, intptr_t k) {
-  if (isDemoted(f, fn, k))
-    return AC_OK;
-  intptr_t n = f->demotedFn.n;
-  if (pushOp(&f->demotedFn, fn) != AC_OK)
+  AcArgNote *n = notePut(f, fn, k);
+  if (!n)
     return AC_ERR_NOMEM;
-  if (f->demotedFn.cap > f->capDemoted) {
-    intptr_t *p = acRealloc(f->demotedArg, sizeof *p * (size_t)f->demotedFn.cap);
-    if (!p) {
-      f->demotedFn.n = n;
-      return AC_ERR_NOMEM;
-    }
-    f->demotedArg = p;
-    f->capDemoted = f->demotedFn.cap;
-  }
-  f->demotedArg[n] = k;
+  n->demoted = 1;
   return AC_OK;
 }
 
 /// The leader of argument `k` of `fn`'s group (itself when in none).
 static intptr_t leaderOf(const AcFree *f, MlirOperation fn, intptr_t k) {
-  for (intptr_t i = 0; i < f->joinFn.n; ++i)
-    if (mlirOperationEqual(f->joinFn.v[i], fn) && f->joinArg[i] == k)
-      return f->joinLead[i];
-  return k;
-}
-
-static AcStatus joinEntry(AcFree *f, MlirOperation fn, intptr_t k, intptr_t lead) {
-  for (intptr_t i = 0; i < f->joinFn.n; ++i)
-    if (mlirOperationEqual(f->joinFn.v[i], fn) && f->joinArg[i] == k)
-      return AC_OK;
-  intptr_t n = f->joinFn.n;
-  if (pushOp(&f->joinFn, fn) != AC_OK)
-    return AC_ERR_NOMEM;
-  if (f->joinFn.cap > f->capJoin) {
-    intptr_t *a = acRealloc(f->joinArg, sizeof *a * (size_t)f->joinFn.cap);
-    if (a)
-      f->joinArg = a;
-    intptr_t *l = a ? acRealloc(f->joinLead, sizeof *l * (size_t)f->joinFn.cap) : NULL;
-    if (!l) {
-      f->joinFn.n = n;
-      return AC_ERR_NOMEM;
-    }
-    f->joinLead = l;
-    f->capJoin = f->joinFn.cap;
-  }
-  f->joinArg[n] = k;
-  f->joinLead[n] = lead;
-  return AC_OK;
+  const AcArgNote *n = noteOf(f, fn, k);
+  return n ? n->lead : k;
 }
 
 /// Puts arguments `a` and `b` of `fn` in one group (led by its least).
 static AcStatus join(AcFree *f, MlirOperation fn, intptr_t a, intptr_t b) {
   intptr_t la = leaderOf(f, fn, a), lb = leaderOf(f, fn, b);
   intptr_t lead = la < lb ? la : lb;
-  if (joinEntry(f, fn, a, lead) != AC_OK || joinEntry(f, fn, b, lead) != AC_OK ||
-      joinEntry(f, fn, la, lead) != AC_OK || joinEntry(f, fn, lb, lead) != AC_OK)
+  if (!notePut(f, fn, a) || !notePut(f, fn, b))
     return AC_ERR_NOMEM;
-  for (intptr_t i = 0; i < f->joinFn.n; ++i)
-    if (mlirOperationEqual(f->joinFn.v[i], fn) &&
-        (f->joinLead[i] == la || f->joinLead[i] == lb))
-      f->joinLead[i] = lead;
+  for (intptr_t i = 0; i < f->numNotes; ++i)
+    if (mlirOperationEqual(f->notes[i].fn, fn) &&
+        (f->notes[i].lead == la || f->notes[i].lead == lb))
+      f->notes[i].lead = lead;
   return AC_OK;
 }
 
 /// A group with a demoted member is demoted whole: the callers keep every
 /// free (one member freed by the callee and another by a caller would free
 /// the storage twice).
-static AcStatus demoteGroups(AcFree *f) {
+static void demoteGroups(AcFree *f) {
   for (int changed = 1; changed;) {
     changed = 0;
-    for (intptr_t i = 0; i < f->joinFn.n; ++i)
-      for (intptr_t j = 0; j < f->joinFn.n; ++j) {
-        if (!mlirOperationEqual(f->joinFn.v[i], f->joinFn.v[j]) ||
-            f->joinLead[i] != f->joinLead[j] ||
-            !isDemoted(f, f->joinFn.v[i], f->joinArg[i]) ||
-            isDemoted(f, f->joinFn.v[j], f->joinArg[j]))
-          continue;
-        if (demote(f, f->joinFn.v[j], f->joinArg[j]) != AC_OK)
-          return AC_ERR_NOMEM;
-        changed = 1;
+    for (intptr_t i = 0; i < f->numNotes; ++i)
+      for (intptr_t j = 0; j < f->numNotes; ++j) {
+        AcArgNote *x = &f->notes[i], *y = &f->notes[j];
+        if (x->demoted && !y->demoted && x->lead == y->lead &&
+            mlirOperationEqual(x->fn, y->fn)) {
+          y->demoted = 1;
+          changed = 1;
+        }
       }
   }
-  return AC_OK;
 }
 
 static intptr_t funcNumArgs(MlirOperation fn) {
@@ -692,10 +677,10 @@ static AcStatus planOwned(AcFree *f, MlirOperation fn) {
       return AC_ERR_NOMEM;
     if (beginSet(f) != AC_OK || addAlias(f, arg) != AC_OK)
       return AC_ERR_NOMEM;
-    for (intptr_t i = 0; i < f->joinFn.n; ++i) /* the group's other members */
-      if (mlirOperationEqual(f->joinFn.v[i], fn) && f->joinLead[i] == k &&
-          f->joinArg[i] < mlirBlockGetNumArguments(entry) &&
-          addAlias(f, mlirBlockGetArgument(entry, f->joinArg[i])) != AC_OK)
+    for (intptr_t i = 0; i < f->numNotes; ++i) /* the group's other members */
+      if (mlirOperationEqual(f->notes[i].fn, fn) && f->notes[i].lead == k &&
+          f->notes[i].arg < mlirBlockGetNumArguments(entry) &&
+          addAlias(f, mlirBlockGetArgument(entry, f->notes[i].arg)) != AC_OK)
         return AC_ERR_NOMEM;
     if (closeSet(f) != AC_OK)
       return AC_ERR_NOMEM;
@@ -1019,25 +1004,25 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
         if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, round)) != AC_OK)
           goto failed;
       }
-      if (round == 0 && i == funcs.n - 1 && (st = demoteGroups(&f)) != AC_OK)
-        goto nomem;
+      if (round == 0 && i == funcs.n - 1)
+        demoteGroups(&f);
     }
   for (intptr_t i = 0; i < funcs.n; ++i)
     if ((st = planOwned(&f, funcs.v[i])) != AC_OK)
       goto failed;
   /* Apply. */
-  for (intptr_t i = 0; i < f.demotedFn.n; ++i) {
-    mlirFuncSetArgAttr(f.demotedFn.v[i], f.demotedArg[i], SREF("ac.owned"),
-                       mlirBoolAttrGet(f.ctx, 0));
-    f.stats.demoted++;
-  }
-  for (intptr_t i = 0; i < f.joinFn.n; ++i)
-    if (f.joinLead[i] != f.joinArg[i] && !isDemoted(&f, f.joinFn.v[i], f.joinArg[i])) {
-      mlirFuncSetArgAttr(f.joinFn.v[i], f.joinArg[i], SREF("ac.owned_with"),
+  for (intptr_t i = 0; i < f.numNotes; ++i) {
+    const AcArgNote *n = &f.notes[i];
+    if (n->demoted) {
+      mlirFuncSetArgAttr(n->fn, n->arg, SREF("ac.owned"), mlirBoolAttrGet(f.ctx, 0));
+      f.stats.demoted++;
+    } else if (n->lead != n->arg) {
+      mlirFuncSetArgAttr(n->fn, n->arg, SREF("ac.owned_with"),
                          mlirIntegerAttrGet(mlirIntegerTypeGet(f.ctx, 64),
-                                            (int64_t)f.joinLead[i]));
+                                            (int64_t)n->lead));
       f.stats.joined++;
     }
+  }
   for (intptr_t i = 0; i < f.erase.n; ++i) {
     MlirOperation d = f.erase.v[i];
     MlirOperation parent = mlirOperationGetParentOperation(d);
@@ -1083,12 +1068,8 @@ done:
   acFree(f.erase.v);
   acFree(f.transferCalls.v);
   acFree(f.owned);
-  acFree(f.demotedFn.v);
-  acFree(f.demotedArg);
   acFree(f.tmp.v);
-  acFree(f.joinFn.v);
-  acFree(f.joinArg);
-  acFree(f.joinLead);
+  acFree(f.notes);
   acFree(f.partner);
   acFree(funcs.v);
   acFree(calls.calls.v);
