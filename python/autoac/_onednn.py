@@ -86,6 +86,76 @@ def _name(isa: int) -> str:
     return _NAMES.get(isa, hex(isa))
 
 
+def _isa_of_verbose(text: str) -> Optional[str]:
+    """oneDNN's ISA from its verbose header ("onednn_verbose,...,info,cpu,
+    isa:Intel AVX2" -> "avx2", "isa:Intel AVX-512 with ..." -> "avx512_core",
+    "isa:Intel AVX 10.1 ..." -> "avx10.1")."""
+    for line in text.splitlines():
+        if ",info,cpu,isa:" not in line:
+            continue
+        isa = line.split("isa:", 1)[1].strip().lower()
+        isa = isa[len("intel "):] if isa.startswith("intel ") else isa
+        if isa.startswith("avx-512") or isa.startswith("avx512"):
+            return "avx512_core"
+        if isa.startswith("avx 10") or isa.startswith("avx10"):
+            return "avx10." + isa.replace("avx 10", "avx10").split("avx10", 1)[1].lstrip(".").split()[0]
+        if isa.startswith("avx2"):
+            return "avx2_vnni" if "vnni" in isa else "avx2"
+        if isa.startswith("avx"):
+            return "avx"
+        if isa.startswith("sse4.1") or isa.startswith("sse41"):
+            return "sse41"
+        return isa.split()[0]
+    return None
+
+
+def probe() -> Optional[str]:
+    """The ISA oneDNN runs, read where its symbols are hidden (torch 2.x
+    links it statically): one tiny convolution and its backward with
+    oneDNN's verbose mode on, stdout captured at the file descriptor, the
+    header's "isa:" line parsed.  None when nothing could be read.  The
+    convolution fixes oneDNN's choice, as any first primitive does."""
+    import tempfile
+    import torch
+    setter = getattr(getattr(torch._C, "_verbose", None), "mkldnn_set_verbose", None)
+    if setter is None:
+        return None
+    import sys
+    sys.stdout.flush()
+    saved = os.dup(1)
+    with tempfile.TemporaryFile() as out:
+        try:
+            os.dup2(out.fileno(), 1)
+            setter(1)
+            # small enough to cost nothing, large enough that ATen hands
+            # it to oneDNN (a 1-image 3-channel one it does not)
+            x = torch.randn(2, 16, 16, 16, requires_grad=True)
+            w = torch.randn(16, 16, 3, 3, requires_grad=True)
+            with torch.enable_grad():
+                torch.nn.functional.conv2d(x, w).sum().backward()
+        finally:
+            setter(0)
+            ctypes.CDLL(None).fflush(None)
+            os.dup2(saved, 1)
+            os.close(saved)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    return _isa_of_verbose(text)
+
+
+def _is_avx2_or_less(name: str) -> bool:
+    return name in ("sse41", "avx", "avx2")
+
+
+def effective_isa() -> Optional[str]:
+    """oneDNN's effective ISA name, from its API where exported, else from
+    its verbose header (probe)."""
+    lib = _library()
+    if lib is not None:
+        return _name(int(lib.dnnl_get_effective_cpu_isa()))
+    return probe()
+
+
 def pin() -> OneDnnIsa:
     """Limits oneDNN to AVX2 unless AUTOAC_ONEDNN_ISA=native; see the
     module's comment.  Call with torch imported; idempotent."""
@@ -95,11 +165,22 @@ def pin() -> OneDnnIsa:
     native = os.environ.get("AUTOAC_ONEDNN_ISA", "").strip().lower() == "native"
     lib = _library()
     if lib is None:
+        # Symbols hidden (torch 2.x): the environment variable oneDNN reads
+        # at its first primitive, then a probe says what it chose.
+        if not native:
+            os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
+            os.environ.setdefault("DNNL_MAX_CPU_ISA", "AVX2")
+        try:
+            effective = probe()
+        except Exception:  # noqa: BLE001 - unverified, as before
+            effective = None
         if native:
-            return OneDnnIsa("native", None)
-        os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
-        os.environ.setdefault("DNNL_MAX_CPU_ISA", "AVX2")
-        return OneDnnIsa("requested", None)
+            return OneDnnIsa("native", effective)
+        if effective is None:
+            return OneDnnIsa("requested", None)
+        if _is_avx2_or_less(effective):
+            return OneDnnIsa("pinned", effective)
+        return OneDnnIsa("too-late", effective)
     lib.dnnl_set_max_cpu_isa.argtypes = [ctypes.c_int]
     set_status = 1 if native else lib.dnnl_set_max_cpu_isa(_AVX2)
     effective = int(lib.dnnl_get_effective_cpu_isa())

@@ -26,6 +26,9 @@ class JointTrace:
 
 
 def _num_fwd_outputs(gm: fx.GraphModule) -> int:
+    n = getattr(gm, "_autoac_num_fwd_outputs", None)
+    if n is not None:
+        return n
     spec = getattr(gm, "_out_spec", None)
     if spec is not None and getattr(spec, "children_specs", None):
         return spec.children_specs[0].num_leaves
@@ -34,7 +37,14 @@ def _num_fwd_outputs(gm: fx.GraphModule) -> int:
 
 @contextlib.contextmanager
 def _fake_tensors(enabled: bool):
-    from functorch._src import config
+    """torch 1.13's functorch traces on real or fake tensors as its config
+    says; torch 2.x's AOT autograd always traces on fake tensors (no data,
+    no allocation), so there the switch is a no-op."""
+    try:
+        from functorch._src import config
+    except ImportError:
+        yield
+        return
     old = config.use_fake_tensor
     config.use_fake_tensor = enabled
     try:
@@ -54,9 +64,8 @@ def _short(e: BaseException) -> str:
 def module_state(model: nn.Module) -> List[Tuple[str, torch.Tensor]]:
     """(name, tensor) of every parameter then every buffer, duplicates kept,
     in the order aot_module passes them."""
-    from functorch._src.named_members_polyfill import _named_buffers, _named_parameters
-    return list(_named_parameters(model, remove_duplicate=False)) + \
-        list(_named_buffers(model, remove_duplicate=False))
+    return list(model.named_parameters(remove_duplicate=False)) + \
+        list(model.named_buffers(remove_duplicate=False))
 
 
 def _loss_of(out: Any, loss: Any) -> Any:
@@ -134,7 +143,9 @@ def trace_joint(model_or_fn: Callable, example_inputs: Sequence[Any], *, loss: A
 
     captured = {}
 
-    def capture(joint_module, joint_inputs):
+    def capture(joint_module, joint_inputs, **kwargs):
+        if kwargs.get("num_fwd_outputs") is not None:      # torch 2.x says it
+            joint_module._autoac_num_fwd_outputs = kwargs["num_fwd_outputs"]
         captured["gm"] = joint_module
         raise _Captured()
 

@@ -77,8 +77,13 @@ def export_joint_graph(model_or_fn: Callable, example_inputs: Sequence[Any], *,
 # splitting a joint FX graph by a save set
 
 def _fwd_bwd_outputs(joint: fx.GraphModule) -> Tuple[List[Any], List[Any]]:
-    spec = joint._out_spec
-    n_fwd = spec.children_specs[0].num_leaves
+    """The joint graph's forward outputs and gradients.  torch 2.x's AOT
+    autograd tells the partitioner how many outputs are the forward's
+    (`num_fwd_outputs`, kept on the module); torch 1.13's joint module has it
+    in its output structure."""
+    n_fwd = getattr(joint, "_autoac_num_fwd_outputs", None)
+    if n_fwd is None:
+        n_fwd = joint._out_spec.children_specs[0].num_leaves
     outs = pytree.tree_flatten([n.args for n in joint.graph.nodes if n.op == "output"])[0]
     return outs[:n_fwd], outs[n_fwd:]
 
@@ -504,7 +509,12 @@ class _AutoacPartition:
             flat = []
         return [isinstance(a, nn.Parameter) for a in flat][:len(primals)]
 
-    def __call__(self, joint_module: fx.GraphModule, joint_inputs) -> Tuple[fx.GraphModule, fx.GraphModule]:
+    def __call__(self, joint_module: fx.GraphModule, joint_inputs,
+                 **kwargs: Any) -> Tuple[fx.GraphModule, fx.GraphModule]:
+        # torch 2.x passes num_fwd_outputs (and, from Inductor,
+        # compiler= and static_lifetime_input_indices=).
+        if kwargs.get("num_fwd_outputs") is not None:
+            joint_module._autoac_num_fwd_outputs = kwargs["num_fwd_outputs"]
         _redirect_inplace_uses(joint_module.graph)
         _make_operands_contiguous(joint_module.graph)
         if self.rng == "replay":

@@ -43,8 +43,7 @@ NATIVE = r"""
 import torch
 from autoac import _onednn
 torch.nn.functional.conv2d(torch.randn(2, 16, 8, 8), torch.randn(16, 16, 3, 3))
-lib = _onednn._library()
-print(_onednn._name(int(lib.dnnl_get_effective_cpu_isa())) if lib else "")
+print(_onednn.effective_isa() or "")
 """
 
 
