@@ -129,8 +129,9 @@ def probe() -> Optional[str]:
             setter(1)
             # small enough to cost nothing, large enough that ATen hands
             # it to oneDNN (a 1-image 3-channel one it does not)
-            x = torch.randn(2, 16, 16, 16, requires_grad=True)
-            w = torch.randn(16, 16, 3, 3, requires_grad=True)
+            # (ones, not randn: the probe draws nothing from the generator)
+            x = torch.ones(2, 16, 16, 16, requires_grad=True)
+            w = torch.ones(16, 16, 3, 3, requires_grad=True)
             with torch.enable_grad():
                 torch.nn.functional.conv2d(x, w).sum().backward()
         finally:

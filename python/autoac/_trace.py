@@ -64,8 +64,13 @@ def _short(e: BaseException) -> str:
 def module_state(model: nn.Module) -> List[Tuple[str, torch.Tensor]]:
     """(name, tensor) of every parameter then every buffer, duplicates kept,
     in the order aot_module passes them."""
-    return list(model.named_parameters(remove_duplicate=False)) + \
-        list(model.named_buffers(remove_duplicate=False))
+    try:      # torch 1.13: functorch's polyfill (no remove_duplicate there)
+        from functorch._src.named_members_polyfill import _named_buffers, _named_parameters
+        return list(_named_parameters(model, remove_duplicate=False)) + \
+            list(_named_buffers(model, remove_duplicate=False))
+    except ImportError:
+        return list(model.named_parameters(remove_duplicate=False)) + \
+            list(model.named_buffers(remove_duplicate=False))
 
 
 def _loss_of(out: Any, loss: Any) -> Any:

@@ -39,7 +39,7 @@ def onednn_isa() -> _onednn.OneDnnIsa:
 __all__ = ["ExportError", "ExportedGraph", "export_joint", "export_graph", "trace_joint",
            "partition_fn", "split_joint", "PartitionResult", "aot_function", "aot_module",
            "saved_tensor_bytes", "boxed_runtime", "wrap_compiler", "measure_step", "default_grads",
-           "GRAD_MODES", "onednn_isa"]
+           "GRAD_MODES", "onednn_isa", "backend", "partitioner", "AutoacPartitioner"]
 
 
 def export_joint(model_or_fn: Callable, example_inputs: Sequence[Any], *, name: Optional[str] = None,
@@ -215,6 +215,10 @@ def _without_state_updates(node: fx.Node) -> None:
     without saying so in its schema): its copy gets None for running_mean
     and running_var, which changes none of its results."""
     t = node.target
+    if isinstance(t, torch._ops.OpOverload) and \
+            t._overloadpacket.__name__ == "_native_batch_norm_legit_functional":
+        _legit_without_stats(node)
+        return
     if not isinstance(t, torch._ops.OpOverload) or t._overloadpacket.__name__ not in _BATCH_NORMS:
         return
     names = [a.name for a in t._schema.arguments]
@@ -232,6 +236,41 @@ def _without_state_updates(node: fx.Node) -> None:
         elif key in node.kwargs:
             node.kwargs = dict(node.kwargs, **{key: None})
     node.args = tuple(args)
+
+
+def _recompute_inputs(node: fx.Node) -> List[fx.Node]:
+    """What a backward copy of forward node `node` reads: its inputs, less
+    the running statistics of a torch 2.x functional training batch norm
+    (its copy runs without them: _legit_without_stats)."""
+    t = node.target
+    if isinstance(t, torch._ops.OpOverload) and \
+            t._overloadpacket.__name__ == "_native_batch_norm_legit_functional" and \
+            len(node.args) >= 6 and node.args[5] is True:
+        stats = {node.args[3], node.args[4]}
+        return [a for a in _inputs_of(node) if a not in stats]
+    return _inputs_of(node)
+
+
+def _legit_without_stats(node: fx.Node) -> None:
+    """torch 2.x's functional training batch norm
+    (`_native_batch_norm_legit_functional(x, w, b, running_mean, running_var,
+    training, momentum, eps)`, whose results 3 and 4 are the updated
+    statistics the forward copies into the buffers) recomputed as
+    `_native_batch_norm_legit.no_stats(x, w, b, training, momentum, eps)`:
+    results 0-2 the same, and the backward reads no running statistic (a
+    buffer the forward's epilogue has written since: saving it would fail
+    autograd's version check)."""
+    names = [a.name for a in node.target._schema.arguments]
+    args = dict(zip(names, node.args))
+    args.update(node.kwargs)
+    if args.get("training") is not True:
+        return
+    node.target = torch.ops.aten._native_batch_norm_legit.no_stats
+    node.args = (args["input"], args["weight"], args["bias"], True, args["momentum"], args["eps"])
+    node.kwargs = {}
+    val = node.meta.get("val")
+    if isinstance(val, (list, tuple)) and len(val) >= 3:
+        node.meta["val"] = tuple(val[:3])
 
 
 @dataclass
@@ -304,7 +343,7 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
         if n in needed:
             continue
         needed.add(n)
-        stack.extend(_inputs_of(n))
+        stack.extend(_recompute_inputs(n) if n in forward_nodes else _inputs_of(n))
     recomputed = sorted((n for n in needed if n in forward_nodes), key=order.get)
     primals_saved = sorted(primals_needed, key=order.get)
     saved_out = [s for s in saved if s in used_saved] + primals_saved
@@ -368,7 +407,10 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
         return benv[x]
 
     def copy_node(cur: fx.Node) -> None:
-        benv[cur] = bwd_graph.node_copy(cur, arg)
+        # a copy's dropped inputs (running statistics) become None here and
+        # leave its arguments in _without_state_updates
+        skip = set(_inputs_of(cur)) - set(_recompute_inputs(cur)) if cur in recompute_set else set()
+        benv[cur] = bwd_graph.node_copy(cur, lambda x: None if x in skip else arg(x))
         if cur in recompute_set:
             benv[cur].meta = dict(cur.meta, autoac_recomputed=True)
             _without_state_updates(benv[cur])
@@ -390,7 +432,7 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
             if cur in benv or cur in todo:
                 continue
             todo.add(cur)
-            for a in _inputs_of(cur):
+            for a in (_recompute_inputs(cur) if cur in recompute_set else _inputs_of(cur)):
                 if a not in benv and a not in on_host:
                     if a not in needed:
                         raise AutoacError(f"cannot split: %{cur.name} needs %{a.name}, "
@@ -499,15 +541,25 @@ class _AutoacPartition:
     def last(self) -> Optional[PartitionResult]:
         return self.results[-1] if self.results else None
 
-    def _params_mask(self, joint: fx.GraphModule, joint_inputs) -> List[bool]:
+    def _params_mask(self, joint: fx.GraphModule, joint_inputs,
+                     static: Optional[Sequence[int]] = None) -> List[bool]:
         primals = [n for n in joint.graph.nodes if n.op == "placeholder" and "tangents" not in str(n.target)]
         if self.num_params is not None:
             return [i < self.num_params for i in range(len(primals))]
+        # torch 2.x names the inputs that live through the step (the
+        # parameters and buffers dynamo lifted into graph inputs)
+        chosen = set(int(i) for i in (static or ()))
+        if getattr(self, "param_indices", None) is not None:
+            return [i in self.param_indices for i in range(len(primals))]
+        hint = getattr(self, "param_hint", None)
+        if hint is not None and len(hint) == len(primals):
+            chosen |= {i for i, p in enumerate(hint) if p}
         try:
             flat = list(joint_inputs[0])
         except Exception:  # noqa: BLE001
             flat = []
-        return [isinstance(a, nn.Parameter) for a in flat][:len(primals)]
+        flat += [None] * (len(primals) - len(flat))
+        return [i in chosen or isinstance(a, nn.Parameter) for i, a in enumerate(flat)][:len(primals)]
 
     def __call__(self, joint_module: fx.GraphModule, joint_inputs,
                  **kwargs: Any) -> Tuple[fx.GraphModule, fx.GraphModule]:
@@ -524,7 +576,8 @@ class _AutoacPartition:
         # The report names values as the exported text prints them (autoac
         # keeps the input's names even where it moves ops), so the exporter's
         # own name -> node mapping reads the plan.
-        exported = export_graph(joint_module, len(fwd_outs), self._params_mask(joint_module, joint_inputs),
+        mask = self._params_mask(joint_module, joint_inputs, kwargs.get("static_lifetime_input_indices"))
+        exported = export_graph(joint_module, len(fwd_outs), mask,
                                 name=f"joint{len(self.results)}")
         options = dict(self.options)
         options["mode"] = "annotate"
@@ -663,14 +716,18 @@ def default_grads() -> str:
 
 
 def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[int] = None,
+                 params: Optional[Sequence[int]] = None,
                  strict_plan: bool = True, rng: str = "keep", **options: Any) -> _AutoacPartition:
     """A partitioner for functorch's aot_function / aot_module that plans with
     autoac: the joint graph is exported to MLIR, planned under `budget`
     (any contract option as a keyword: strategy="greedy", device="a100",
     optimizer="adam", reserve=..., strict=...), and split so that the forward
     saves exactly the plan's saved values and the backward recomputes the
-    rest.  `num_params`: how many leading primals are parameters/buffers
-    (default: those that are nn.Parameter).  With strict_plan (default) a
+    rest.  `num_params`: how many leading primals are parameters/buffers;
+    `params`: the indices of the primals that are (default: those that are
+    nn.Parameter on torch 1.13; on torch 2.x the partitioner sees fake
+    tensors, so it takes the inputs AOT autograd calls static, and those
+    act.aot_function saw to be nn.Parameter).  With strict_plan (default) a
     split that would recompute something the plan did not list is an error.
     `rng`: "keep" (default) never recomputes a random op, its result (the
     dropout mask) is saved when the backward needs it; "replay" lets the
@@ -691,7 +748,9 @@ def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[i
         raise AutoacError(f"invalid grads '{options['grads']}' (accepted: {', '.join(GRAD_MODES)})")
     if rng not in _rng.RNG_MODES:
         raise AutoacError(f"invalid rng '{rng}' (accepted: {', '.join(_rng.RNG_MODES)})")
-    return _AutoacPartition(budget, num_params, strict_plan, rng, options)
+    part = _AutoacPartition(budget, num_params, strict_plan, rng, options)
+    part.param_indices = tuple(int(i) for i in params) if params is not None else None
+    return part
 
 
 class _BoxedCodeGen(fx.graph.CodeGen):
@@ -780,11 +839,20 @@ def aot_function(fn: Callable, budget: Union[str, int, None] = None, *, num_para
     compiled = _aot_function(fn, fw_compiler=wrap_compiler(fw_compiler),
                              bw_compiler=wrap_compiler(bw_compiler or fw_compiler),
                              partition_fn=pf)
-    try:
-        compiled.partition = pf
-    except AttributeError:
-        pass
-    return compiled
+
+    def call(*args, **kwargs):
+        # torch 2.x hands the partitioner fake tensors, which are no
+        # nn.Parameter: which primals are parameters is read here
+        seen, mask = set(), []
+        for a in pytree.tree_flatten((args, kwargs))[0]:
+            if isinstance(a, torch.Tensor) and id(a) not in seen:
+                seen.add(id(a))
+                mask.append(isinstance(a, nn.Parameter))
+        pf.param_hint = mask
+        return compiled(*args, **kwargs)
+    call.partition = pf
+    call.compiled = compiled
+    return call
 
 
 def aot_module(module: nn.Module, budget: Union[str, int, None] = None, *,
@@ -827,3 +895,22 @@ def measure_step(*args, **kwargs):
     """See autoac._torch_measure.measure_step."""
     from ._torch_measure import measure_step as _measure_step
     return _measure_step(*args, **kwargs)
+
+
+def backend(*args, **kwargs):
+    """A torch.compile backend planning with autoac; see autoac._compile.backend."""
+    from ._compile import backend as _backend
+    return _backend(*args, **kwargs)
+
+
+def partitioner(*args, **kwargs):
+    """autoac as Inductor's custom_partitioner_fn; see autoac._compile.partitioner."""
+    from ._compile import partitioner as _partitioner
+    return _partitioner(*args, **kwargs)
+
+
+def __getattr__(name):
+    if name == "AutoacPartitioner":
+        from ._compile import AutoacPartitioner
+        return AutoacPartitioner
+    raise AttributeError(name)

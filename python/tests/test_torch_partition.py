@@ -72,6 +72,16 @@ def _train(factory, budget=None, steps=3, lr=0.05, **options):
     cap = _CaptureForward()
     ours = act.aot_module(model, budget, fw_compiler=cap, bw_compiler=_boxed, **options)
     theirs = aot_module(reference, fw_compiler=_boxed, bw_compiler=_boxed, partition_fn=default_partition)
+    # One call each compiles (plans) before the compared steps: torch 2.x's
+    # tracing of the reference draws from the global generator, ours does
+    # not, so the streams are compared on compiled steps only.  Same seed,
+    # same model state on both sides; the gradients are dropped.
+    for compiled, m in ((ours, model), (theirs, reference)):
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(99)
+            compiled(*inputs).sum().backward()
+        for p in m.parameters():
+            p.grad = None
     for step in range(steps):
         torch.manual_seed(100 + step)
         loss = ours(*inputs).sum()
@@ -80,8 +90,14 @@ def _train(factory, budget=None, steps=3, lr=0.05, **options):
         torch.manual_seed(100 + step)
         ref_loss = theirs(*inputs).sum()
         ref_loss.backward()
-        assert torch.equal(loss, ref_loss)
+        # The random stream after the step is eager PyTorch's: torch 2.x's
+        # default_partition draws more than eager does (it reruns a random
+        # op), ours never does (nor does torch 1.13's).
+        torch.manual_seed(100 + step)
+        eager(*inputs).sum().backward()
+        eager.zero_grad(set_to_none=True)
         assert torch.equal(after, torch.rand(16)), f"step {step}: the global random stream differs"
+        assert torch.equal(loss, ref_loss)
         for (name, p), q in zip(model.named_parameters(), reference.parameters()):
             assert torch.equal(p.grad, q.grad), f"step {step}: gradient of {name} differs"
         with torch.no_grad():
@@ -106,7 +122,7 @@ def test_default_budget_matches_default_partition_and_saved_bytes(factory):
     res = part.last
     assert len(part.results) == 1
     assert res.unplanned_recomputed == []
-    assert _saved_bytes(cap) == res.report["saved_bytes"] > 0
+    assert _saved_bytes(cap, res.exported.num_fwd_outputs) == res.report["saved_bytes"] > 0
     # the report's saved values are what the forward returns, in order
     n_act = len(res.saved) - len([s for s in res.saved if s.startswith("primals_")])
     assert [e["value"] for e in res.report["functions"][0]["saved"]] == res.saved_values[:n_act]
@@ -121,7 +137,7 @@ def test_tight_budget_recomputes_more_and_still_matches(factory):
     res = part.last
     assert res.report["budget_bytes"] == budget
     assert res.unplanned_recomputed == []
-    assert _saved_bytes(cap) == res.report["saved_bytes"]
+    assert _saved_bytes(cap, res.exported.num_fwd_outputs) == res.report["saved_bytes"]
     assert res.report["saved_bytes"] <= free["saved_bytes"]
     assert res.report["peak_bytes"] <= free["peak_bytes"]
     if res.report["saved_bytes"] < free["saved_bytes"]:
@@ -137,7 +153,7 @@ def test_transformer_budget_drops_saves():
     _, _, _, part, cap = _train(transformer, budget=budget, steps=2)
     res = part.last
     assert res.report["saved_bytes"] < free["saved_bytes"]
-    assert _saved_bytes(cap) == res.report["saved_bytes"]
+    assert _saved_bytes(cap, res.exported.num_fwd_outputs) == res.report["saved_bytes"]
     compute = [n for n in res.recomputed if not n.startswith(("t", "view", "detach", "transpose", "getitem",
                                                               "_reshape", "expand", "permute"))]
     assert compute, res.recomputed
@@ -148,7 +164,7 @@ def test_strategies_pass_through(strategy):
     _, _, _, part, cap = _train(transformer, steps=1, strategy=strategy)
     res = part.last
     assert res.report["strategy"] == strategy
-    assert _saved_bytes(cap) == res.report["saved_bytes"]
+    assert _saved_bytes(cap, res.exported.num_fwd_outputs) == res.report["saved_bytes"]
     assert res.unplanned_recomputed == []
 
 
@@ -193,7 +209,8 @@ def test_partition_fn_with_aot_function_on_a_plain_function():
 
     def f(x, w1, w2):
         return torch.tanh(torch.tanh(x @ w1) @ w2).sum()
-    pf = act.partition_fn(budget=None)
+    # torch 2.x hands a partitioner fake tensors (no nn.Parameter): say which
+    pf = act.partition_fn(budget=None, params=(1, 2))
     compiled = aot_function(f, fw_compiler=_boxed, bw_compiler=_boxed, partition_fn=pf)
     loss = compiled(x, w1, w2)
     loss.backward()
@@ -221,9 +238,10 @@ def test_split_joint_rejects_a_backward_value():
     from functorch.compile import aot_function
     captured = {}
 
-    def grab(joint, inputs):
+    def grab(joint, inputs, **kwargs):
         captured["g"] = joint
-        return default_partition(joint, inputs)
+        captured["kw"] = kwargs
+        return default_partition(joint, inputs, **kwargs)
     w = torch.randn(4, 4, requires_grad=True)
     aot_function(lambda w: (w * w).sum(), fw_compiler=_boxed, partition_fn=grab)(w)
     joint = captured["g"]

@@ -1,0 +1,150 @@
+"""autoac inside `torch.compile` (torch 2.x).
+
+    import autoac.pytorch as act
+    compiled = torch.compile(model, backend=act.backend(budget="2GB"))                    # Inductor
+    compiled = torch.compile(model, backend=act.backend(budget="2GB", compiler="aot_eager"))
+    torch._inductor.config.custom_partitioner_fn = act.partitioner(budget="2GB")           # Inductor's door
+
+Dynamo captures each graph, AOT autograd traces its joint forward+backward
+graph on fake tensors (no data, no real allocation) and hands it to a
+partitioner; autoac's partitioner (pytorch.partition_fn) exports it, plans it
+once under the budget and splits it, saving exactly the plan's values.  Under
+`aot_eager` the forward and backward run as the door's boxed runtime (every
+value freed at its last use, as the simulator counts); under Inductor they
+are compiled by Inductor, which fuses and reuses buffers on its own
+(docs/python.md, "torch.compile").
+
+The partitioner's uuid() keys AOT autograd's and Inductor's caches: it names
+the library's build, the door's sources, the budget and every option, so a
+cache never replays a plan made for another budget or another autoac.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any, Callable, List, Optional, Sequence, Union
+
+import torch
+import torch.fx as fx
+
+from . import AutoacError, library_path
+
+#: The backends autoac's partitioner runs under.
+COMPILERS = ("inductor", "aot_eager")
+
+
+def _file_digest(paths: Sequence[str]) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        try:
+            with open(p, "rb") as f:
+                h.update(f.read())
+        except OSError:
+            h.update(p.encode())
+    return h.hexdigest()
+
+
+def _door_sources() -> List[str]:
+    here = os.path.dirname(os.path.abspath(__file__))
+    return sorted(os.path.join(here, f) for f in os.listdir(here) if f.endswith(".py"))
+
+
+def _base_class():
+    try:
+        from torch._inductor.custom_graph_pass import CustomPartitionerFn
+        return CustomPartitionerFn
+    except ImportError:          # torch before 2.10: a plain callable serves aot_eager
+        return object
+
+
+class AutoacPartitioner(_base_class()):
+    """A partitioner for AOT autograd and Inductor (an Inductor
+    CustomPartitionerFn): plans each joint graph with autoac under `budget`.
+    `.partition` is the pytorch.partition_fn behind it (its `.results` hold
+    one PartitionResult per graph); uuid() names the budget, the options, the
+    library's build and the door's sources."""
+
+    def __init__(self, budget: Union[str, int, None] = None, **options: Any):
+        from .pytorch import partition_fn
+        self.budget = budget
+        self.options = dict(options)
+        self.partition = partition_fn(budget, **options)
+
+    @property
+    def results(self):
+        return self.partition.results
+
+    @property
+    def last(self):
+        return self.partition.last
+
+    def __call__(self, gm: fx.GraphModule, joint_inputs: Sequence[object], **kwargs: Any):
+        kwargs.pop("compiler", None)
+        return self.partition(gm, joint_inputs, **kwargs)
+
+    def uuid(self) -> Optional[Any]:
+        key = {"budget": str(self.budget),
+               "options": {k: str(v) for k, v in sorted(self.options.items())},
+               "threads": torch.get_num_threads(),
+               "library": _file_digest([library_path()]),
+               "door": _file_digest(_door_sources())}
+        return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+
+
+def partitioner(budget: Union[str, int, None] = None, **options: Any) -> AutoacPartitioner:
+    """autoac as Inductor's partitioner:
+    `torch._inductor.config.custom_partitioner_fn = act.partitioner("2GB")`.
+    Any contract option as a keyword, as pytorch.partition_fn takes them."""
+    return AutoacPartitioner(budget, **options)
+
+
+class _Backend:
+    """The callable `backend()` returns: a dynamo backend.  `.partitioner`
+    is the AutoacPartitioner every graph it compiles goes through;
+    `.results` its PartitionResults, one per joint graph, in the order the
+    graphs were compiled."""
+
+    def __init__(self, budget, compiler: str, options):
+        if compiler not in COMPILERS:
+            raise AutoacError(f"invalid compiler '{compiler}' (accepted: {', '.join(COMPILERS)})")
+        self.compiler = compiler
+        self.partitioner = AutoacPartitioner(budget, **options)
+
+    @property
+    def results(self):
+        return self.partitioner.results
+
+    @property
+    def last(self):
+        return self.partitioner.last
+
+    def __call__(self, gm: fx.GraphModule, example_inputs: List[Any]) -> Callable:
+        if self.compiler == "aot_eager":
+            return self._aot_eager(gm, example_inputs)
+        return self._inductor(gm, example_inputs)
+
+    def _aot_eager(self, gm, example_inputs):
+        from torch._dynamo.backends.common import aot_autograd
+        from .pytorch import _boxed_identity
+        return aot_autograd(fw_compiler=_boxed_identity, bw_compiler=_boxed_identity,
+                            partition_fn=self.partitioner,
+                            keep_inference_input_mutations=True)(gm, example_inputs)
+
+    def _inductor(self, gm, example_inputs):
+        from torch._inductor import config
+        from torch._inductor.compile_fx import compile_fx
+        with config.patch(custom_partitioner_fn=self.partitioner):
+            return compile_fx(gm, example_inputs)
+
+
+def backend(budget: Union[str, int, None] = None, *, compiler: str = "inductor",
+            **options: Any) -> _Backend:
+    """A `torch.compile` backend that plans activation checkpointing with
+    autoac: `torch.compile(model, backend=act.backend(budget="2GB"))`.
+    compiler: "inductor" (default: Inductor compiles the planned forward and
+    backward, autoac as its custom partitioner) or "aot_eager" (they run as
+    the door's eager runtime, each value freed at its last use).  Any
+    contract option as a keyword (strategy=, grads=, rng=, device=, ...);
+    the plan of each joint graph is in `.results`."""
+    return _Backend(budget, compiler, options)
