@@ -42,6 +42,7 @@ typedef struct AcOptions {
   char *costTable;         ///< cost table file (docs/cost-model.md), or NULL
   AcRngMode rng;           ///< implicit random draws: keep or replay
   AcGradMode grads;        ///< how gradients are counted (option grads)
+  AcTangentMode tangents;  ///< how long tangents live (option tangents)
   AcOffloadMode offload;   ///< offload saves to host memory (option offload)
   int64_t hostBudget;      ///< bytes of host memory offload may hold; -1: none
   int strict;

@@ -80,6 +80,17 @@ typedef enum AcGradMode {
   AC_GRADS_ASSIGN = 2
 } AcGradMode;
 
+/// How long the backward's tangents (the incoming gradients of the forward
+/// outputs) live.
+typedef enum AcTangentMode {
+  /// Through the whole backward: the caller holds them (the compiled MLIR
+  /// program's arguments; torch 1.13's AOT autograd runtime).
+  AC_TANGENTS_HELD = 0,
+  /// Until their last use in the backward: the backward owns them and frees
+  /// each there (torch 2.x's AOT autograd runtime steals its arguments).
+  AC_TANGENTS_LAST_USE = 1
+} AcTangentMode;
+
 /// Classification of ops by the cost model.
 typedef enum AcOpKind {
   AC_KIND_UNKNOWN = 0,    ///< not in the table: never recomputed
@@ -184,6 +195,7 @@ typedef struct AcGraph {
   AcSchedEntry *sched; intptr_t numSched; ///< execution order of phases
   char *strings;     intptr_t stringsSize; ///< pool holding op names, each once
   AcGradMode gradMode; ///< how gradients are counted (AC_GRADS_BUFFERS: 0)
+  AcTangentMode tangentMode; ///< how long tangents live (AC_TANGENTS_HELD: 0)
   double hostBandwidth; ///< bytes/s of the device's host link, per direction
                         ///< (offload, docs/cost-model.md); 0: no offload
   double hostLatency;   ///< seconds per host copy on top of bytes/bandwidth

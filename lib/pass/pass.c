@@ -150,7 +150,7 @@ static AcStatus acOptParse_STRATEGY(AcOptions *o, const char *name,
   return AC_OK;
 }
 
-/* Options with a list of values (MODE, RNG, GRADS, OFFLOAD): value i of an option
+/* Options with a list of values (MODE, RNG, GRADS, TANGENTS, OFFLOAD): value i of an option
  * sets its enum field to i (the enums AcMode, AcRngMode and AcGradMode are
  * numbered in this order). */
 static const struct {
@@ -159,6 +159,7 @@ static const struct {
 } acOptChoices[] = {{"mode", {"split", "annotate", NULL}},
                     {"rng", {"keep", "replay", NULL}},
                     {"grads", {"buffers", "accumulate", "assign"}},
+                    {"tangents", {"held", "last-use", NULL}},
                     {"offload", {"off", "auto", NULL}}};
 
 static AcStatus acOptParse_CHOICE(AcOptions *o, const char *name,
@@ -185,11 +186,14 @@ static AcStatus acOptParse_CHOICE(AcOptions *o, const char *name,
 #define acOptParse_MODE acOptParse_CHOICE
 #define acOptParse_RNG acOptParse_CHOICE
 #define acOptParse_GRADS acOptParse_CHOICE
+#define acOptParse_TANGENTS acOptParse_CHOICE
 #define acOptParse_OFFLOAD acOptParse_CHOICE
 _Static_assert(AC_MODE_SPLIT == 0 && AC_MODE_ANNOTATE == 1 &&
                    AC_RNG_KEEP == 0 && AC_RNG_REPLAY == 1 &&
                    AC_GRADS_BUFFERS == 0 && AC_GRADS_ACCUMULATE == 1 &&
-                   AC_GRADS_ASSIGN == 2 && AC_OFFLOAD_OFF == 0 &&
+                   AC_GRADS_ASSIGN == 2 && AC_TANGENTS_HELD == 0 &&
+                   AC_TANGENTS_LAST_USE == 1 &&
+                   sizeof(AcTangentMode) == sizeof(int) && AC_OFFLOAD_OFF == 0 &&
                    AC_OFFLOAD_AUTO == 1 && sizeof(AcOffloadMode) == sizeof(int) &&
                    sizeof(AcMode) == sizeof(int) &&
                    sizeof(AcRngMode) == sizeof(int) &&
@@ -324,6 +328,7 @@ static AcStatus acOptParse_BUCKETS(AcOptions *o, const char *name,
 #define AC_OPT_DEFAULT_RNG 1
 #define AC_OPT_DEFAULT_SECONDS 1
 #define AC_OPT_DEFAULT_GRADS 1
+#define AC_OPT_DEFAULT_TANGENTS 1
 #define AC_OPT_DEFAULT_OFFLOAD 1
 #define AC_OPT_DEFAULT_DIMS 0
 #define AC_OPT_DEFAULT_BUCKETS 0
@@ -528,6 +533,7 @@ static AcStatus acImportForOptionsNames(MlirOperation module, const AcOptions *o
   }
   acImportWarnUnknownOps(*out);
   (*out)->graph->gradMode = opts->grads;
+  (*out)->graph->tangentMode = opts->tangents;
   /* The host link offload plans with (none: offload=off, or no host memory
      to offload to). */
   acCostTableHostLink(table, opts->device, &(*out)->graph->hostBandwidth,

@@ -242,22 +242,28 @@ int acSlotInterval(const AcInc *s, int32_t e, AcId r, AcPos *A, AcPos *Z) {
     return 1;
   }
   int32_t last = s->leafBase[e + 1] - 1;
+  int bwdValue = 1; /* made in the backward (a tangent counts as one) */
   if (val->role == AC_ROLE_TANGENT) {
     if (s->leafBase[e] > last)
       return 0;
     *A = acPos(s->leafBase[e], AC_KEY_FIRST);
-    *Z = acPos(last, AC_KEY_ANCHOR);
-    return 1;
+    if (g->tangentMode == AC_TANGENTS_HELD) {
+      *Z = acPos(last, AC_KEY_ANCHOR);
+      return 1;
+    }
+    /* last-use: until its last read, as a backward value (simulate.c) */
+  } else if (val->role != AC_ROLE_RESULT) {
+    return 0;
+  } else {
+    AcId q = val->producer;
+    bwdValue = g->ops[q].phase == AC_PHASE_BWD;
+    if (bwdValue)
+      *A = acPos(s->leafBase[e] + s->rank[q], AC_KEY_ANCHOR);
+    else if (s->recompute[q])
+      *A = acPos(s->leafBase[e] + s->rank[s->anchor[q]], q);
+    else
+      return 0;
   }
-  if (val->role != AC_ROLE_RESULT)
-    return 0;
-  AcId q = val->producer;
-  if (g->ops[q].phase == AC_PHASE_BWD)
-    *A = acPos(s->leafBase[e] + s->rank[q], AC_KEY_ANCHOR);
-  else if (s->recompute[q])
-    *A = acPos(s->leafBase[e] + s->rank[s->anchor[q]], q);
-  else
-    return 0;
   AcPos z = *A, zw = -1;
   AcId w = AC_NONE;
   for (int32_t i = s->aliasFirst[r]; i < s->aliasFirst[r + 1]; ++i) {
@@ -279,10 +285,10 @@ int acSlotInterval(const AcInc *s, int32_t e, AcId r, AcPos *A, AcPos *Z) {
     if (s->retBwd[x])
       z = acMaxPos(z, acPos(last, AC_KEY_ANCHOR));
   }
-  if (w != AC_NONE && z == zw) {
+  if (w != AC_NONE && z == zw && val->role != AC_ROLE_TANGENT) {
     /* r's last reader writes in place of it (simulate.c's acSimInPlace). */
     AcId res = g->ops[w].firstResult;
-    int chain = g->ops[w].phase == AC_PHASE_BWD && g->ops[q].phase == AC_PHASE_BWD;
+    int chain = g->ops[w].phase == AC_PHASE_BWD && bwdValue;
     AcPos ra, rz;
     if (s->staticRoot[res] || !acSlotInterval(s, e, res, &ra, &rz)) {
       if (chain)

@@ -57,9 +57,13 @@ static int acIlpResolve(const AcIlpModel *m, const AcIlpScratch *s, AcId u,
   AcId w = u;
   for (;;) {
     const AcValue *val = &g->values[w];
+    if (val->role == AC_ROLE_TANGENT && g->tangentMode == AC_TANGENTS_LAST_USE) {
+      *root = val->aliasRoot; /* until its last backward read */
+      return AC_RES_BWD;
+    }
     if (val->role != AC_ROLE_RESULT)
-      return AC_RES_NONE; /* parameters are static, inputs and tangents
-                             live throughout */
+      return AC_RES_NONE; /* parameters are static, inputs and held
+                             tangents live throughout */
     const AcOp *op = &g->ops[val->producer];
     if (op->phase == AC_PHASE_BWD) {
       if (val->aliasRoot == w) {
@@ -840,7 +844,9 @@ static int acIlpMemIntervals(AcIlpMem *b, const AcIlpEntry *E) {
     if (val->role == AC_ROLE_PRIMAL) {
       okAdd = acIlpAdd(m, fB, bL, -1, bytes);
     } else if (val->role == AC_ROLE_TANGENT) {
-      okAdd = acIlpAdd(m, bB, bL, -1, bytes);
+      intptr_t hi = g->tangentMode == AC_TANGENTS_HELD ? bL
+                    : s->lastB[v] >= bB ? s->lastB[v] : bB;
+      okAdd = acIlpAdd(m, bB, hi, -1, bytes);
     } else if (s->allocB[v] >= 0) {
       if (!b->vanish[v])
         okAdd = acIlpAdd(m, s->allocB[v], acIlpEnd(g, s->staticRoot, b->posOp, bB, bL, v, s->lastB[v]),

@@ -681,7 +681,9 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
         if (g->values[a].role == AC_ROLE_TANGENT && s->entryBegin[e] <= last) {
           intptr_t sl = acSlot(s, e, a);
           acAlloc(s, sl, s->entryBegin[e]);
-          s->lastAt[sl] = last;
+          /* held: through the backward; last-use: its reads extend it */
+          if (g->tangentMode == AC_TANGENTS_HELD)
+            s->lastAt[sl] = last;
         }
       for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
         const AcOp *op = &g->ops[o];

@@ -715,6 +715,15 @@ def default_grads() -> str:
     return "assign" if major >= 2 else "accumulate"
 
 
+def default_tangents() -> str:
+    """How long the backward's tangents live in this torch's AOT autograd
+    runtime: torch 2.x's CompiledFunction.backward hands them over in the
+    list it steals, so they die at their last use ("last-use"); torch
+    1.13's autograd engine holds them through the backward ("held")."""
+    major = int(torch.__version__.split(".")[0])
+    return "last-use" if major >= 2 else "held"
+
+
 def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[int] = None,
                  params: Optional[Sequence[int]] = None,
                  strict_plan: bool = True, rng: str = "keep", **options: Any) -> _AutoacPartition:
@@ -742,6 +751,7 @@ def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[i
     if "mode" in options:
         options.pop("mode")
     options.setdefault("grads", default_grads())
+    options.setdefault("tangents", default_tangents())
     if options["grads"] in (None, ""):
         options["grads"] = default_grads()
     if options["grads"] not in GRAD_MODES:

@@ -11,6 +11,7 @@ autograd may accumulate in another order).
 """
 import copy
 import json
+import re
 import warnings
 
 import pytest
@@ -24,7 +25,17 @@ import autoac  # noqa: E402
 import autoac.pytorch as act  # noqa: E402
 from autoac import _rng  # noqa: E402
 # pytest puts this folder on sys.path (no __init__.py): the partition tests' helpers
-from test_torch_partition import _boxed, _saved_bytes, _train as _train_both  # noqa: E402
+from test_torch_partition import _boxed, _saved_bytes as _saved_bytes_n, _train as _train_both  # noqa: E402
+
+# The op dropout traces to: torch 1.13's AOT autograd fills a fresh buffer
+# (bernoulli_), torch 2.x's calls native_dropout.
+TORCH2 = int(torch.__version__.split(".")[0]) >= 2
+DROPOUT_OP = torch.ops.aten.native_dropout.default if TORCH2 else torch.ops.aten.bernoulli_.float
+DROPOUT_MLIR = '"torch.aten.native_dropout"' if TORCH2 else '"torch.aten.bernoulli_.float"'
+
+
+def _saved_bytes(cap, res=None):
+    return _saved_bytes_n(cap, res.exported.num_fwd_outputs if res is not None else 1)
 
 warnings.filterwarnings("ignore", message=".*boxed.*")
 
@@ -62,7 +73,7 @@ def test_replay_recomputes_dropout_bit_equal_to_default_partition(factory):
     assert res.unplanned_recomputed == []
     joint = res.exported.graph
     runs = _random_nodes(joint)
-    assert runs and all(_rng.replayed_op(n) is torch.ops.aten.bernoulli_.float for n in runs)
+    assert runs and all(_rng.replayed_op(n) is DROPOUT_OP for n in runs)
     # the backward reruns every dropout draw from its saved state ...
     replays = [n for n in res.bw_module.graph.nodes if n.op == "call_function" and n.target is _rng.rng_replay]
     assert len(replays) == len(runs)
@@ -77,7 +88,7 @@ def test_replay_recomputes_dropout_bit_equal_to_default_partition(factory):
     assert [e["op"] for e in res.report["functions"][0]["saved"]].count(_rng.STATE_OP) == len(runs)
     state_tensors = [t for t in cap.outs[1:] if isinstance(t, torch.Tensor) and t.dtype == torch.uint8]
     assert len(state_tensors) == len(runs) and all(t.numel() == STATE_BYTES for t in state_tensors)
-    assert _saved_bytes(cap) == res.report["saved_bytes"]
+    assert _saved_bytes(cap, res) == res.report["saved_bytes"]
     # the forward draws as before: no replay, the global stream advanced once
     assert not any(n.target is _rng.rng_replay for n in res.fw_module.graph.nodes if n.op == "call_function")
 
@@ -87,14 +98,14 @@ def test_keep_saves_the_mask_as_before():
     res = part.last
     assert not _random_nodes(res.exported.graph)
     assert _rng.REPLAY_OP not in res.mlir and _rng.STATE_OP not in res.mlir
-    assert '"torch.aten.bernoulli_.float"' in res.mlir
+    assert DROPOUT_MLIR in res.mlir
     fills = [n for n in res.exported.graph.nodes if n.op == "call_function"
-             and n.target is torch.ops.aten.bernoulli_.float]
+             and n.target is DROPOUT_OP]
     assert len(fills) == 2
     # never recomputed: the draw or the mask computed from it is saved
     assert not {n.name for n in fills} & set(res.recomputed)
     assert all(({n.name} | {u.name for u in n.users}) & set(res.saved) for n in fills)
-    assert _saved_bytes(cap) == res.report["saved_bytes"]
+    assert _saved_bytes(cap, res) == res.report["saved_bytes"]
 
 
 @pytest.mark.parametrize("factory", [dropout_mlp, attention])
@@ -103,7 +114,7 @@ def test_replay_saves_less_than_keep_at_the_same_budget(factory):
     replay, cap = _train(factory, steps=1, rng="replay")
     assert replay.last.report["saved_bytes"] < keep.last.report["saved_bytes"]
     assert replay.last.report["peak_bytes"] <= keep.last.report["peak_bytes"]
-    assert _saved_bytes(cap) == replay.last.report["saved_bytes"]
+    assert _saved_bytes(cap, replay.last) == replay.last.report["saved_bytes"]
 
 
 def test_replay_matches_eager_within_tolerance():
@@ -144,7 +155,10 @@ def test_functional_random_ops_replay():
     torch.manual_seed(3)
     ref = theirs(x, w)
     ref.backward()
-    assert torch.equal(loss, ref) and torch.equal(grad, w.grad) and torch.equal(after, torch.rand(8))
+    ref_grad = w.grad
+    w.grad = None
+    assert torch.equal(loss, ref) and torch.equal(grad, ref_grad) and \
+        torch.equal(after, _eager_after(f, x, w, 3))
     res = pf.last
     replayed = {str(_rng.replayed_op(n)) for n in _random_nodes(res.exported.graph)}
     assert replayed == {"aten.native_dropout.default", "aten.rand_like.default", "aten.randn_like.default"}
@@ -181,9 +195,21 @@ def _against_default(f, x, w, pf, seed=4):
     torch.manual_seed(seed)
     ref = theirs(x, w)
     ref.backward()
-    ref_grad, ref_after = w.grad, torch.rand(8)
+    ref_grad = w.grad
     w.grad = None
-    return loss, grad, after, ref, ref_grad, ref_after
+    return loss, grad, after, ref, ref_grad, _eager_after(f, x, w, seed)
+
+
+def _eager_after(f, x, w, seed):
+    """The global random stream after an eager step of f: what ours must
+    leave.  (torch 2.x's default_partition draws more than eager does, so
+    it is no reference for the stream; torch 1.13's drew the same.)"""
+    keep = w.grad
+    torch.manual_seed(seed)
+    f(x, w).backward()
+    after = torch.rand(8)
+    w.grad = keep
+    return after
 
 
 @pytest.mark.parametrize("rng", ["keep", "replay"])
@@ -203,7 +229,8 @@ def test_unreplayable_randomness_stays_banned(rng):
     assert torch.equal(loss, ref) and torch.equal(grad, ref_grad) and torch.equal(after, ref_after)
     res = pf.last
     assert not _random_nodes(res.exported.graph)
-    assert '"torch.aten.rrelu_with_noise"' in res.mlir
+    # torch 1.13: rrelu_with_noise; torch 2.x: rrelu_with_noise_functional
+    assert re.search(r'"torch\.aten\.rrelu_with_noise(_functional)?"', res.mlir)
     assert not any(n.startswith(("rrelu", "empty_like")) for n in res.recomputed)
 
 
