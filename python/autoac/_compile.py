@@ -83,6 +83,15 @@ class AutoacPartitioner(_base_class()):
         kwargs.pop("compiler", None)
         return self.partition(gm, joint_inputs, **kwargs)
 
+    def __deepcopy__(self, memo):
+        # Inductor deep-copies its config (custom_partitioner_fn included)
+        # for its repro and cache paths; the results hold graphs of fake
+        # tensors, which cannot be copied.  One partitioner, shared.
+        return self
+
+    def __repr__(self) -> str:
+        return f"autoac.pytorch.partitioner(budget={self.budget!r}, **{self.options!r})"
+
     def uuid(self) -> Optional[Any]:
         key = {"budget": str(self.budget),
                "options": {k: str(v) for k, v in sorted(self.options.items())},

@@ -238,6 +238,20 @@ def _without_state_updates(node: fx.Node) -> None:
     node.args = tuple(args)
 
 
+def _writes_primal(node: fx.Node) -> bool:
+    """An op writing into a placeholder (an input mutation AOT autograd
+    keeps in the graph)."""
+    t = node.target
+    if node.op != "call_function" or not isinstance(t, torch._ops.OpOverload):
+        return False
+    for i, a in enumerate(t._schema.arguments):
+        if a.alias_info is not None and a.alias_info.is_write:
+            v = node.args[i] if i < len(node.args) else node.kwargs.get(a.name)
+            if isinstance(v, fx.Node) and v.op == "placeholder":
+                return True
+    return False
+
+
 def _recompute_inputs(node: fx.Node) -> List[fx.Node]:
     """What a backward copy of forward node `node` reads: its inputs, less
     the running statistics of a torch 2.x functional training batch norm
@@ -348,8 +362,13 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
     primals_saved = sorted(primals_needed, key=order.get)
     saved_out = [s for s in saved if s in used_saved] + primals_saved
 
-    # Forward: everything the outputs and the saved values need.
-    fwd_needed = _ancestors(list(fwd_outs) + saved_out)
+    # Forward: everything the outputs and the saved values need, and the
+    # writes into primal inputs torch 2.x keeps in the graph (a batch norm's
+    # running statistics copied into its buffers: `copy_(primals_4, new)`),
+    # which nothing reads and the forward must still do.
+    effects = [n for n in graph.nodes if _writes_primal(n) and not n.users
+               and n not in depends_on_tangent]
+    fwd_needed = _ancestors(list(fwd_outs) + saved_out + effects)
     offload_set = set(offloaded)
     for s in offload_set:
         if s not in saved_set:
