@@ -2,14 +2,20 @@
 # Installs, builds and runs the whole test suite: ctest (C unit tests, the
 # lit tests for ac-opt, the mlir-opt plugin, CPU execution and GPU lowering as
 # the ctest `lit`, the install and exported-symbols tests), Python tests
-# (pytest), then the same ctest suite again under AddressSanitizer + UBSan
+# (pytest, on torch 1.13 and on torch 2.x), then the same ctest suite again under AddressSanitizer + UBSan
 # with leak checks, then each fuzz target for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh build
 (cd build && ctest --output-on-failure -j"$(nproc)")   # lit included
+# The Python tests twice: the door on Debian's torch 1.13 (system python3),
+# then on the pinned torch 2.x of python/requirements-torch.txt, in the
+# virtual environment scripts/torch-env.sh makes once outside the work tree
+# (torch.compile, Inductor; each run depends on one torch only).
 PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so /usr/bin/python3 -m pytest -q python/tests
+TORCH_PY=$(scripts/torch-env.sh)
+PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so "$TORCH_PY" -m pytest -q python/tests
 
 if [ "${AUTOAC_SKIP_ASAN:-0}" != 1 ]; then
   scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DAUTOAC_SANITIZE=ON

@@ -55,12 +55,19 @@ def build_model(name: str, args) -> Tuple[object, tuple]:
             return encoder, (x,)
         mask = torch.triu(torch.full((args.seq, args.seq), float("-inf")), diagonal=1)
 
+        import inspect
+        # torch 2.x asks whether a mask is causal by comparing its values
+        # (data-dependent, untraceable on fake tensors) unless told so
+        says_causal = "is_causal" in inspect.signature(encoder.forward).parameters
+
         class CausalEncoder(nn.Module):
             def __init__(self):
                 super().__init__()
                 self.encoder = encoder
 
             def forward(self, inp, m):
+                if says_causal:
+                    return self.encoder(inp, mask=m, is_causal=True)
                 return self.encoder(inp, mask=m)
         return CausalEncoder(), (x, mask)
     if name == "mlp":
