@@ -89,6 +89,14 @@ class AutoacPartitioner(_base_class()):
         # tensors, which cannot be copied.  One partitioner, shared.
         return self
 
+    def __getstate__(self):
+        # Inductor's caches pickle the config: the plan's inputs, not its
+        # results (graphs of fake tensors)
+        return {"budget": self.budget, "options": self.options}
+
+    def __setstate__(self, state):
+        self.__init__(state["budget"], **state["options"])
+
     def __repr__(self) -> str:
         return f"autoac.pytorch.partitioner(budget={self.budget!r}, **{self.options!r})"
 

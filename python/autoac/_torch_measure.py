@@ -221,3 +221,52 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
                            measured_no_scratch=no_scratch,
                            reserve=int(options.get("reserve") or 0) if isinstance(options.get("reserve"), int)
                            else 0)
+
+
+def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int, None] = None, *,
+                          compiler: str = "aot_eager", grads: Optional[str] = None, seed: int = 0,
+                          **options: Any) -> StepMeasurement:
+    """Like measure_step, through `torch.compile(model,
+    backend=autoac.pytorch.backend(budget, compiler=compiler))` (torch 2.x):
+    one unmeasured step compiles and plans, the second is measured on the
+    CPU from torch.profiler's allocation events plus what the plan counts of
+    what existed before it.  Under "aot_eager" the step runs the door's
+    runtime; under "inductor" Inductor's code, whose fused kernels and
+    buffer reuse inside each half the plan does not yet model (the gap is
+    what this measures).  Gradients are not compared here (see
+    python/tests/test_torch_compile.py); `model` is not changed."""
+    from . import pytorch as act
+    grads = act.default_grads() if grads is None else grads
+    if "reserve" not in options:
+        dtype = next((p.dtype for p in model.parameters() if p.is_floating_point()),
+                     torch.get_default_dtype())
+        options["reserve"] = 2 * torch.empty((), dtype=dtype).element_size()
+    ours = copy.deepcopy(model)
+    be = act.backend(budget, compiler=compiler, grads=grads, **options)
+    torch._dynamo.reset()
+    compiled = torch.compile(ours, backend=be)
+    state = torch.get_rng_state()
+    _step(compiled, inputs, _default_loss, seed)
+    _prepare_grads(ours, grads)
+    gc.collect()
+    flat = [t for t in torch.utils._pytree.tree_flatten(list(inputs))[0] if isinstance(t, torch.Tensor)]
+    counted = list(ours.parameters()) + list(ours.buffers()) + flat
+    if grads == "accumulate":
+        counted += [t.grad for t in list(ours.parameters()) + flat if t.grad is not None]
+    baseline = _storage_bytes(counted)
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        _step(compiled, inputs, _default_loss, seed + 1)
+    delta, delta_ns = _cpu_peak_deltas(prof)
+    torch.set_rng_state(state)
+    res = be.last
+    report = res.report
+    b = report.get("budget_bytes")
+    return StepMeasurement(budget=b if isinstance(b, int) and b >= 0 else None,
+                           planned_peak=int(report["peak_bytes"]), measured_peak=int(baseline + delta),
+                           static_bytes=int(report["static_bytes"]), baseline_bytes=baseline,
+                           feasible=bool(report.get("feasible", True)), grads=grads,
+                           rng=options.get("rng", "keep"), grads_equal=None, device="cpu",
+                           report=report, warnings=res.warnings, unequal=[],
+                           measured_no_scratch=int(baseline + delta_ns),
+                           reserve=int(options["reserve"]) if isinstance(options["reserve"], int) else 0)

@@ -943,3 +943,9 @@ def __getattr__(name):
         from ._compile import AutoacPartitioner
         return AutoacPartitioner
     raise AttributeError(name)
+
+
+def measure_compiled_step(*args, **kwargs):
+    """See autoac._torch_measure.measure_compiled_step."""
+    from ._torch_measure import measure_compiled_step as _m
+    return _m(*args, **kwargs)
