@@ -97,12 +97,14 @@ def _loss_of(out: Any, loss: Any) -> Any:
 
 
 def trace_joint(model_or_fn: Callable, example_inputs: Sequence[Any], *, loss: Any = "auto",
-                tracing: str = "auto", params: Optional[Sequence[int]] = None) -> JointTrace:
+                tracing: str = "auto", params: Optional[Sequence[int]] = None,
+                decompositions: Optional[dict] = None) -> JointTrace:
     """Traces the joint forward+backward graph.  For an nn.Module the step is
     `loss(model(*inputs))` (default: `.sum()`), its parameters and buffers
     the leading primals.  For a plain function the step is `fn(*inputs)` as
     is (loss applies only when given); arguments that are nn.Parameter, or
-    whose index is in `params`, are parameters."""
+    whose index is in `params`, are parameters.  `decompositions`: a table
+    AOT autograd applies while tracing (the torch-mlir import's)."""
     if tracing not in ("auto", "fake", "real"):
         raise ExportError(f"unknown tracing '{tracing}' (accepted: auto, fake, real)")
     from functorch.compile import aot_function
@@ -155,7 +157,8 @@ def trace_joint(model_or_fn: Callable, example_inputs: Sequence[Any], *, loss: A
         raise _Captured()
 
     def attempt(fake: bool):
-        compiled = aot_function(step, fw_compiler=lambda g, _: g, partition_fn=capture)
+        compiled = aot_function(step, fw_compiler=lambda g, _: g, partition_fn=capture,
+                                decompositions=decompositions)
         with _fake_tensors(fake), torch.random.fork_rng(devices=[]), torch.enable_grad():
             try:
                 compiled(*flat)

@@ -730,6 +730,7 @@ class Tools:
         self.opt_level = a.O
         self.plugin = a.plugin
         self.print_pipeline = a.print_pipeline
+        self.torch_mlir_opt = a.torch_mlir_opt
 
     def run(self, cmd, what, stdin=None, env=None, timeout=None):
         if self.verbose:
@@ -748,6 +749,46 @@ class Tools:
         if self.verbose:
             sys.stderr.write("  (%.1f s)\n" % (time.time() - t0))
         return p
+
+
+# torch-mlir-opt's torchdynamo-export-to-torch-backend-pipeline followed by
+# torch-backend-to-linalg-on-tensors-backend-pipeline, spelled out
+# (torch-mlir 20261001, --dump-pass-pipeline) without its last pass,
+# torch-verify-linalg-on-tensors-backend-contract, which refuses the split's
+# func.call ops; its inliner keeps the no_inline calls, so forward and
+# backward stay functions and its CSE (per function) cannot merge a
+# recompute in the backward with the forward's op.
+_CAN = "canonicalize{region-simplify=normal}"
+TORCH_TO_LINALG = (
+    "builtin.module(inline{default-pipeline=canonicalize},"
+    "func.func(torch-reduce-op-variants,%(c)s,torch-decompose-complex-ops,"
+    "torch-recompose-complex-ops,%(c)s,torch-restructure-non-constant-axes,"
+    "torch-fuse-quantized-ops,convert-torch-to-tmtensor,%(c)s,convert-torch-to-linalg,%(c)s,"
+    "convert-torch-to-scf,convert-torch-to-arith,convert-torch-to-tensor),"
+    "convert-torch-conversion-to-mlprogram,"
+    "func.func(memref-expand,%(c)s,resolve-shaped-type-result-dims,cse),"
+    "torch-func-backend-type-conversion,"
+    "func.func(%(c)s,torch-finalizing-backend-type-conversion))") % {"c": _CAN}
+
+
+def lower_torch(tools, path, work, tag):
+    """A torch-dialect module (autoac's output, or its input) lowered to
+    linalg on tensors by torch-mlir-opt, across the version boundary in
+    MLIR's generic form both ways, printed by Debian's mlir-opt.  The calls
+    of the split halves get back their `no_inline` (torch-mlir's type
+    conversion rebuilds calls without it)."""
+    gen = os.path.join(work, tag + ".torch.generic.mlir")
+    lin = os.path.join(work, tag + ".linalg.generic.mlir")
+    tools.run([tools.opt, "--allow-unregistered-dialect", "--mlir-print-op-generic", path,
+               "-o", gen], "printing %s in generic form" % tag)
+    tools.run([tools.torch_mlir_opt, gen, "--pass-pipeline=" + TORCH_TO_LINALG,
+               "--mlir-print-op-generic", "-o", lin], "torch-mlir-opt (%s to linalg)" % tag)
+    text = tools.run([tools.opt, lin], "reading torch-mlir-opt's %s" % tag).stdout
+    bad = re.search(r'^.*(?:!torch\.|"torch\.).*$', text, re.M)
+    if bad:
+        die("torch-mlir-opt left torch ops or types in the %s module: %s" % (
+            tag, bad.group(0).strip()[:200]), 1)
+    return re.sub(r"(= call @[\w$.-]+_(?:fwd|bwd)\([^)]*\))( :)", r"\1 {no_inline}\2", text)
 
 
 def lower_and_run(tools, text, work, tag, calls, free_pass, poison,
@@ -859,6 +900,10 @@ def main(argv=None):
     ap.add_argument("--build", default=None,
                     help="build dir holding bin/ac-opt and lib/libac_count_alloc.so")
     ap.add_argument("--llvm", default="/usr/lib/llvm-22")
+    ap.add_argument("--torch-mlir-opt", metavar="PATH",
+                    help="the input is torch dialect (torch-mlir's FX importer): plan it as it "
+                    "is, then lower the original and the planned module to linalg with this "
+                    "torch-mlir-opt before running them (docs/flows.md)")
     ap.add_argument("--calls", choices=["inline", "keep"], default="keep",
                     help="keep @f_fwd/@f_bwd as functions (default: the user's "
                          "program), or inline them into @f before bufferizing "
@@ -956,7 +1001,10 @@ def main(argv=None):
     work = a.keep or tempfile.mkdtemp(prefix="ac-measure.")
     os.makedirs(work, exist_ok=True)
     try:
-        norm = tools.run([tools.opt, a.input], "parsing the input").stdout
+        if a.torch_mlir_opt:
+            norm = lower_torch(tools, a.input, work, "original")
+        else:
+            norm = tools.run([tools.opt, a.input], "parsing the input").stdout
         sigs = joint_signature(norm)
         if len(sigs) != 1:
             die("expected one ac.joint function in %s, found %d" % (a.input, len(sigs)))
@@ -1006,8 +1054,11 @@ def main(argv=None):
                     sim_original = peak_at(json.load(f), sizes)
         elif a.dims:
             die("--dims: %s has no dynamic dimension" % a.input)
-        with open(planned) as f:
-            ptext = f.read()
+        if a.torch_mlir_opt:
+            ptext = lower_torch(tools, planned, work, "planned")
+        else:
+            with open(planned) as f:
+                ptext = f.read()
         # The split's calls carry no_inline (docs/rewrite.md); drop it so the
         # halves can be inlined into @f for measurement.
         if a.calls == "inline":
