@@ -1260,7 +1260,7 @@ AcStatus acLowerPipeline(AcLowerTarget target, const AcLowerOptions *opts,
     appendf(out, "finalize-memref-to-llvm{use-generic-functions=%lld},",
             (long long)(opts->genericFunctions ? 1 : 0));
     static const char tail[] =
-        "convert-math-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,"
+        "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm,"
         "convert-cf-to-llvm,reconcile-unrealized-casts";
     acStrBufAppend(out, tail, sizeof tail - 1);
   }

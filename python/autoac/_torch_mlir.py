@@ -61,11 +61,16 @@ def _require() -> None:
 def decompositions(which: str = "torch-mlir") -> Dict[Any, Callable]:
     """The decomposition table applied while tracing.  "backward": only the
     backward ops torch-mlir has no lowering for (native_layer_norm_backward,
-    native_batch_norm_backward); "torch-mlir": those plus torch-mlir's own
+    native_batch_norm_backward) and the ops returning lists of tensors
+    (split, split_with_sizes, unbind, chunk: slices); "torch-mlir": those plus torch-mlir's own
     table (what `torch_mlir.fx.export_and_import` applies); "none"."""
     from torch._decomp import get_decompositions
     aten = torch.ops.aten
-    needed = get_decompositions([aten.native_layer_norm_backward, aten.native_batch_norm_backward])
+    # torch-mlir has no lowering for the two backward ops; the split ops
+    # return a !torch.list of tensors that autoac cannot size (slices instead).
+    needed = get_decompositions([aten.native_layer_norm_backward, aten.native_batch_norm_backward,
+                                 aten.split.Tensor, aten.split_with_sizes, aten.unbind.int,
+                                 aten.chunk])
     if which == "none":
         return {}
     if which == "backward":

@@ -58,7 +58,7 @@ TO_LINALG = ["func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor)",
              "auto-ac-to-linalg"]
 LOWER = ("convert-bufferization-to-memref,convert-linalg-to-loops,convert-scf-to-cf,expand-strided-metadata,"
          "lower-affine,finalize-memref-to-llvm{use-generic-functions=true},"
-         "convert-math-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,"
+         "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-func-to-llvm,"
          "convert-cf-to-llvm,reconcile-unrealized-casts")
 
 
@@ -538,9 +538,15 @@ def harness(fname, args, results, argdims=None):
 def add_harness(text, h):
     """Inserts the harness into the module's body."""
     s = text.rstrip()
+    # A resource section ({-# dialect_resources: ... #-}, large constants
+    # torch-mlir imports) follows the module: the harness goes before it.
+    tail = ""
+    r = re.search(r"^\{-#", s, re.M)
+    if r:
+        s, tail = s[:r.start()].rstrip(), "\n" + s[r.start():] + "\n"
     if re.search(r"^module\b", s, re.M):
         i = s.rfind("}")
-        return s[:i] + h + "}\n"
+        return s[:i] + h + "}\n" + tail
     return "module {\n" + s + "\n" + h + "}\n"
 
 
@@ -904,6 +910,11 @@ def main(argv=None):
                     help="the input is torch dialect (torch-mlir's FX importer): plan it as it "
                     "is, then lower the original and the planned module to linalg with this "
                     "torch-mlir-opt before running them (docs/flows.md)")
+    ap.add_argument("--plan-on", choices=["linalg", "torch"], default="linalg",
+                    help="with --torch-mlir-opt: plan the joint function after torch-mlir-opt "
+                    "lowered it to linalg (default: the peak the compiled program has) or on the "
+                    "torch dialect as imported (the names map to FX nodes; torch-mlir's lowering "
+                    "then adds buffers the plan does not see)")
     ap.add_argument("--calls", choices=["inline", "keep"], default="keep",
                     help="keep @f_fwd/@f_bwd as functions (default: the user's "
                          "program), or inline them into @f before bufferizing "
@@ -1001,7 +1012,13 @@ def main(argv=None):
     work = a.keep or tempfile.mkdtemp(prefix="ac-measure.")
     os.makedirs(work, exist_ok=True)
     try:
-        if a.torch_mlir_opt:
+        if a.torch_mlir_opt and a.plan_on == "linalg":
+            norm = lower_torch(tools, a.input, work, "original")
+            a.input = os.path.join(work, "input.linalg.mlir")
+            with open(a.input, "w") as f:
+                f.write(norm)
+            a.torch_mlir_opt = None    # planned and run as linalg from here
+        elif a.torch_mlir_opt:
             norm = lower_torch(tools, a.input, work, "original")
         else:
             norm = tools.run([tools.opt, a.input], "parsing the input").stdout
