@@ -15,7 +15,8 @@
 MODEL is a torchvision classification model (resnet18, mobilenet_v2, vit_b_16,
 ... as listed by `models`), `transformer` (nn.TransformerEncoder, like the
 corpus; --layers --d-model --heads --ffn --seq), `transformer-lm` (the same
-with a causal mask), or `mlp` (--layers --d-model).  measure-torch also takes
+with a causal mask), `mlp` (--layers --d-model), or the flows' small `cnn` and
+`gpt-block` (autoac.flow_models).  measure-torch also takes
 FILE.py:NAME, NAME a function returning (model, inputs).
 """
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _torchvision_names() -> List[str]:
         return []
 
 
-BUILTIN = ("transformer", "transformer-lm", "mlp")
+BUILTIN = ("transformer", "transformer-lm", "mlp", "cnn", "gpt-block")
 
 _DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64"}
 
@@ -70,6 +71,9 @@ def build_model(name: str, args) -> Tuple[object, tuple]:
                     return self.encoder(inp, mask=m, is_causal=True)
                 return self.encoder(inp, mask=m)
         return CausalEncoder(), (x, mask)
+    if name in ("cnn", "gpt-block"):
+        from .flow_models import flow_model
+        return flow_model(name, args.batch if args.batch > 1 else 0)
     if name == "mlp":
         layers = []
         for _ in range(args.layers):
@@ -110,11 +114,16 @@ def _export(args) -> int:
         inputs = tuple(t.to(dtype) if t.is_floating_point() else t for t in inputs)
     name = args.name or "".join(c if c.isalnum() else "_" for c in args.model)
     t0 = time.time()
-    text = export_joint(model, inputs, name=name, tracing=args.tracing)
+    if args.importer == "torch-mlir":
+        from ._torch_mlir import export_joint_torch_mlir
+        text = export_joint_torch_mlir(model, inputs, name=name, tracing=args.tracing,
+                                       decompose=args.decompose).text
+    else:
+        text = export_joint(model, inputs, name=name, tracing=args.tracing)
     with open(args.out, "w") as f:
         f.write(text)
     if not args.quiet:
-        ops = sum(1 for line in text.splitlines() if '= "torch.aten.' in line or line.strip().startswith('"torch.aten.'))
+        ops = sum(1 for line in text.splitlines() if '"torch.aten.' in line)
         print(f"autoac: wrote {args.out}: @{name}, {ops} aten ops, {time.time() - t0:.1f}s", file=sys.stderr)
     if args.plan:
         from . import plan
@@ -299,6 +308,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     e.add_argument("--dtype", choices=sorted(_DTYPES), default="f32")
     e.add_argument("--tracing", choices=("auto", "fake", "real"), default="auto",
                    help="fake: FakeTensor, nothing computed; real: run on random inputs; auto: fake, else real")
+    e.add_argument("--importer", choices=("autoac", "torch-mlir"), default="autoac",
+                   help="autoac: autoac's own exporter; torch-mlir: torch-mlir's FX importer "
+                   "(torch 2.x, generic form; docs/flows.md)")
+    e.add_argument("--decompose", choices=("torch-mlir", "backward", "none"), default="torch-mlir",
+                   help="with --importer torch-mlir: the decompositions applied while tracing")
     e.add_argument("--plan", action="store_true", help="also plan it and print the peak")
     e.add_argument("--budget", default=None, help="with --plan")
     e.add_argument("--quiet", "-q", action="store_true")

@@ -43,3 +43,23 @@ except OSError:
 # Output-target tests make their own device nodes (mknod) when run as root.
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     config.available_features.add("root")
+# torch-mlir's FX importer (and torch-mlir-opt) with torch 2.x: the Python
+# of $AUTOAC_MLIR_PYTHON (scripts/test.sh sets it to what scripts/mlir-env.sh
+# prints), else the configured one, when it imports torch_mlir.fx.
+# %mlir_python runs it with autoac's package and library; %torch_mlir_opt
+# is the torch-mlir-opt next to it.
+import subprocess
+_mlir_py = os.environ.get("AUTOAC_MLIR_PYTHON") or getattr(config, "python_executable", "") \
+    or sys.executable
+try:
+    _ok = subprocess.run([_mlir_py, "-c", "import torch, torch_mlir.fx"], capture_output=True,
+                         timeout=120).returncode == 0
+except (OSError, subprocess.TimeoutExpired):
+    _ok = False
+if _ok:
+    config.available_features.add("torch-mlir")
+    config.substitutions.append(("%torch_mlir_opt", os.path.join(os.path.dirname(_mlir_py),
+                                                                 "torch-mlir-opt")))
+    config.substitutions.append(("%mlir_python", "env PYTHONPATH=%s AUTOAC_LIBRARY=%s %s -W ignore" % (
+        os.path.join(config.autoac_src_root, "python"),
+        os.path.join(config.autoac_lib_dir, "libautoac.so"), _mlir_py)))
