@@ -8,6 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh build
+# torch-mlir and IREE (python/requirements-mlir.txt) layered on the torch 2.x
+# environment, both outside the work tree: lit's feature torch-mlir runs the
+# real FX importer with this Python (test/lit/torch-mlir).
+export AUTOAC_MLIR_PYTHON=$(scripts/mlir-env.sh)
 (cd build && ctest --output-on-failure -j"$(nproc)")   # lit included
 # The Python tests twice: the door on Debian's torch 1.13 (system python3),
 # then on the pinned torch 2.x of python/requirements-torch.txt, in the
@@ -16,6 +20,8 @@ scripts/setup.sh build
 PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so /usr/bin/python3 -m pytest -q python/tests
 TORCH_PY=$(scripts/torch-env.sh)
 PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so "$TORCH_PY" -m pytest -q python/tests
+# The torch-mlir and IREE flows (docs/flows.md), in the environment that has them.
+PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so "$AUTOAC_MLIR_PYTHON" -m pytest -q python/tests/test_flows.py
 
 if [ "${AUTOAC_SKIP_ASAN:-0}" != 1 ]; then
   scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DAUTOAC_SANITIZE=ON

@@ -1,0 +1,101 @@
+"""The torch-mlir and IREE flows run for real (docs/flows.md): torch 2.x's
+joint graph imported by torch-mlir's FX importer, lowered by torch-mlir-opt,
+planned by autoac, then (a) compiled by auto-ac-lower-cpu and run by
+ac-measure, (b) compiled by iree-compile for llvm-cpu and run by
+iree.runtime.  Skipped, with the reason, where torch-mlir or IREE is not
+installed (scripts/mlir-env.sh makes the Python that has them)."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BUILD = os.environ.get("AUTOAC_BUILD") or os.path.join(ROOT, "build")
+
+torch = pytest.importorskip("torch", reason="torch is not installed")
+if not torch.__version__.startswith("2"):
+    pytest.skip("the torch-mlir flows need torch 2.x", allow_module_level=True)
+pytest.importorskip("torch_mlir.fx", reason="torch-mlir is not installed (scripts/mlir-env.sh)")
+
+from autoac._torch_mlir import export_joint_torch_mlir  # noqa: E402
+from autoac.flow_models import flow_model  # noqa: E402
+
+TORCH_MLIR_OPT = os.path.join(os.path.dirname(sys.executable), "torch-mlir-opt")
+
+
+def _export(tmp_path, name):
+    model, inputs = flow_model(name)
+    im = export_joint_torch_mlir(model, inputs, name=name.replace("-", "_"))
+    p = tmp_path / f"{name}.mlir"
+    p.write_text(im.text)
+    return p, im
+
+
+def test_names_map_back_to_fx_nodes(tmp_path):
+    """Every tensor value the report names maps to the FX node whose op the
+    importer made there."""
+    from autoac import plan
+    from autoac._torch_mlir import check_plan_names
+    p, im = _export(tmp_path, "gpt-block")
+    r = plan(im.text, source_name=str(p), budget="1.22MB")
+    nodes = check_plan_names(im, r.report)
+    assert nodes["saved"], "the plan saves something"
+    assert nodes["recomputed"], "the plan recomputes something at 1.22 MB"
+    for n in nodes["saved"] + nodes["recomputed"]:
+        assert n.op == "call_function"
+    assert r.report["unknown_ops"] == []
+
+
+@pytest.mark.parametrize("name,budget", [("mlp", "5.26MB"), ("cnn", "416KB"), ("gpt-block", "1.22MB")])
+def test_cpu_flow_exact(tmp_path, name, budget):
+    """torch-mlir-opt to linalg, autoac, auto-ac-lower-cpu, run: the planned
+    program prints the unplanned one's results and peaks at the plan's
+    figure (within 2 %; to the byte here)."""
+    if not os.path.exists(TORCH_MLIR_OPT):
+        pytest.skip("no torch-mlir-opt next to this Python")
+    p, _ = _export(tmp_path, name)
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "ac-measure"), str(p),
+                          "--build", BUILD, "--torch-mlir-opt", TORCH_MLIR_OPT, "--budget", budget,
+                          "--bytes", "--max-error", "2"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "results equal: yes" in out.stdout
+    rows = re.findall(r"^  (original|planned) .*?(\d+)\s+(\d+)\s+([+-][\d.]+)%", out.stdout, re.M)
+    assert len(rows) == 2, out.stdout
+    for _, sim, meas, err in rows:
+        assert abs(float(err)) <= 2.0, out.stdout
+    assert int(rows[1][2]) < int(rows[0][2]), "the plan lowers the measured peak"
+
+
+def test_iree_flow_gpt_block(tmp_path):
+    """IREE: gradients equal PyTorch's at every budget, and IREE's measured
+    peak (local-sync allocator statistics) falls with the budget, below the
+    unplanned (save-all) program's."""
+    pytest.importorskip("iree.runtime", reason="iree-base-runtime is not installed")
+    from autoac.flows import iree_flow
+    out = iree_flow("gpt-block", ["1.35MB", "1.29MB", "1.22MB"], work=str(tmp_path), log=lambda *a: None)
+    rows = out["rows"]
+    assert [r["plan"] for r in rows] == ["save-all", "greedy @ 1.35MB", "greedy @ 1.29MB",
+                                         "greedy @ 1.22MB"]
+    assert all(r["grads_ok"] for r in rows), rows
+    peaks = [r["iree_peak"] for r in rows]
+    assert peaks == sorted(peaks, reverse=True) and len(set(peaks)) == len(peaks), peaks
+    plans = [r["plan_peak"] for r in rows]
+    assert plans == sorted(plans, reverse=True), plans
+
+
+def test_importer_error_without_torch_mlir(tmp_path):
+    """`--importer torch-mlir` under a Python without torch-mlir: one error
+    line naming what to install (run with Debian's python3, which lacks it)."""
+    if subprocess.run(["/usr/bin/python3", "-c", "import torch_mlir"], capture_output=True).returncode == 0:
+        pytest.skip("/usr/bin/python3 has torch-mlir")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    out = subprocess.run(["/usr/bin/python3", "-m", "autoac", "export", "mlp", "--layers", "1",
+                          "--d-model", "8", "--importer", "torch-mlir", "-o", str(tmp_path / "x.mlir")],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode != 0
+    assert "--importer torch-mlir: torch-mlir is not importable" in out.stderr
+    assert "scripts/mlir-env.sh" in out.stderr
+    assert not (tmp_path / "x.mlir").exists()
