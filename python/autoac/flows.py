@@ -36,9 +36,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 LLVM = "/usr/lib/llvm-22/bin"
 
-#: gradients equal to PyTorch's within this (float32, different kernels and
-#: summation orders): |iree - torch| <= ATOL + RTOL * |torch|
-RTOL, ATOL = 1e-4, 1e-5
+#: gradients equal to PyTorch's within this, elementwise (float32, other
+#: kernels and summation orders): |iree - torch| <= ATOL + RTOL * |torch|.
+#: ATOL is set by the smallest case measured: the CNN's second conv bias,
+#: whose gradient is 0 analytically (a bias before batch norm), is 4.7e-7
+#: in PyTorch and 2.2e-5 in IREE, rounding in a 512-term sum.
+RTOL, ATOL = 1e-4, 5e-5
 
 
 def _bin_dir() -> str:
@@ -205,7 +208,8 @@ def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[
     import copy
     ref_model = copy.deepcopy(model)
     ref_loss, ref_grads = _torch_reference(ref_model, inputs)
-    state = [t for _, t in module_state(model)]
+    named_state = module_state(model)
+    state = [t for _, t in named_state]
     ref_state = [t for _, t in module_state(ref_model)]
     primals = list(inputs) + state
     ntangent = sum(1 for n in imported.graph.nodes if n.op == "placeholder" and "tangents" in str(n.target))
@@ -228,6 +232,7 @@ def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[
         # the gradient of primal (that index - num_fwd_outputs).
         worst = 0.0
         ok = True
+        details = []
         for res, out_index in zip(step["results"], imported.result_of_output):
             if out_index < imported.num_fwd_outputs:
                 if out_index == 0:
@@ -241,6 +246,9 @@ def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[
                 continue
             g = g.numpy()
             err = float(np.max(np.abs(res - g) / (ATOL + RTOL * np.abs(g)))) if g.size else 0.0
+            details.append(dict(param=named_state[p - len(inputs)][0], of_tolerance=err,
+                                max_abs_error=float(np.max(np.abs(res - g))) if g.size else 0.0,
+                                max_abs=float(np.max(np.abs(g))) if g.size else 0.0))
             worst = max(worst, err)
             ok &= err <= 1.0
         before, after = step["before"], step["after"]
@@ -251,7 +259,7 @@ def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[
                    iree_inputs=before["device_bytes_allocated"] - before["device_bytes_freed"],
                    iree_step_peak=after["device_bytes_peak"] - (before["device_bytes_allocated"]
                                                                 - before["device_bytes_freed"]),
-                   grads_ok=ok, worst_grad_error=worst)
+                   grads_ok=ok, worst_grad_error=worst, grads=details)
         rows.append(row)
         log("  %-8s %-18s plan peak %9d  saved %8d  IREE peak %9d (inputs %d)  grads %s (worst %.3f of tol)" % (
             model_name, label, row["plan_peak"], row["saved_bytes"], row["iree_peak"],
