@@ -105,13 +105,13 @@ def _wrapper_calls(text: str, fname: str):
     return split(fwd.group(1)), split(bwd.group(1)), split(ret.group(1))
 
 
-def compile_iree(planned_path: str, vmfb: str) -> None:
+def compile_iree(planned_path: str, vmfb: str, flags: Sequence[str] = ()) -> None:
     gen = planned_path + ".generic"
     _run([os.path.join(LLVM, "mlir-opt"), "--mlir-print-op-generic", planned_path, "-o", gen],
          "mlir-opt (generic form for IREE)")
     _run([_tool("iree-compile"), gen, "--iree-hal-target-device=local",
           "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host",
-          "-o", vmfb], "iree-compile")
+          *flags, "-o", vmfb], "iree-compile")
 
 
 def run_step(vmfb: str, text: str, fname: str, inputs: Sequence[Any]) -> Dict[str, Any]:
@@ -138,11 +138,12 @@ def run_step(vmfb: str, text: str, fname: str, inputs: Sequence[Any]) -> Dict[st
 
     f_out = mod[f"{fname}_fwd"](*[args[a] for a in fwd_args])
     f_out = list(f_out) if isinstance(f_out, (list, tuple)) else [f_out]
+    mid = dict(device.allocator.statistics)
     b_out = mod[f"{fname}_bwd"](*[val(a, f_out, None) for a in bwd_args])
     b_out = list(b_out) if isinstance(b_out, (list, tuple)) else [b_out]
     after = dict(device.allocator.statistics)
     results = [val(r, f_out, b_out).to_host() for r in rets]
-    return {"results": results, "before": before, "after": after}
+    return {"results": results, "before": before, "after_forward": mid, "after": after}
 
 
 def run_step_isolated(vmfb: str, planned_path: str, fname: str, inputs: Sequence[Any],
@@ -157,7 +158,8 @@ def run_step_isolated(vmfb: str, planned_path: str, fname: str, inputs: Sequence
     with np.load(dst, allow_pickle=False) as z:
         stats = json.loads(str(z["stats"]))
         results = [z[f"r{i}"] for i in range(stats["n"])]
-    return {"results": results, "before": stats["before"], "after": stats["after"]}
+    return {"results": results, "before": stats["before"], "after_forward": stats["after_forward"],
+            "after": stats["after"]}
 
 
 def _step_main(vmfb, planned_path, fname, src, dst) -> int:
@@ -167,7 +169,8 @@ def _step_main(vmfb, planned_path, fname, src, dst) -> int:
     with open(planned_path) as f:
         text = f.read()
     out = run_step(vmfb, text, fname, inputs)
-    stats = json.dumps({"n": len(out["results"]), "before": out["before"], "after": out["after"]})
+    stats = json.dumps({"n": len(out["results"]), "before": out["before"],
+                        "after_forward": out["after_forward"], "after": out["after"]})
     np.savez(dst, stats=np.array(stats), **{f"r{i}": r for i, r in enumerate(out["results"])})
     return 0
 
@@ -181,7 +184,7 @@ def _torch_reference(model, inputs):
 
 
 def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[str] = None,
-              log=print) -> Dict[str, Any]:
+              log=print, iree_flags: Sequence[str] = ()) -> Dict[str, Any]:
     """The IREE flow for one model at each budget (None: autoac's starting
     plan) and save-all; returns a dict of rows."""
     import numpy as np
@@ -208,6 +211,7 @@ def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[
     import copy
     ref_model = copy.deepcopy(model)
     ref_loss, ref_grads = _torch_reference(ref_model, inputs)
+    ref_buffers = [b.detach().numpy() for b in ref_model.buffers()]
     named_state = module_state(model)
     state = [t for _, t in named_state]
     ref_state = [t for _, t in module_state(ref_model)]
@@ -226,7 +230,7 @@ def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[
         with open(ppath) as f:
             ptext = f.read()
         vmfb = os.path.join(work, f"planned_{tag}.vmfb")
-        compile_iree(ppath, vmfb)
+        compile_iree(ppath, vmfb, iree_flags)
         step = run_step_isolated(vmfb, ppath, fname, joint_inputs, work)
         # Gradients: result i >= num_fwd_outputs is FX output result_of_output[i],
         # the gradient of primal (that index - num_fwd_outputs).
@@ -235,8 +239,15 @@ def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[
         details = []
         for res, out_index in zip(step["results"], imported.result_of_output):
             if out_index < imported.num_fwd_outputs:
-                if out_index == 0:
+                # The loss (the one scalar float output), and the new values
+                # of buffers the forward writes (batch norm's running
+                # statistics, which torch 2.x's joint graph returns first):
+                # each equal to one of PyTorch's buffers after its step.
+                if res.shape == () and res.dtype.kind == "f":
                     ok &= bool(np.allclose(res, ref_loss.numpy(), rtol=RTOL, atol=ATOL))
+                else:
+                    ok &= any(b.shape == res.shape and
+                              np.allclose(res, b, rtol=RTOL, atol=ATOL) for b in ref_buffers)
                 continue
             p = out_index - imported.num_fwd_outputs
             if p >= nprim:
@@ -256,15 +267,44 @@ def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[
                    plan_peak=rep["peak_bytes"], saved_bytes=rep["saved_bytes"],
                    feasible=rep["feasible"],
                    iree_peak=after["device_bytes_peak"],
+                   iree_forward_peak=step["after_forward"]["device_bytes_peak"],
                    iree_inputs=before["device_bytes_allocated"] - before["device_bytes_freed"],
                    iree_step_peak=after["device_bytes_peak"] - (before["device_bytes_allocated"]
                                                                 - before["device_bytes_freed"]),
                    grads_ok=ok, worst_grad_error=worst, grads=details)
         rows.append(row)
-        log("  %-8s %-18s plan peak %9d  saved %8d  IREE peak %9d (inputs %d)  grads %s (worst %.3f of tol)" % (
-            model_name, label, row["plan_peak"], row["saved_bytes"], row["iree_peak"],
-            row["iree_inputs"], "equal" if ok else "DIFFER", worst))
-    return {"model": model_name, "rtol": RTOL, "atol": ATOL, "rows": rows, "work": work}
+        log("  %-8s %-18s plan peak %9d  saved %8d  IREE peak %9d (forward %d, inputs %d)  "
+            "grads %s (worst %.3f of tol)" % (
+                model_name, label, row["plan_peak"], row["saved_bytes"], row["iree_peak"],
+                row["iree_forward_peak"], row["iree_inputs"], "equal" if ok else "DIFFER", worst))
+    return {"model": model_name, "rtol": RTOL, "atol": ATOL, "iree_flags": list(iree_flags),
+            "rows": rows, "work": work}
+
+
+def coverage(models: Sequence[str] = ("mlp", "cnn", "gpt-block")) -> str:
+    """The op-name coverage table (markdown) of the models as torch-mlir's
+    FX importer writes them: every torch-dialect op name, its count per
+    model, and whether autoac's cost model knows it (the report's
+    `unknown_ops`, planned with no budget)."""
+    from . import plan
+    from ._torch_mlir import export_joint_torch_mlir
+    from .flow_models import flow_model
+    counts: Dict[str, Dict[str, int]] = {}
+    unknown = set()
+    for m in models:
+        model, inputs = flow_model(m)
+        im = export_joint_torch_mlir(model, inputs, name=m.replace("-", "_"))
+        for op in re.findall(r'"(torch\.[\w.]+)"\(', im.text):
+            counts.setdefault(op, {}).setdefault(m, 0)
+            counts[op][m] += 1
+        rep = plan(im.text, source_name=f"<{m}>").report
+        unknown.update(u["name"] for u in rep["unknown_ops"])
+    lines = ["| op | " + " | ".join(models) + " | cost model |",
+             "|---|" + "---|" * len(models) + "---|"]
+    for op in sorted(counts):
+        lines.append(f"| `{op}` | " + " | ".join(str(counts[op].get(m, "")) for m in models) +
+                     " | " + ("**unknown**" if op in unknown else "known") + " |")
+    return "\n".join(lines)
 
 
 def main(argv=None) -> int:
@@ -278,9 +318,15 @@ def main(argv=None) -> int:
     i.add_argument("model")
     i.add_argument("--budget", action="append", default=[])
     i.add_argument("--json")
+    i.add_argument("--iree-flag", action="append", default=[],
+                   help="an extra iree-compile flag (e.g. --iree-stream-partitioning-favor=min-peak-memory)")
     i.add_argument("--keep", help="keep the intermediate files in this folder")
+    sub.add_parser("coverage", help="the op-name coverage table of the flow models (markdown)")
     a = ap.parse_args(argv)
-    out = iree_flow(a.model, a.budget or [None], work=a.keep)
+    if a.cmd == "coverage":
+        print(coverage())
+        return 0
+    out = iree_flow(a.model, a.budget or [None], work=a.keep, iree_flags=a.iree_flag)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1)
