@@ -777,12 +777,26 @@ TORCH_TO_LINALG = (
     "func.func(%(c)s,torch-finalizing-backend-type-conversion))") % {"c": _CAN}
 
 
+# torch ops torch-mlir (20261001) has no linalg lowering for; its own
+# failure names an unrelated op (a torch.constant it could not legalize).
+NO_TORCH_MLIR_LOWERING = ("native_layer_norm_backward", "native_batch_norm_backward")
+
+
 def lower_torch(tools, path, work, tag):
     """A torch-dialect module (autoac's output, or its input) lowered to
     linalg on tensors by torch-mlir-opt, across the version boundary in
     MLIR's generic form both ways, printed by Debian's mlir-opt.  The calls
     of the split halves get back their `no_inline` (torch-mlir's type
     conversion rebuilds calls without it)."""
+    with open(path) as f:
+        src = f.read()
+    for op in NO_TORCH_MLIR_LOWERING:
+        m = re.search(r'"torch\.aten\.%s"' % op, src)
+        if m:
+            line = src.count("\n", 0, m.start()) + 1
+            die("%s:%d: 'torch.aten.%s' has no lowering in torch-mlir: decompose it in PyTorch "
+                "first (python3 -m autoac export --importer torch-mlir does, unless "
+                "--decompose none)" % (path, line, op), 1)
     gen = os.path.join(work, tag + ".torch.generic.mlir")
     lin = os.path.join(work, tag + ".linalg.generic.mlir")
     tools.run([tools.opt, "--allow-unregistered-dialect", "--mlir-print-op-generic", path,
@@ -998,6 +1012,11 @@ def main(argv=None):
                     ("the mlir-opt plugin", a.plugin)):
         if not p or not os.path.exists(p):
             die("%s not found (%s); pass --build, --ac-opt or --runtime" % (what, p))
+    if a.torch_mlir_opt and not (os.path.isfile(a.torch_mlir_opt) and os.access(a.torch_mlir_opt, os.X_OK)):
+        die("--torch-mlir-opt: %s is no executable (torch-mlir's wheel installs torch-mlir-opt "
+            "next to the Python that scripts/mlir-env.sh prints)" % a.torch_mlir_opt)
+    if a.torch_mlir_opt and a.target != "cpu":
+        die("--torch-mlir-opt applies to --target=cpu")
     if a.gpu_runtime == "cuda" and a.target != "gpu":
         die("--gpu-runtime=cuda applies to --target=gpu")
     if a.target == "gpu" and not a.free_pass:
