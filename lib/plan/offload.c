@@ -150,8 +150,8 @@ static AcStatus acOffloadStep(const AcGraph *g, const AcPlanOptions *opts,
                               const uint8_t *peakLive, const uint8_t *cand,
                               AcDropChecker *ck,
                               AcMove *moves, AcPlan *trial, double deadline,
-                              intptr_t maxSims, intptr_t *sims, AcMove *best,
-                              int *cut, AcError *err) {
+                              intptr_t maxSims, int wholeSteps, intptr_t *sims,
+                              AcMove *best, int *cut, AcError *err) {
   intptr_t n = 0;
   *best = (AcMove){0, AC_NONE, 0, 0};
   *cut = 0;
@@ -162,6 +162,10 @@ static AcStatus acOffloadStep(const AcGraph *g, const AcPlanOptions *opts,
       moves[n++] = acMoveBound(g, plan, cs, 0, v);
     if (acDropCheckerOk(ck, plan->saved, v))
       moves[n++] = acMoveBound(g, plan, cs, 1, v);
+  }
+  if (wholeSteps && *sims + n > maxSims) {
+    *cut = 1; /* a step that could pass the limit is not started */
+    return AC_OK;
   }
   if (!acOffloadNoPrune)
     qsort(moves, (size_t)n, sizeof *moves, acMoveCompare);
@@ -187,8 +191,9 @@ static AcStatus acOffloadStep(const AcGraph *g, const AcPlanOptions *opts,
 }
 
 static AcStatus acOffloadRun(const AcGraph *g, const AcPlanOptions *opts,
-                             double deadline, intptr_t maxSims, AcPlan *plan,
-                             int *changed, int *limited, AcError *err) {
+                             double deadline, intptr_t maxSims, int wholeSteps,
+                             AcPlan *plan, int *changed, int *limited,
+                             AcError *err) {
   AcStatus st = AC_OK;
   AcSimResult cs;
   AcPlan *trial = NULL;
@@ -220,7 +225,8 @@ static AcStatus acOffloadRun(const AcGraph *g, const AcPlanOptions *opts,
     AcMove best;
     int cut = 0;
     if ((st = acOffloadStep(g, opts, plan, groups, &cs, peakLive, cand, ck, moves, trial,
-                            deadline, maxSims, &sims, &best, &cut, err)) != AC_OK)
+                            deadline, maxSims, wholeSteps, &sims, &best, &cut,
+                            err)) != AC_OK)
       goto cleanup;
     if (cut) { /* a prefix of the trajectory: the step is not taken */
       *limited = 1;
@@ -278,7 +284,7 @@ AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
                          int *changed, int *limited, AcError *err) {
   AcStatus st = acOffloadRun(g, opts, deadline,
                              acOffloadMaxSimulations(g, AC_OFFLOAD_FLOOR_SHIFT, 64),
-                             plan, changed, limited, err);
+                             0, plan, changed, limited, err);
   AcPlan *o = NULL;
   int64_t peak = 0, oPeak = 0;
   double secs = 0, oSecs = 0;
@@ -298,8 +304,8 @@ AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
     return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory while planning");
   if ((st = acPlanFromSaved(g, start, o, err)) != AC_OK ||
       (st = acOffloadRun(g, opts, deadline,
-                         acOffloadMaxSimulations(g, AC_OFFLOAD_START_SHIFT, 16), o,
-                         &ochanged, &olimited, err)) != AC_OK ||
+                         acOffloadMaxSimulations(g, AC_OFFLOAD_START_SHIFT, 16),
+                         1, o, &ochanged, &olimited, err)) != AC_OK ||
       (st = acOffloadExtraSeconds(g, o, opts->staticBytes, &oPeak, &oSecs, err)) != AC_OK)
     goto cleanup;
   /* Its limit is the one acOffloadCompete's run has (the plans it must stay
@@ -337,8 +343,8 @@ AcStatus acOffloadCompete(const AcGraph *g, const AcPlanOptions *opts,
   AcPlanOptions to = *opts;
   to.budget = gPeak;
   if ((st = acOffloadRun(g, &to, deadline,
-                         acOffloadMaxSimulations(g, AC_OFFLOAD_START_SHIFT, 16), o,
-                         &ochanged, &olimited, err)) != AC_OK ||
+                         acOffloadMaxSimulations(g, AC_OFFLOAD_START_SHIFT, 16),
+                         1, o, &ochanged, &olimited, err)) != AC_OK ||
       (st = acOffloadExtraSeconds(g, o, opts->staticBytes, &oPeak, &oSecs, err)) != AC_OK)
     goto cleanup;
   if (oPeak <= gPeak && oSecs < gSecs) {
