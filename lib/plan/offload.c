@@ -192,8 +192,8 @@ static AcStatus acOffloadStep(const AcGraph *g, const AcPlanOptions *opts,
 
 static AcStatus acOffloadRun(const AcGraph *g, const AcPlanOptions *opts,
                              double deadline, intptr_t maxSims, int wholeSteps,
-                             AcPlan *plan, int *changed, int *limited,
-                             AcError *err) {
+                             double recomputeCap, AcPlan *plan, int *changed,
+                             int *limited, AcError *err) {
   AcStatus st = AC_OK;
   AcSimResult cs;
   AcPlan *trial = NULL;
@@ -222,6 +222,11 @@ static AcStatus acOffloadRun(const AcGraph *g, const AcPlanOptions *opts,
                              err)) != AC_OK)
     goto cleanup;
   while (cs.peakBytes > opts->budget) {
+    /* Recompute seconds never fall along the trajectory (offloads keep
+       them, drops add to them), and a plan costs at least them: past the
+       cap no later plan can cost less than it. */
+    if (recomputeCap > 0 && cs.recomputeSeconds >= recomputeCap)
+      break;
     AcMove best;
     int cut = 0;
     if ((st = acOffloadStep(g, opts, plan, groups, &cs, peakLive, cand, ck, moves, trial,
@@ -284,7 +289,7 @@ AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
                          int *changed, int *limited, AcError *err) {
   AcStatus st = acOffloadRun(g, opts, deadline,
                              acOffloadMaxSimulations(g, AC_OFFLOAD_FLOOR_SHIFT, 64),
-                             0, plan, changed, limited, err);
+                             0, 0, plan, changed, limited, err);
   AcPlan *o = NULL;
   int64_t peak = 0, oPeak = 0;
   double secs = 0, oSecs = 0;
@@ -305,7 +310,7 @@ AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
   if ((st = acPlanFromSaved(g, start, o, err)) != AC_OK ||
       (st = acOffloadRun(g, opts, deadline,
                          acOffloadMaxSimulations(g, AC_OFFLOAD_START_SHIFT, 16),
-                         1, o, &ochanged, &olimited, err)) != AC_OK ||
+                         1, 0, o, &ochanged, &olimited, err)) != AC_OK ||
       (st = acOffloadExtraSeconds(g, o, opts->staticBytes, &oPeak, &oSecs, err)) != AC_OK)
     goto cleanup;
   /* Its limit is the one acOffloadCompete's run has (the plans it must stay
@@ -342,9 +347,11 @@ AcStatus acOffloadCompete(const AcGraph *g, const AcPlanOptions *opts,
     goto cleanup;
   AcPlanOptions to = *opts;
   to.budget = gPeak;
+  /* Only a plan costing less than greedy's is taken: the run stops once
+     its recompute seconds reach greedy's (acOffloadRun's cap). */
   if ((st = acOffloadRun(g, &to, deadline,
                          acOffloadMaxSimulations(g, AC_OFFLOAD_START_SHIFT, 16),
-                         1, o, &ochanged, &olimited, err)) != AC_OK ||
+                         1, gSecs, o, &ochanged, &olimited, err)) != AC_OK ||
       (st = acOffloadExtraSeconds(g, o, opts->staticBytes, &oPeak, &oSecs, err)) != AC_OK)
     goto cleanup;
   if (oPeak <= gPeak && oSecs < gSecs) {
