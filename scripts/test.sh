@@ -13,6 +13,9 @@ scripts/setup.sh build
 # real FX importer with this Python (test/lit/torch-mlir).
 export AUTOAC_MLIR_PYTHON=$(scripts/mlir-env.sh)
 (cd build && ctest --output-on-failure -j"$(nproc)")   # lit included
+# Speed and plan quality against bench/regress_table.json (a higher floor,
+# a costlier mid-budget plan or a slowdown past the tolerance fails).
+/usr/bin/python3 bench/regress.py --build build
 # The Python tests twice: the door on Debian's torch 1.13 (system python3),
 # then on the pinned torch 2.x of python/requirements-torch.txt, in the
 # virtual environment scripts/torch-env.sh makes once outside the work tree

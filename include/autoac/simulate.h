@@ -114,6 +114,19 @@ AcStatus acPlanOffloadCandidates(const AcGraph *g, uint8_t *mask, AcError *err);
 /// with acSimResultClear).
 AcStatus acSimulate(const AcGraph *g, const AcPlan *plan, int64_t staticBytes,
                     int wantTimeline, AcSimResult *out, AcError *err);
+/// As acSimulate without a timeline, and, when `mask` is given, marks in it [numValues] the
+/// saved storages whose offload could lower the peak: in some schedule
+/// entry, the value's buffer is live at every step that reaches the peak,
+/// all of them after its last forward use and before its first backward
+/// read (where even an infinitely fast link keeps it on the device).
+/// Offloading any other value frees nothing at those steps (the offload
+/// search's filter).  Offloaded saves are never marked.
+/// `groups` are the plan's recompute groups (acPlanGroups; kept by the
+/// caller: plans with the same saved set share them, e.g. a plan and the
+/// plan offloading one more save); NULL: computed here.  `mask` may be NULL.
+AcStatus acSimulateGroups(const AcGraph *g, const AcPlan *plan,
+                          AcRecomputeGroups *groups, int64_t staticBytes,
+                          AcSimResult *out, uint8_t *mask, AcError *err);
 /// Frees the arrays a result owns and zeroes it; NULL is accepted.
 void acSimResultClear(AcSimResult *r);
 

@@ -836,6 +836,14 @@ AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
                search.foundBy == AC_STRATEGY_ILP ? "the ILP"
                                                  : acStrategyName(search.foundBy),
                sim.offloadedBytes > 0 ? " and offload" : "");
+    else if ((opts->strategy == AC_STRATEGY_ILP ||
+              opts->strategy == AC_STRATEGY_BEAM) && search.floorSearched)
+      snprintf(floorText, sizeof floorText,
+               "the lowest peak %s and greedy's floor search reach (this "
+               "plan by greedy's floor search: %s)",
+               opts->strategy == AC_STRATEGY_ILP ? "the ILP" : "the beam search",
+               search.foundBy == AC_STRATEGY_ILP ? "the ILP"
+                                                 : acStrategyName(search.foundBy));
     else
       acBudgetFloorText(opts->strategy, floorText, sizeof floorText);
     /* The knapsack's plan is its byte-fraction guess for the budget, not a

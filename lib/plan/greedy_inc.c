@@ -52,6 +52,9 @@
  * secondary rule.  The order between drops is the exact one of
  * acDropBefore, and the extra seconds are summed as acPlanExtraSeconds
  * does, so the pick and the numbers are the reference's bit for bit. */
+#ifdef AC_GREEDY_STATS
+#include <stdio.h>
+#endif
 #include "greedy_inc.h"
 
 #include <assert.h>

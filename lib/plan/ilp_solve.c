@@ -27,6 +27,10 @@
  * models have at most ~5k.  Past the cap the model is not built: the
  * answer is greedy's plan, marked limited, the same on every machine. */
 enum { AC_ILP_CUTS_FROM = 32, AC_ILP_MAX_NONZEROS = 500000 };
+/* Cut generation on models past this many rows: a 12-layer GPT (14.5k
+   rows) spent seconds per node in it, past every deterministic limit
+   (GLPK checks those between nodes only). */
+enum { AC_ILP_CUTS_ROWS = 4096 };
 
 /* The deterministic work limit: branch-and-bound nodes over every solve of
  * one call, counted from GLPK's tree (glp_ios_tree_size) in a callback that
@@ -36,14 +40,33 @@ typedef struct AcIlpWork {
   intptr_t max;      /* allowance for the whole call */
   intptr_t round;    /* nodes of the solve in progress */
   int stopped;       /* the callback stopped a solve */
+  int64_t maxIters;  /* simplex iterations for the whole call */
+  int64_t itUsed;    /* of the finished solves */
+  int64_t itBase;    /* the problem's count when the solve began */
 } AcIlpWork;
+
+/* The second deterministic limit: simplex iterations, AC_ILP_ITER_WORK
+ * units of (rows + columns) each, so a node of a big model (a 12-layer GPT:
+ * minutes per few hundred nodes) counts for what it costs.  At least
+ * AC_ILP_MIN_ITERS. */
+#define AC_ILP_ITER_WORK ((int64_t)1 << 28)
+#define AC_ILP_MIN_ITERS 20000
+
+static int64_t acIlpIterAllowance(glp_prob *lp) {
+  int64_t size = (int64_t)glp_get_num_rows(lp) + glp_get_num_cols(lp) + 1;
+  int64_t n = AC_ILP_ITER_WORK / size;
+  return n < AC_ILP_MIN_ITERS ? AC_ILP_MIN_ITERS : n;
+}
 
 static void acIlpCallback(glp_tree *tree, void *info) {
   AcIlpWork *w = info;
   int active, current, total;
   glp_ios_tree_size(tree, &active, &current, &total);
   w->round = total;
-  if (w->used + total > w->max && !w->stopped) {
+  if ((w->used + total > w->max ||
+       w->itUsed + glp_get_it_cnt(glp_ios_get_prob(tree)) - w->itBase >
+           w->maxIters) &&
+      !w->stopped) {
     w->stopped = 1;
     glp_ios_terminate(tree);
   }
@@ -235,9 +258,16 @@ static int acIlpSolve(glp_prob *lp, intptr_t numVars, int tm, AcIlpWork *work,
   glp_init_smcp(&sm);
   sm.msg_lev = GLP_MSG_OFF;
   sm.tm_lim = tm;
+  work->itBase = glp_get_it_cnt(lp);
+  int64_t itLeft = work->maxIters - work->itUsed;
+  sm.it_lim = itLeft < 1 ? 1 : itLeft > INT32_MAX ? INT32_MAX : (int)itLeft;
   work->round = 0;
   *mst = GLP_UNDEF;
   int ret = glp_simplex(lp, &sm);
+  if (ret == GLP_EITLIM)
+    work->stopped = 1;
+  if (ret != 0 || glp_get_status(lp) != GLP_OPT)
+    work->itUsed += glp_get_it_cnt(lp) - work->itBase;
   if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS)
     return GLP_ENOPFS;
   if (ret != 0)
@@ -253,7 +283,7 @@ static int acIlpSolve(glp_prob *lp, intptr_t numVars, int tm, AcIlpWork *work,
   /* On larger problems, mixed-integer rounding, cover and clique cuts (not
      Gomory's, whose numerics are the least safe): a quarter off tx_l6's
      time (48 binaries); on small ones they only cost time. */
-  if (numVars >= AC_ILP_CUTS_FROM) {
+  if (numVars >= AC_ILP_CUTS_FROM && glp_get_num_rows(lp) <= AC_ILP_CUTS_ROWS) {
     parm.mir_cuts = GLP_ON;
     parm.cov_cuts = GLP_ON;
     parm.clq_cuts = GLP_ON;
@@ -263,6 +293,7 @@ static int acIlpSolve(glp_prob *lp, intptr_t numVars, int tm, AcIlpWork *work,
   int term = glp_term_out(GLP_OFF);
   ret = glp_intopt(lp, &parm);
   glp_term_out(term);
+  work->itUsed += glp_get_it_cnt(lp) - work->itBase;
   *mst = glp_mip_status(lp);
   work->used += work->round > 0 ? work->round : 1;
   return ret;
@@ -344,7 +375,7 @@ static AcStatus acIlpLowest(const AcIlpModel *m, int64_t staticBytes,
     double left = lim->seconds > 0 ? lim->seconds - (acClockSeconds() - lim->t0)
                                    : HUGE_VAL;
     if (left <= 0 || (lim->maxRounds >= 0 && S->rounds >= lim->maxRounds) ||
-        work->used >= work->max)
+        work->used >= work->max || work->itUsed >= work->maxIters)
       break;
     int tm = left * 1000 > INT32_MAX ? INT32_MAX : (int)(left * 1000) + 1;
     int mst = GLP_UNDEF;
@@ -400,7 +431,8 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
   double limit = opts && opts->timeLimit > 0 ? opts->timeLimit : -1;
   intptr_t maxRounds = opts && opts->maxRounds > 0 ? opts->maxRounds : -1;
   AcIlpWork work = {0, opts && opts->maxNodes > 0 ? opts->maxNodes
-                                                 : AC_ILP_DEFAULT_NODES, 0, 0};
+                                                 : AC_ILP_DEFAULT_NODES, 0, 0,
+                    INT64_MAX, 0, 0};
   memset(S, 0, sizeof *S);
   memset(&m, 0, sizeof m);
   memset(&sim, 0, sizeof sim);
@@ -485,10 +517,11 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
     row.len = 0;
   }
   S->lowerBound = m.baseSeconds;
+  work.maxIters = acIlpIterAllowance(lp);
   while (!proven) {
     double left = limit > 0 ? limit - (acClockSeconds() - t0) : HUGE_VAL;
     if (left <= 0 || (maxRounds >= 0 && S->rounds >= maxRounds) ||
-        work.used >= work.max) {
+        work.used >= work.max || work.itUsed >= work.maxIters) {
       S->limited = 1;
       break;
     }

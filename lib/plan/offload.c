@@ -21,6 +21,8 @@
  * would pass it is not started. */
 #include "plan_internal.h"
 
+#include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A move: offload (kind 0) or drop (kind 1) of value v. */
@@ -45,17 +47,34 @@ static int acMoveBetter(const AcMove *a, const AcMove *b) {
   return a->v < b->v;
 }
 
-/* The simulations one search may run: 2^26 units of ops + values. */
-static intptr_t acOffloadMaxSimulations(const AcGraph *g) {
-  intptr_t n = ((intptr_t)1 << 26) / ((intptr_t)g->numOps + g->numValues + 1);
-  return n < 64 ? 64 : n;
+/* A move is no better than its bound (acMoveBound): its cost is no lower
+ * and its fall no higher.  Checked in debug builds. */
+#ifndef NDEBUG
+static int acNoPruneOrBounded(const AcMove *m, const AcMove *bound) {
+  return acOffloadNoPrune || (m->cost >= bound->cost && m->fall <= bound->fall);
 }
+#endif
+
+/* The simulations one offload run may run: 2^shift units of ops + values,
+ * at least `least`.  The run from the start set (acOffloadSearch's second,
+ * acOffloadCompete's) has the same limit in both, so that the plan for a
+ * missed budget is never above one the start's run gave a higher budget:
+ * 2^23 (at least 16); the run from the recompute searches' plan 2^24 (at
+ * least 64). */
+static intptr_t acOffloadMaxSimulations(const AcGraph *g, int shift,
+                                        intptr_t least) {
+  intptr_t n = ((intptr_t)1 << shift) / ((intptr_t)g->numOps + g->numValues + 1);
+  return n < least ? least : n;
+}
+
+enum { AC_OFFLOAD_FLOOR_SHIFT = 24, AC_OFFLOAD_START_SHIFT = 23 };
 
 /* Tries move (kind, v) from `cur` (simulated as `cs`) into `trial`;
  * fills `m` when it lowers the peak within the host budget. */
 static AcStatus acTryMove(const AcGraph *g, const AcPlanOptions *opts,
-                          const AcPlan *cur, const AcSimResult *cs, int kind,
-                          AcId v, AcPlan *trial, AcMove *m, AcError *err) {
+                          const AcPlan *cur, AcRecomputeGroups *groups,
+                          const AcSimResult *cs, int kind, AcId v,
+                          AcPlan *trial, AcMove *m, AcError *err) {
   AcSimResult ts;
   AcStatus st;
   memset(&ts, 0, sizeof ts);
@@ -68,7 +87,9 @@ static AcStatus acTryMove(const AcGraph *g, const AcPlanOptions *opts,
     if ((st = acPlanDerive(g, trial, err)) != AC_OK)
       return st;
   }
-  if ((st = acSimulate(g, trial, opts->staticBytes, 0, &ts, err)) != AC_OK)
+  /* An offload keeps the saved set, hence the recompute groups. */
+  if ((st = acSimulateGroups(g, trial, kind == 0 ? groups : NULL,
+                             opts->staticBytes, &ts, NULL, err)) != AC_OK)
     return st;
   if (ts.peakBytes < cs->peakBytes &&
       (g->hostBudget <= 0 || ts.hostPeakBytes <= g->hostBudget)) {
@@ -80,14 +101,106 @@ static AcStatus acTryMove(const AcGraph *g, const AcPlanOptions *opts,
   return AC_OK;
 }
 
+int acOffloadNoPrune;
+
+/* The bound on a move from `cur` (simulated as `cs`): a cost no higher and
+ * a fall no lower than the move's own, so that a bound that is not better
+ * than the best move so far (acMoveBetter) rules the move out.
+ *  - Offloading v changes no step: it shortens v's device buffer and the
+ *    copies of others only queue behind it (they stay on the device as long
+ *    or longer).  So it frees at most v's storage in each schedule entry,
+ *    and nothing unless v's buffer is live at the peak step (the caller
+ *    skips those); its extra seconds are at least 0.
+ *  - Dropping v reruns ops in the backward, which can move a whole
+ *    recompute group to another anchor (its transients leave the peak) and
+ *    prefetches later: no bound on the fall.  With no stalls now its extra
+ *    seconds are at least its producer's (the op joins the recompute set
+ *    unless another of its results is in it), less a margin for the
+ *    rounding of the two plans' sums. */
+static AcMove acMoveBound(const AcGraph *g, const AcPlan *cur,
+                          const AcSimResult *cs, int kind, AcId v) {
+  int64_t inst = g->numSched > 0 ? (int64_t)g->numSched : 1;
+  int64_t bytes = g->values[v].bytes;
+  int64_t fall = bytes > 0 && bytes <= AC_MAX_BYTES / inst ? bytes * inst
+                                                           : AC_MAX_BYTES;
+  AcMove b = {kind, v, 0, kind == 0 ? fall : AC_MAX_BYTES};
+  AcId p = g->values[v].producer;
+  if (kind == 1 && p != AC_NONE && !(cs->stallSeconds > 0) && !cur->recompute[p]) {
+    double c = g->ops[p].seconds - 1e-6 * (cs->recomputeSeconds + g->ops[p].seconds);
+    b.cost = c > 0 ? c : 0;
+  }
+  return b;
+}
+
+static int acMoveCompare(const void *pa, const void *pb) {
+  const AcMove *a = pa, *b = pb;
+  return acMoveBetter(a, b) ? -1 : acMoveBetter(b, a) ? 1 : 0;
+}
+
+/* One step of the trajectory from `plan` (simulated as `cs`, `peakLive`
+ * its buffers live at the peak step: acSimulatePeakOffloadable): the best
+ * move in `*best` (v == AC_NONE: none lowers the peak).  The moves are
+ * tried in the order of their bounds and the scan stops at the first bound
+ * that cannot beat the best move found (acMoveBound): the same move as
+ * trying them all.  `*sims` counts simulations; AC_OK with *cut = 1 when
+ * the limit or the deadline stopped the step (no move is then taken). */
+static AcStatus acOffloadStep(const AcGraph *g, const AcPlanOptions *opts,
+                              const AcPlan *plan, AcRecomputeGroups *groups,
+                              const AcSimResult *cs,
+                              const uint8_t *peakLive, const uint8_t *cand,
+                              AcDropChecker *ck,
+                              AcMove *moves, AcPlan *trial, double deadline,
+                              intptr_t maxSims, int wholeSteps, intptr_t *sims,
+                              AcMove *best, int *cut, AcError *err) {
+  intptr_t n = 0;
+  *best = (AcMove){0, AC_NONE, 0, 0};
+  *cut = 0;
+  for (AcId v = 0; v < (AcId)g->numValues; ++v) {
+    if (!plan->saved[v])
+      continue;
+    if (cand[v] && !plan->offload[v] && (acOffloadNoPrune || peakLive[v]))
+      moves[n++] = acMoveBound(g, plan, cs, 0, v);
+    if (acDropCheckerOk(ck, plan->saved, v))
+      moves[n++] = acMoveBound(g, plan, cs, 1, v);
+  }
+  if (wholeSteps && *sims + n > maxSims) {
+    *cut = 1; /* a step that could pass the limit is not started */
+    return AC_OK;
+  }
+  if (!acOffloadNoPrune)
+    qsort(moves, (size_t)n, sizeof *moves, acMoveCompare);
+  for (intptr_t i = 0; i < n; ++i) {
+    if (!acOffloadNoPrune && best->v != AC_NONE &&
+        !acMoveBetter(&moves[i], best))
+      break;
+    if (*sims >= maxSims || (deadline > 0 && acClockSeconds() > deadline)) {
+      *cut = 1;
+      return AC_OK;
+    }
+    ++*sims;
+    AcMove m;
+    AcStatus st = acTryMove(g, opts, plan, groups, cs, moves[i].kind,
+                            moves[i].v, trial, &m, err);
+    if (st != AC_OK)
+      return st;
+    assert(m.v == AC_NONE || acNoPruneOrBounded(&m, &moves[i]));
+    if (m.v != AC_NONE && acMoveBetter(&m, best))
+      *best = m;
+  }
+  return AC_OK;
+}
+
 static AcStatus acOffloadRun(const AcGraph *g, const AcPlanOptions *opts,
-                             double deadline, intptr_t maxSims, AcPlan *plan,
-                             int *changed, int *limited, AcError *err) {
+                             double deadline, intptr_t maxSims, int wholeSteps,
+                             double recomputeCap, AcPlan *plan, int *changed,
+                             int *limited, AcError *err) {
   AcStatus st = AC_OK;
   AcSimResult cs;
   AcPlan *trial = NULL;
-  uint8_t *cand = NULL;
+  uint8_t *cand = NULL, *peakLive = NULL;
+  AcMove *moves = NULL;
   AcDropChecker *ck = NULL;
+  AcRecomputeGroups *groups = NULL; /* of `plan` */
   intptr_t sims = 0;
   memset(&cs, 0, sizeof cs);
   *changed = 0;
@@ -95,49 +208,34 @@ static AcStatus acOffloadRun(const AcGraph *g, const AcPlanOptions *opts,
     return AC_OK;
   trial = acPlanCreate(g);
   cand = acMalloc((size_t)g->numValues + 1);
+  peakLive = acMalloc((size_t)g->numValues + 1);
+  moves = acMalloc(((size_t)g->numValues * 2 + 1) * sizeof *moves);
   ck = acDropCheckerCreate(g);
-  if (!trial || !cand || !ck) {
+  if (!trial || !cand || !peakLive || !moves || !ck) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                     "out of memory while planning");
     goto cleanup;
   }
   if ((st = acPlanOffloadCandidates(g, cand, err)) != AC_OK ||
-      (st = acSimulate(g, plan, opts->staticBytes, 0, &cs, err)) != AC_OK)
+      (st = acPlanGroups(g, plan, &groups, err)) != AC_OK ||
+      (st = acSimulateGroups(g, plan, groups, opts->staticBytes, &cs, peakLive,
+                             err)) != AC_OK)
     goto cleanup;
   while (cs.peakBytes > opts->budget) {
-    AcMove best = {0, AC_NONE, 0, 0};
-    /* A step is taken whole or not at all: one that would pass the limit
-     * stops the run before its first simulation (the plan is the same as
-     * when the limit cuts the step short, without the wasted work). */
-    intptr_t moves = 0;
-    for (AcId v = 0; v < (AcId)g->numValues; ++v)
-      if (plan->saved[v])
-        for (int kind = 0; kind < 2; ++kind)
-          moves += kind == 0 ? cand[v] && !plan->offload[v]
-                             : acDropCheckerOk(ck, plan->saved, v);
-    if (sims + moves > maxSims) {
-      *limited = 1;
+    /* Recompute seconds never fall along the trajectory (offloads keep
+       them, drops add to them), and a plan costs at least them: past the
+       cap no later plan can cost less than it. */
+    if (recomputeCap > 0 && cs.recomputeSeconds >= recomputeCap)
+      break;
+    AcMove best;
+    int cut = 0;
+    if ((st = acOffloadStep(g, opts, plan, groups, &cs, peakLive, cand, ck, moves, trial,
+                            deadline, maxSims, wholeSteps, &sims, &best, &cut,
+                            err)) != AC_OK)
       goto cleanup;
-    }
-    for (AcId v = 0; v < (AcId)g->numValues; ++v) {
-      if (!plan->saved[v])
-        continue;
-      for (int kind = 0; kind < 2; ++kind) {
-        if (kind == 0 ? !cand[v] || plan->offload[v]
-                      : !acDropCheckerOk(ck, plan->saved, v))
-          continue;
-        ++sims;
-        if (deadline > 0 && acClockSeconds() > deadline) {
-          *limited = 1;
-          goto cleanup;
-        }
-        AcMove m;
-        if ((st = acTryMove(g, opts, plan, &cs, kind, v, trial, &m, err)) !=
-            AC_OK)
-          goto cleanup;
-        if (m.v != AC_NONE && acMoveBetter(&m, &best))
-          best = m;
-      }
+    if (cut) { /* a prefix of the trajectory: the step is not taken */
+      *limited = 1;
+      break;
     }
     if (best.v == AC_NONE)
       break;
@@ -150,13 +248,23 @@ static AcStatus acOffloadRun(const AcGraph *g, const AcPlanOptions *opts,
     }
     *changed = 1;
     acSimResultClear(&cs);
-    if ((st = acSimulate(g, plan, opts->staticBytes, 0, &cs, err)) != AC_OK)
+    if (best.kind == 1) {
+      acRecomputeGroupsDestroy(groups);
+      groups = NULL;
+      if ((st = acPlanGroups(g, plan, &groups, err)) != AC_OK)
+        goto cleanup;
+    }
+    if ((st = acSimulateGroups(g, plan, groups, opts->staticBytes, &cs,
+                               peakLive, err)) != AC_OK)
       goto cleanup;
   }
 cleanup:
   acSimResultClear(&cs);
   acDropCheckerDestroy(ck);
   acPlanDestroy(trial);
+  acRecomputeGroupsDestroy(groups);
+  acFree(peakLive);
+  acFree(moves);
   acFree(cand);
   return st;
 }
@@ -179,12 +287,13 @@ static AcStatus acOffloadExtraSeconds(const AcGraph *g, const AcPlan *p,
 AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
                          const uint8_t *start, double deadline, AcPlan *plan,
                          int *changed, int *limited, AcError *err) {
-  AcStatus st = acOffloadRun(g, opts, deadline, acOffloadMaxSimulations(g),
-                             plan, changed, limited, err);
+  AcStatus st = acOffloadRun(g, opts, deadline,
+                             acOffloadMaxSimulations(g, AC_OFFLOAD_FLOOR_SHIFT, 64),
+                             0, 0, plan, changed, limited, err);
   AcPlan *o = NULL;
   int64_t peak = 0, oPeak = 0;
   double secs = 0, oSecs = 0;
-  int ochanged = 0;
+  int ochanged = 0, olimited = 0;
   if (st != AC_OK || !start || !(g->hostBandwidth > 0) || opts->budget < 0 ||
       *limited)
     return st;
@@ -199,10 +308,15 @@ AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
   if (!(o = acPlanCreate(g)))
     return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory while planning");
   if ((st = acPlanFromSaved(g, start, o, err)) != AC_OK ||
-      (st = acOffloadRun(g, opts, deadline, acOffloadMaxSimulations(g), o,
-                         &ochanged, limited, err)) != AC_OK ||
+      (st = acOffloadRun(g, opts, deadline,
+                         acOffloadMaxSimulations(g, AC_OFFLOAD_START_SHIFT, 16),
+                         1, 0, o, &ochanged, &olimited, err)) != AC_OK ||
       (st = acOffloadExtraSeconds(g, o, opts->staticBytes, &oPeak, &oSecs, err)) != AC_OK)
     goto cleanup;
+  /* Its limit is the one acOffloadCompete's run has (the plans it must stay
+     below are of that prefix), not a cut; the deadline is. */
+  if (olimited && deadline > 0 && acClockSeconds() > deadline)
+    *limited = 1;
   if (oPeak < peak || (oPeak == peak && oSecs < secs)) {
     acPlanCopy(plan, o);
     *changed = 1;
@@ -233,9 +347,11 @@ AcStatus acOffloadCompete(const AcGraph *g, const AcPlanOptions *opts,
     goto cleanup;
   AcPlanOptions to = *opts;
   to.budget = gPeak;
-  intptr_t maxSims = ((intptr_t)1 << 23) / ((intptr_t)g->numOps + g->numValues + 1);
-  if ((st = acOffloadRun(g, &to, deadline, maxSims < 16 ? 16 : maxSims, o,
-                         &ochanged, &olimited, err)) != AC_OK ||
+  /* Only a plan costing less than greedy's is taken: the run stops once
+     its recompute seconds reach greedy's (acOffloadRun's cap). */
+  if ((st = acOffloadRun(g, &to, deadline,
+                         acOffloadMaxSimulations(g, AC_OFFLOAD_START_SHIFT, 16),
+                         1, gSecs, o, &ochanged, &olimited, err)) != AC_OK ||
       (st = acOffloadExtraSeconds(g, o, opts->staticBytes, &oPeak, &oSecs, err)) != AC_OK)
     goto cleanup;
   if (oPeak <= gPeak && oSecs < gSecs) {

@@ -62,6 +62,11 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
  * the plan for a missed budget is never above one a higher budget takes).  *changed says whether the plan changed; *limited
  * is set when the work limit or `deadline` (> 0) stopped it.  Nothing
  * happens without a budget or a host link. */
+/* Tests set this to 1: the offload trajectory tries every move at every
+ * step instead of stopping at the first bound that cannot beat the best
+ * (the same moves either way; test_offload checks it). */
+extern int acOffloadNoPrune;
+
 AcStatus acOffloadSearch(const AcGraph *g, const AcPlanOptions *opts,
                          const uint8_t *start, double deadline, AcPlan *plan,
                          int *changed, int *limited, AcError *err);

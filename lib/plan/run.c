@@ -130,6 +130,58 @@ cleanup:
   return st;
 }
 
+/* Beam's and the ILP's plan for a budget they miss is never above the
+ * default strategy's recompute-only plan (greedy and its floor search):
+ * both search the space of the same start, and a bound that stops them
+ * must not leave them above greedy (docs/planner.md, "Bounded time").
+ * When `plan` misses opts->budget, greedy's plan with its floor search
+ * replaces it if that meets the budget or has a lower peak (monotone: each
+ * is, and the combination takes greedy's only where the search's misses). */
+static AcStatus acNoWorseThanGreedy(const AcGraph *g, const uint8_t *saved,
+                                    const AcPlanOptions *opts, double deadline,
+                                    AcPlan *plan, AcSearchStats *S,
+                                    AcError *err) {
+  AcSimResult a, b;
+  AcSearchStats gs;
+  AcPlan *gp = NULL;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  memset(&gs, 0, sizeof gs);
+  AcStatus st = acSimulate(g, plan, opts->staticBytes, 0, &a, err);
+  if (st != AC_OK || a.peakBytes <= opts->budget)
+    goto cleanup;
+  if (!(gp = acPlanCreate(g))) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while planning");
+    goto cleanup;
+  }
+  int cut = 0;
+  AcPlanOptions go = *opts;
+  go.strategy = AC_STRATEGY_GREEDY;
+  go.floorSearch = 1;
+  if ((st = acGreedyPlanForBudgetDeadline(g, saved, opts->staticBytes,
+                                          opts->budget, deadline, &cut, NULL,
+                                          gp, NULL, err)) != AC_OK)
+    goto cleanup;
+  if (!cut && (st = acGreedyFloorSearch(g, saved, &go, deadline, gp, &gs, 0,
+                                        &b, err)) != AC_OK)
+    goto cleanup;
+  acSimResultClear(&b);
+  if ((st = acSimulate(g, gp, opts->staticBytes, 0, &b, err)) != AC_OK)
+    goto cleanup;
+  if (b.peakBytes <= opts->budget || b.peakBytes < a.peakBytes) {
+    acPlanCopy(plan, gp);
+    S->foundBy = gs.foundBy;
+    S->floorSearched = gs.floorSearched | AC_FLOOR_RAN;
+    S->optimal = 0;
+  }
+cleanup:
+  acSimResultClear(&a);
+  acSimResultClear(&b);
+  acPlanDestroy(gp);
+  return st;
+}
+
 AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
                         AcPlan *plan, AcSearchStats *stats, AcError *err) {
   return acPlanRunSim(g, opts, plan, stats, 0, NULL, err);
@@ -232,6 +284,9 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
     S->optimal = is.optimal;
     S->limited = is.limited;
     S->work = is.nodes;
+    S->foundBy = AC_STRATEGY_ILP;
+    if (st == AC_OK && opts->budget >= 0)
+      st = acNoWorseThanGreedy(g, saved, opts, deadline, plan, S, err);
     break;
   }
   case AC_STRATEGY_BEAM:
@@ -252,8 +307,11 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
       S->optimal = k == 0 && beam->peakBytes[0] <= opts->budget;
       S->limited = beam->limited && !S->optimal;
       S->work = beam->simulations;
+      S->foundBy = AC_STRATEGY_BEAM;
       st = acBeamPlan(g, beam, k, plan, err);
     }
+    if (st == AC_OK)
+      st = acNoWorseThanGreedy(g, saved, opts, deadline, plan, S, err);
     break;
   case AC_STRATEGY_KNAPSACK:
     st = acKnapsackFrom(g, saved, opts->staticBytes, opts->budget, plan, NULL,

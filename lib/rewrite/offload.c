@@ -95,6 +95,15 @@ static void acPrefixAppend(MlirStringRef s, void *user) {
 /* torch-mlir's value tensor (`!torch.vtensor<...>`), registered or parsed as
  * an opaque type of the unregistered torch dialect. */
 static int acIsTorchValueTensor(MlirType t) {
+  if (mlirTypeIsAOpaque(t)) { /* the unregistered dialect: no printing */
+    MlirStringRef ns = mlirOpaqueTypeGetDialectNamespace(t);
+    MlirStringRef d = mlirOpaqueTypeGetData(t);
+    return ns.length == 5 && memcmp(ns.data, "torch", 5) == 0 &&
+           d.length >= 8 && memcmp(d.data, "vtensor<", 8) == 0;
+  }
+  MlirStringRef ns = mlirDialectGetNamespace(mlirTypeGetDialect(t));
+  if (ns.length != 5 || memcmp(ns.data, "torch", 5) != 0)
+    return 0;
   AcPrefix p = {{0}, 0};
   mlirTypePrint(t, acPrefixAppend, &p);
   return strncmp(p.text, "!torch.vtensor<", 15) == 0;

@@ -100,6 +100,10 @@ typedef struct AcSim {
   intptr_t *offLastFwd;   /* [numSlots] */
   intptr_t *offFirstBwd;  /* [numSlots] */
   AcStep *offSteps;       /* [numSteps] each step's op and kind */
+  /* With acSimulatePeakOffloadable: per slot of a saved storage, its last
+     forward use and its first backward read (-1: none; NULL otherwise). */
+  intptr_t *tLastFwd;     /* [numSlots] */
+  intptr_t *tFirstBwd;    /* [numSlots] */
 } AcSim;
 
 static void acSimFree(AcSim *s) {
@@ -120,6 +124,8 @@ static void acSimFree(AcSim *s) {
   acFree(s->offLastFwd);
   acFree(s->offFirstBwd);
   acFree(s->offSteps);
+  acFree(s->tLastFwd);
+  acFree(s->tFirstBwd);
 }
 
 static intptr_t acSlot(const AcSim *s, intptr_t entry, AcId v) {
@@ -169,6 +175,8 @@ static AcStatus acRead(AcSim *s, intptr_t entry, int inBwd, AcId v,
   if (s->offFirstBwd && inBwd && side == AC_SIDE_FWD && s->offRoot[root] &&
       s->offFirstBwd[slot] < 0)
     s->offFirstBwd[slot] = step;
+  if (s->tFirstBwd && inBwd && side == AC_SIDE_FWD && s->tFirstBwd[slot] < 0)
+    s->tFirstBwd[slot] = step;
   return AC_OK;
 }
 
@@ -666,6 +674,8 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
         if (s->savedRoot[v] && !s->staticRoot[v]) {
           if (s->offRoot && s->offRoot[v])
             s->offLastFwd[acSlot(s, e, v)] = s->lastAt[acSlot(s, e, v)];
+          if (s->tLastFwd)
+            s->tLastFwd[acSlot(s, e, v)] = s->lastAt[acSlot(s, e, v)];
           acExtend(s, acSlot(s, e, v), bwdBegin - 1);
         }
       for (int32_t r = 0; r < fn->numRets; ++r) {
@@ -734,17 +744,82 @@ static AcStatus acSimRun(AcSim *s, AcSimResult *out, int wantTimeline,
   return AC_OK;
 }
 
+/* Marks in mask [numValues] the saved storages that, in some schedule
+ * entry, are live at every step whose live bytes are `best`, all of them
+ * after their last forward use and before their first backward read (a
+ * slot is live over one interval: these steps run from `first` to `last`). */
+static void acSimMarkPeakOffloadable(const AcSim *s, int64_t best,
+                                     uint8_t *mask) {
+  const AcGraph *g = s->g;
+  intptr_t first = -1, last = -1;
+  int64_t live = 0;
+  for (intptr_t t = 0; t < s->numSteps; ++t) {
+    live += s->delta[t];
+    if (live == best) {
+      if (first < 0)
+        first = t;
+      last = t;
+    }
+  }
+  memset(mask, 0, (size_t)g->numValues);
+  for (intptr_t e = 0; e < g->numSched && first >= 0; ++e) {
+    AcId f = g->sched[e].func;
+    for (AcId v = s->valueBase[f]; v < s->valueBase[f + 1]; ++v) {
+      intptr_t sl = s->slotBase[e] + (v - s->valueBase[f]);
+      if (s->allocAt[sl] >= 0 && s->allocAt[sl] <= first &&
+          last <= s->lastAt[sl] && s->tLastFwd[sl] >= 0 &&
+          s->tLastFwd[sl] < first &&
+          (s->tFirstBwd[sl] < 0 || last < s->tFirstBwd[sl]))
+        mask[v] = 1;
+    }
+  }
+}
+
+static AcStatus acSimulateImpl(const AcGraph *g, const AcPlan *plan,
+                               AcRecomputeGroups *groups,
+                               int64_t staticBytes, int wantTimeline,
+                               AcSimResult *out, uint8_t *peakLive,
+                               AcError *err);
+
 AcStatus acSimulate(const AcGraph *g, const AcPlan *plan, int64_t staticBytes,
                     int wantTimeline, AcSimResult *out, AcError *err) {
+  return acSimulateImpl(g, plan, NULL, staticBytes, wantTimeline, out, NULL,
+                        err);
+}
+
+AcStatus acSimulateGroups(const AcGraph *g, const AcPlan *plan,
+                          AcRecomputeGroups *groups, int64_t staticBytes,
+                          AcSimResult *out, uint8_t *offloadable,
+                          AcError *err) {
+  return acSimulateImpl(g, plan, groups, staticBytes, 0, out, offloadable, err);
+}
+
+static AcStatus acSimulateImpl(const AcGraph *g, const AcPlan *plan,
+                               AcRecomputeGroups *groups,
+                               int64_t staticBytes, int wantTimeline,
+                               AcSimResult *out, uint8_t *peakLive,
+                               AcError *err) {
   AcSim s;
+  AcStatus st = AC_OK;
   memset(&s, 0, sizeof s);
   memset(out, 0, sizeof *out);
   s.g = g;
-  AcStatus st = acPlanGroups(g, plan, &s.groups, err);
-  if (st != AC_OK)
+  s.groups = groups;
+  if (!groups && (st = acPlanGroups(g, plan, &s.groups, err)) != AC_OK)
     goto cleanup;
   if ((st = acSimPrepare(&s, plan, err)) != AC_OK)
     goto cleanup;
+  if (peakLive) {
+    s.tLastFwd = acMalloc(((size_t)s.numSlots + 1) * sizeof *s.tLastFwd);
+    s.tFirstBwd = acMalloc(((size_t)s.numSlots + 1) * sizeof *s.tFirstBwd);
+    if (!s.tLastFwd || !s.tFirstBwd) {
+      st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory while simulating");
+      goto cleanup;
+    }
+    for (intptr_t i = 0; i < s.numSlots; ++i)
+      s.tLastFwd[i] = s.tFirstBwd[i] = -1;
+  }
   if (wantTimeline) {
     out->steps = acCalloc((size_t)s.numSteps + 1, sizeof *out->steps);
     out->live = acCalloc((size_t)s.numSteps + 1, sizeof *out->live);
@@ -831,9 +906,17 @@ AcStatus acSimulate(const AcGraph *g, const AcPlan *plan, int64_t staticBytes,
     }
     out->peakSched = (int32_t)e;
   }
+  if (peakLive) {
+    if (out->peakStep >= 0)
+      acSimMarkPeakOffloadable(&s, best, peakLive);
+    else
+      memset(peakLive, 0, (size_t)g->numValues);
+  }
 cleanup:
   if (st != AC_OK)
     acSimResultClear(out);
+  if (groups)
+    s.groups = NULL; /* the caller's */
   acSimFree(&s);
   return st;
 }

@@ -7,6 +7,7 @@
  * than save-all or than recomputing alone, within the host budget); and a
  * brute force over {save, recompute, offload} on tiny graphs. */
 #include "plan_testkit.h"
+#include "plan/plan_internal.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -432,11 +433,53 @@ AC_TEST(bruteForceTiny) {
   CHECK(violations == 0);
 }
 
+/* The offload trajectory's scan stops at the first move whose bound cannot
+ * beat the best one found (lib/plan/offload.c, acMoveBound): on random
+ * graphs, links and budgets, every plan is the one the scan of every move
+ * gives, and the offload moves happen. */
+AC_TEST(prunedScanSamePlans) {
+  uint64_t rs = 7;
+  int offloaded = 0;
+  for (int seed = 0; seed < 80; ++seed) {
+    tkDpsPercent = seed % 4 == 3 ? 40 : 0;
+    AcGraph *g = tkGenGraph(9100 + seed, 1 + seed % 2, 1 + seed % 3, 8, 6);
+    if (!g)
+      continue;
+    randomSeconds(g, &rs);
+    int64_t sb = acSimStaticBytes(g, 0, 0);
+    AcPlan *a = acPlanCreate(g), *b = acPlanCreate(g);
+    AcError err;
+    double links[] = {INFINITY, 1e6, 1e5, 1e4};
+    g->hostBandwidth = links[seed % 4];
+    g->hostLatency = 1e-4;
+    g->hostBudget = seed % 5 == 0 ? 64 : 0;
+    for (int k = 0; k <= 8; ++k) {
+      int64_t budget = k == 8 ? 1 : sb + (int64_t)(rs = rs * 6364136223846793005ULL + 1) % 4096;
+      AcPlanOptions o = {AC_STRATEGY_GREEDY, budget, sb, 1, 0};
+      acOffloadNoPrune = 1;
+      CHECK(acPlanRun(g, &o, a, &err) == AC_OK);
+      acOffloadNoPrune = 0;
+      CHECK(acPlanRun(g, &o, b, &err) == AC_OK);
+      CHECK(memcmp(a->saved, b->saved, (size_t)g->numValues) == 0);
+      CHECK(memcmp(a->offload, b->offload, (size_t)g->numValues) == 0);
+      for (AcId v = 0; v < (AcId)g->numValues; ++v)
+        offloaded += b->offload[v];
+    }
+    acPlanDestroy(a);
+    acPlanDestroy(b);
+    acGraphDestroy(g);
+  }
+  tkDpsPercent = 0;
+  printf("  %d offloaded saves in the compared plans\n", offloaded);
+  CHECK(offloaded > 50);
+}
+
 int main(void) {
   RUN(handComputedWindows);
   RUN(plannerReachesWithOffload);
   RUN(linkExtremesOnRandomPlans);
   RUN(plannerMonotoneNeverWorse);
   RUN(bruteForceTiny);
+  RUN(prunedScanSamePlans);
   return acTestSummary("test_offload");
 }
