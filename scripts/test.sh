@@ -31,6 +31,8 @@ if [ "${AUTOAC_SKIP_ASAN:-0}" != 1 ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export LSAN_OPTIONS=suppressions=$PWD/test/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  # lit's torch-mlir tests: Python (torch) loads the uninstrumented library.
+  export AUTOAC_MLIR_LIBRARY=$PWD/build/lib/libautoac.so
   (cd build-asan && ctest --output-on-failure -j"$(nproc)")   # lit included
 fi
 

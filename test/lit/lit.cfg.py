@@ -56,10 +56,19 @@ try:
                          timeout=120).returncode == 0
 except (OSError, subprocess.TimeoutExpired):
     _ok = False
+# Under the sanitizers the Python side cannot load the instrumented library
+# (torch aborts under a preloaded ASan runtime): it loads the uninstrumented
+# one named by $AUTOAC_MLIR_LIBRARY (scripts/test.sh: build/lib), and the
+# tools it feeds (ac-opt, ac-measure) stay instrumented.  Without it the
+# feature is off under ASan.
+_mlir_lib = os.path.join(config.autoac_lib_dir, "libautoac.so")
+if config.autoac_sanitize:
+    _mlir_lib = os.environ.get("AUTOAC_MLIR_LIBRARY", "")
+    _ok = _ok and os.path.exists(_mlir_lib)
 if _ok:
     config.available_features.add("torch-mlir")
     config.substitutions.append(("%torch_mlir_opt", os.path.join(os.path.dirname(_mlir_py),
                                                                  "torch-mlir-opt")))
     config.substitutions.append(("%mlir_python", "env PYTHONPATH=%s AUTOAC_LIBRARY=%s %s -W ignore" % (
         os.path.join(config.autoac_src_root, "python"),
-        os.path.join(config.autoac_lib_dir, "libautoac.so"), _mlir_py)))
+        _mlir_lib, _mlir_py)))
