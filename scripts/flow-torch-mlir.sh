@@ -3,7 +3,8 @@
 # auto-ac-lower-cpu -> run: the planned program's measured peak and results
 # against the unplanned one's (docs/flows.md).
 #   scripts/flow-torch-mlir.sh MODEL BUDGET      e.g. gpt-block 1.22MB
-# MODEL: mlp, cnn, gpt-block (autoac.flow_models).
+# MODEL: mlp, cnn, gpt-block (autoac.flow_models), or FILE.py:NAME (NAME()
+# returns (model, example inputs); e.g. examples/flows/gated_mlp.py:make).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODEL=${1:?usage: scripts/flow-torch-mlir.sh MODEL BUDGET}
@@ -11,7 +12,8 @@ BUDGET=${2:?usage: scripts/flow-torch-mlir.sh MODEL BUDGET}
 [ -x build/bin/ac-opt ] || scripts/setup.sh build >&2
 PY=$(scripts/mlir-env.sh)
 OUT=${AUTOAC_FLOW_DIR:-$(mktemp -d)}
+STEM=$(basename "${MODEL//:/_}" | tr -c 'A-Za-z0-9_.\n-' _)
 PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so "$PY" -W ignore \
-  -m autoac export "$MODEL" --importer torch-mlir -o "$OUT/$MODEL.torch.mlir"
-"$PY" tools/ac-measure "$OUT/$MODEL.torch.mlir" --build build \
+  -m autoac export "$MODEL" --importer torch-mlir -o "$OUT/$STEM.torch.mlir"
+"$PY" tools/ac-measure "$OUT/$STEM.torch.mlir" --build build \
   --torch-mlir-opt "$(dirname "$PY")/torch-mlir-opt" --budget="$BUDGET" --keep "$OUT/measure"

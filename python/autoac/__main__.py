@@ -105,14 +105,14 @@ def _export(args) -> int:
     from . import AutoacError
     from .pytorch import export_joint
     torch.manual_seed(0)
-    model, inputs = build_model(args.model, args)
+    model, inputs = _model_for(args)
     if args.eval:
         model.eval()
     dtype = getattr(torch, _DTYPES[args.dtype])
     if dtype != torch.float32:
         model = model.to(dtype)
         inputs = tuple(t.to(dtype) if t.is_floating_point() else t for t in inputs)
-    name = args.name or "".join(c if c.isalnum() else "_" for c in args.model)
+    name = args.name or "".join(c if c.isalnum() else "_" for c in _model_stem(args.model))
     t0 = time.time()
     if args.importer == "torch-mlir":
         from ._torch_mlir import export_joint_torch_mlir
@@ -120,8 +120,8 @@ def _export(args) -> int:
                                        decompose=args.decompose).text
     else:
         text = export_joint(model, inputs, name=name, tracing=args.tracing)
-    with open(args.out, "w") as f:
-        f.write(text)
+    from . import write_output
+    write_output(args.out, text)
     if not args.quiet:
         ops = sum(1 for line in text.splitlines() if '"torch.aten.' in line)
         print(f"autoac: wrote {args.out}: @{name}, {ops} aten ops, {time.time() - t0:.1f}s", file=sys.stderr)
@@ -154,14 +154,26 @@ def _user_model(spec: str):
     return model, tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
 
 
+def _model_stem(model: str) -> str:
+    """A name for a model argument: FILE.py:NAME gives FILE_NAME (no folders)."""
+    if ":" in model and model.rsplit(":", 1)[0].endswith(".py"):
+        path, _, attr = model.rpartition(":")
+        return os.path.splitext(os.path.basename(path))[0] + "_" + attr
+    return model
+
+
+def _model_for(args):
+    """(model, inputs): a FILE.py:NAME spec (_user_model) or a built-in name."""
+    if ":" in args.model and args.model.rsplit(":", 1)[0].endswith(".py"):
+        return _user_model(args.model)
+    return build_model(args.model, args)
+
+
 def _measure_torch(args) -> int:
     import torch
     from .pytorch import measure_step
     torch.manual_seed(args.seed)
-    if ":" in args.model and args.model.rsplit(":", 1)[0].endswith(".py"):
-        model, inputs = _user_model(args.model)
-    else:
-        model, inputs = build_model(args.model, args)
+    model, inputs = _model_for(args)
     options = {}
     for name in ("strategy", "device", "optimizer", "reserve"):
         if getattr(args, name) is not None:

@@ -183,20 +183,64 @@ def _torch_reference(model, inputs):
     return loss.detach(), {id(p): g for p, g in zip(params, grads)}
 
 
-def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[str] = None,
-              log=print, iree_flags: Sequence[str] = ()) -> Dict[str, Any]:
-    """The IREE flow for one model at each budget (None: autoac's starting
-    plan) and save-all; returns a dict of rows."""
+def resolve_model(model: Any, inputs: Optional[Sequence[Any]] = None):
+    """(model, inputs, name) for a flow: a name of autoac.flow_models, a
+    `FILE.py:NAME` spec (NAME() returns (model, inputs), as `python3 -m
+    autoac measure-torch` takes it), or an nn.Module with `inputs`."""
+    from .flow_models import flow_model
+    if isinstance(model, str):
+        if ":" in model and model.rsplit(":", 1)[0].endswith(".py"):
+            from .__main__ import _model_stem, _user_model
+            m, ins = _user_model(model)
+            return m, ins, _model_stem(model)
+        m, ins = flow_model(model)
+        return m, ins, model
+    if inputs is None:
+        raise ValueError("a model given as a module needs its example inputs (inputs=...)")
+    return model, tuple(inputs), type(model).__name__
+
+
+def _budget_key(budget: Optional[str]) -> float:
+    from .measure import parse_size
+    return float("inf") if budget in (None, "", "none") else float(parse_size(budget))
+
+
+def choose_measured(rows: List[Dict[str, Any]]) -> None:
+    """The program the flow hands over at each budget: of save-all and the
+    plans made at this budget or a larger one, the one whose *measured* IREE
+    peak is lowest (ties: the larger budget's, then save-all).  IREE plans
+    its own transients, so a plan autoac simulates lower can run higher
+    there (docs/flows.md); choosing by measurement makes the handed-over
+    program's peak never above save-all's and never higher at a lower
+    budget.  Sets each row's `chosen` (a label), `chosen_iree_peak` and
+    `fallback` (True when the chosen program is not the row's own plan)."""
+    base = rows[0]
+    best = base
+    base.update(chosen=base["plan"], chosen_iree_peak=base["iree_peak"], fallback=False)
+    for row in sorted(rows[1:], key=lambda r: -_budget_key(r["budget"])):
+        if row["grads_ok"] and row["iree_peak"] < best["iree_peak"]:
+            best = row
+        row.update(chosen=best["plan"], chosen_iree_peak=best["iree_peak"],
+                   chosen_vmfb=best.get("vmfb"), fallback=best is not row)
+
+
+def iree_flow(model: Any, budgets: Sequence[Optional[str]], work: Optional[str] = None,
+              log=print, iree_flags: Sequence[str] = (),
+              inputs: Optional[Sequence[Any]] = None) -> Dict[str, Any]:
+    """The IREE flow for one model (resolve_model: a flow model's name, a
+    FILE.py:NAME spec, or an nn.Module with `inputs`) at each budget (None:
+    autoac's starting plan) and save-all; returns a dict of rows, each with
+    the plan's and IREE's measured peak and the program chosen by
+    measurement (choose_measured)."""
     import numpy as np
     import torch
     from ._torch_mlir import export_joint_torch_mlir
     from ._trace import module_state
-    from .flow_models import flow_model
 
     work = work or tempfile.mkdtemp(prefix="autoac-iree.")
     os.makedirs(work, exist_ok=True)
-    model, inputs = flow_model(model_name)
-    fname = model_name.replace("-", "_")
+    model, inputs, model_name = resolve_model(model, inputs)
+    fname = re.sub(r"[^A-Za-z0-9_]", "_", model_name)
     imported = export_joint_torch_mlir(model, inputs, name=fname)
     tpath = os.path.join(work, "torch.mlir")
     with open(tpath, "w") as f:
@@ -271,12 +315,18 @@ def iree_flow(model_name: str, budgets: Sequence[Optional[str]], work: Optional[
                    iree_inputs=before["device_bytes_allocated"] - before["device_bytes_freed"],
                    iree_step_peak=after["device_bytes_peak"] - (before["device_bytes_allocated"]
                                                                 - before["device_bytes_freed"]),
-                   grads_ok=ok, worst_grad_error=worst, grads=details)
+                   grads_ok=ok, worst_grad_error=worst, grads=details, vmfb=vmfb)
         rows.append(row)
         log("  %-8s %-18s plan peak %9d  saved %8d  IREE peak %9d (forward %d, inputs %d)  "
             "grads %s (worst %.3f of tol)" % (
                 model_name, label, row["plan_peak"], row["saved_bytes"], row["iree_peak"],
                 row["iree_forward_peak"], row["iree_inputs"], "equal" if ok else "DIFFER", worst))
+    choose_measured(rows)
+    for row in rows[1:]:
+        if row["fallback"]:
+            log("  %-8s %-18s IREE peak %d above %s's %d: the flow hands over %s's program" % (
+                model_name, row["plan"], row["iree_peak"], row["chosen"], row["chosen_iree_peak"],
+                row["chosen"]))
     return {"model": model_name, "rtol": RTOL, "atol": ATOL, "iree_flags": list(iree_flags),
             "rows": rows, "work": work}
 
@@ -315,7 +365,7 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     i = sub.add_parser("iree", help="the IREE flow on a model at budgets")
-    i.add_argument("model")
+    i.add_argument("model", help="mlp | cnn | gpt-block | FILE.py:NAME (NAME() returns (model, inputs))")
     i.add_argument("--budget", action="append", default=[])
     i.add_argument("--json")
     i.add_argument("--iree-flag", action="append", default=[],
@@ -327,9 +377,14 @@ def main(argv=None) -> int:
         print(coverage())
         return 0
     out = iree_flow(a.model, a.budget or [None], work=a.keep, iree_flags=a.iree_flag)
+    print("%-18s %12s %12s  %-18s %12s" % ("program", "plan peak", "IREE peak", "handed over",
+                                           "its IREE peak"))
+    for r in out["rows"]:
+        print("%-18s %12d %12d  %-18s %12d" % (r["plan"], r["plan_peak"], r["iree_peak"],
+                                               r["chosen"], r["chosen_iree_peak"]))
     if a.json:
-        with open(a.json, "w") as f:
-            json.dump(out, f, indent=1)
+        from . import write_output
+        write_output(a.json, json.dumps(out, indent=1))
     return 0 if all(r["grads_ok"] for r in out["rows"]) else 1
 
 

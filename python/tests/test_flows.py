@@ -115,3 +115,84 @@ def test_iree_flow_gradients(tmp_path, name, budget):
     assert save_all["grads_ok"] and planned["grads_ok"], out["rows"]
     assert planned["saved_bytes"] < save_all["saved_bytes"]
     assert planned["iree_peak"] > 0 and save_all["iree_peak"] > 0
+
+
+def test_choose_measured_never_above_save_all_and_monotone():
+    """The flow's choice by measurement (flows.choose_measured): at each
+    budget, the lowest measured IREE peak among save-all and the plans made
+    at that budget or a larger one."""
+    from autoac.flows import choose_measured
+    rows = [dict(plan="save-all", budget=None, iree_peak=600, grads_ok=True, vmfb="s"),
+            dict(plan="greedy @ 2KB", budget="2KB", iree_peak=700, grads_ok=True, vmfb="a"),
+            dict(plan="greedy @ 1KB", budget="1KB", iree_peak=500, grads_ok=True, vmfb="b"),
+            dict(plan="greedy @ 1.5KB", budget="1.5KB", iree_peak=550, grads_ok=False, vmfb="c"),
+            dict(plan="greedy @ 1B", budget="1B", iree_peak=520, grads_ok=True, vmfb="d")]
+    choose_measured(rows)
+    got = {r["plan"]: (r["chosen"], r["chosen_iree_peak"], r["fallback"]) for r in rows}
+    assert got["greedy @ 2KB"] == ("save-all", 600, True)
+    assert got["greedy @ 1.5KB"] == ("save-all", 600, True)    # its gradients differ: never chosen
+    assert got["greedy @ 1KB"] == ("greedy @ 1KB", 500, False)
+    assert got["greedy @ 1B"] == ("greedy @ 1KB", 500, True)
+    assert rows[-1]["chosen_vmfb"] == "b"
+
+
+USER_MODEL = '''
+import torch, torch.nn as nn
+
+class Block(nn.Module):
+    """Not one of autoac.flow_models: layer norm, tanh, a sigmoid gate."""
+    def __init__(self, d):
+        super().__init__()
+        self.a = nn.Linear(d, d)
+        self.n = nn.LayerNorm(d)
+        self.b = nn.Linear(d, d)
+
+    def forward(self, x):
+        h = torch.tanh(self.n(self.a(x)))
+        return torch.sigmoid(self.b(h)) * h + x
+
+class Net(nn.Module):
+    def __init__(self, d=64, depth=4):
+        super().__init__()
+        self.blocks = nn.Sequential(*[Block(d) for _ in range(depth)])
+
+    def forward(self, x):
+        return self.blocks(x)
+
+def make():
+    torch.manual_seed(1)
+    return Net(), (torch.randn(256, 64),)
+'''
+
+
+def test_iree_flow_user_model_three_budgets(tmp_path):
+    """A model given as FILE.py:NAME, at no budget, a middle one and the
+    lowest: every program's outputs equal to PyTorch's, the plan's saved set
+    falls with the budget, and the program the flow hands over peaks (as
+    IREE measures it) never above save-all's and never higher at a lower
+    budget."""
+    pytest.importorskip("iree.runtime", reason="iree-base-runtime is not installed")
+    from autoac.flows import iree_flow, lower_to_linalg, plan_split, resolve_model
+    src = tmp_path / "user_net.py"
+    src.write_text(USER_MODEL)
+    spec = f"{src}:make"
+    model, inputs, name = resolve_model(spec)
+    im = export_joint_torch_mlir(model, inputs, name="probe")
+    (tmp_path / "t.mlir").write_text(im.text)
+    lower_to_linalg(str(tmp_path / "t.mlir"), str(tmp_path / "l.mlir"))
+    start = plan_split(str(tmp_path / "l.mlir"), str(tmp_path / "p0.mlir"), None)
+    low = plan_split(str(tmp_path / "l.mlir"), str(tmp_path / "p1.mlir"), "1B")
+    assert low["peak_bytes"] < start["peak_bytes"], (start["peak_bytes"], low["peak_bytes"])
+    mid = str((start["peak_bytes"] + low["peak_bytes"]) // 2)
+    out = iree_flow(spec, [None, mid, "1B"], work=str(tmp_path / "w"), log=lambda *a: None)
+    rows = out["rows"]
+    assert [r["plan"] for r in rows] == ["save-all", "greedy", f"greedy @ {mid}", "greedy @ 1B"]
+    assert all(r["grads_ok"] for r in rows), [(r["plan"], r["worst_grad_error"]) for r in rows]
+    saved = [r["saved_bytes"] for r in rows]
+    assert saved == sorted(saved, reverse=True) and saved[-1] < saved[0]
+    chosen = [r["chosen_iree_peak"] for r in rows]
+    assert chosen == sorted(chosen, reverse=True), chosen
+    for r in rows[1:]:
+        assert r["chosen_iree_peak"] <= rows[0]["iree_peak"]
+        assert r["chosen_iree_peak"] == min(x["iree_peak"] for x in rows[:rows.index(r) + 1]
+                                            if x["grads_ok"])
