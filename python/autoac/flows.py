@@ -208,7 +208,7 @@ def _budget_key(budget: Optional[str]) -> float:
 def choose_measured(rows: List[Dict[str, Any]]) -> None:
     """The program the flow hands over at each budget: of save-all and the
     plans made at this budget or a larger one, the one whose *measured* IREE
-    peak is lowest (ties: the larger budget's, then save-all).  IREE plans
+    peak is lowest (ties: the row's own plan).  IREE plans
     its own transients, so a plan autoac simulates lower can run higher
     there (docs/flows.md); choosing by measurement makes the handed-over
     program's peak never above save-all's and never higher at a lower
@@ -218,7 +218,7 @@ def choose_measured(rows: List[Dict[str, Any]]) -> None:
     best = base
     base.update(chosen=base["plan"], chosen_iree_peak=base["iree_peak"], fallback=False)
     for row in sorted(rows[1:], key=lambda r: -_budget_key(r["budget"])):
-        if row["grads_ok"] and row["iree_peak"] < best["iree_peak"]:
+        if row["grads_ok"] and row["iree_peak"] <= best["iree_peak"]:
             best = row
         row.update(chosen=best["plan"], chosen_iree_peak=best["iree_peak"],
                    chosen_vmfb=best.get("vmfb"), fallback=best is not row)

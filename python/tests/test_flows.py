@@ -126,14 +126,16 @@ def test_choose_measured_never_above_save_all_and_monotone():
             dict(plan="greedy @ 2KB", budget="2KB", iree_peak=700, grads_ok=True, vmfb="a"),
             dict(plan="greedy @ 1KB", budget="1KB", iree_peak=500, grads_ok=True, vmfb="b"),
             dict(plan="greedy @ 1.5KB", budget="1.5KB", iree_peak=550, grads_ok=False, vmfb="c"),
+            dict(plan="greedy @ 0.5KB", budget="0.5KB", iree_peak=500, grads_ok=True, vmfb="e"),
             dict(plan="greedy @ 1B", budget="1B", iree_peak=520, grads_ok=True, vmfb="d")]
     choose_measured(rows)
     got = {r["plan"]: (r["chosen"], r["chosen_iree_peak"], r["fallback"]) for r in rows}
     assert got["greedy @ 2KB"] == ("save-all", 600, True)
     assert got["greedy @ 1.5KB"] == ("save-all", 600, True)    # its gradients differ: never chosen
     assert got["greedy @ 1KB"] == ("greedy @ 1KB", 500, False)
-    assert got["greedy @ 1B"] == ("greedy @ 1KB", 500, True)
-    assert rows[-1]["chosen_vmfb"] == "b"
+    assert got["greedy @ 0.5KB"] == ("greedy @ 0.5KB", 500, False)    # a tie: its own
+    assert got["greedy @ 1B"] == ("greedy @ 0.5KB", 500, True)
+    assert rows[-1]["chosen_vmfb"] == "e"
 
 
 USER_MODEL = '''
