@@ -17,6 +17,11 @@ are compiled by Inductor, which fuses and reuses buffers on its own
 The partitioner's uuid() keys AOT autograd's and Inductor's caches: it names
 the library's build, the door's sources, the budget and every option, so a
 cache never replays a plan made for another budget or another autoac.
+
+Graph breaks (docs/python.md, "Graph breaks"): `backend.capture(step)` runs
+one step, records the graphs it ran and in which order, plans them together
+under the one budget (autoac._stacked) and resets Dynamo, so the steps after
+it compile each graph again with its share of the joint plan.
 """
 from __future__ import annotations
 
@@ -106,6 +111,9 @@ class AutoacPartitioner(_base_class()):
                "threads": torch.get_num_threads(),
                "library": _file_digest([library_path()]),
                "door": _file_digest(_door_sources())}
+        joint = self.partition.joint
+        if joint is not None:
+            key["joint"] = hashlib.sha256((joint.module + repr(joint.sequence)).encode()).hexdigest()
         return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
 
 
@@ -126,7 +134,9 @@ class _Backend:
         if compiler not in COMPILERS:
             raise AutoacError(f"invalid compiler '{compiler}' (accepted: {', '.join(COMPILERS)})")
         self.compiler = compiler
+        self.budget = budget
         self.partitioner = AutoacPartitioner(budget, **options)
+        self._capture = None          # a _stacked.Capture while capture() runs its step
 
     @property
     def results(self):
@@ -136,10 +146,60 @@ class _Backend:
     def last(self):
         return self.partitioner.last
 
+    @property
+    def joint(self):
+        """The step's graphs planned together (capture()), or None."""
+        return self.partitioner.partition.joint
+
     def __call__(self, gm: fx.GraphModule, example_inputs: List[Any]) -> Callable:
+        before = len(self.results)
         if self.compiler == "aot_eager":
-            return self._aot_eager(gm, example_inputs)
-        return self._inductor(gm, example_inputs)
+            compiled = self._aot_eager(gm, example_inputs)
+        else:
+            compiled = self._inductor(gm, example_inputs)
+        if len(self.results) == before:      # no joint graph (nothing needs a gradient)
+            return compiled
+        return self._recorded(compiled, len(self.results) - 1)
+
+    def _recorded(self, compiled: Callable, index: int) -> Callable:
+        """`compiled`, noting each call's graph while capture() runs."""
+        def note():
+            cap = self._capture
+            if cap is not None:
+                r = self.results[index]
+                cap.calls.append(cap.graph_for(index, r.mlir, r.options))
+
+        def call(*args, **kwargs):
+            note()
+            return compiled(*args, **kwargs)
+        if hasattr(compiled, "_boxed_call"):     # called as `compiled` is
+            call._boxed_call = compiled._boxed_call
+        return call
+
+    def capture(self, step: Callable[[], Any]):
+        """Runs `step()` (one training step through the model compiled with
+        this backend) after resetting Dynamo, plans the joint graphs it ran
+        together under the budget, in the order they ran (each call of a
+        graph Dynamo reuses counted, its calls sharing one plan), and resets
+        Dynamo again, so later steps compile each graph with its part of
+        that plan.  The captured step itself runs each graph's own plan.
+        Returns the _stacked.JointPlan (also `.joint`)."""
+        import torch
+        from ._stacked import Capture, plan_stacked
+        self.partitioner.partition.joint = None
+        torch._dynamo.reset()
+        self._capture = Capture()
+        try:
+            step()
+        finally:
+            cap, self._capture = self._capture, None
+        if not cap.calls:
+            raise AutoacError("the captured step ran no graph that needs a gradient: "
+                              "nothing to plan (is the model compiled with this backend?)")
+        joint = plan_stacked(cap.graphs, cap.calls, self.budget, dict(cap.options[0]))
+        self.partitioner.partition.joint = joint
+        torch._dynamo.reset()
+        return joint
 
     def _aot_eager(self, gm, example_inputs):
         from torch._dynamo.backends.common import aot_autograd
@@ -151,8 +211,17 @@ class _Backend:
     def _inductor(self, gm, example_inputs):
         from torch._inductor import config
         from torch._inductor.compile_fx import compile_fx
-        with config.patch(custom_partitioner_fn=self.partitioner):
-            return compile_fx(gm, example_inputs)
+        patch = {"custom_partitioner_fn": self.partitioner}
+        if self._capture is not None:
+            # a cached compilation would not run the partitioner: the
+            # captured step must see every graph it runs
+            patch["fx_graph_cache"] = False
+        with config.patch(patch):
+            if self._capture is None:
+                return compile_fx(gm, example_inputs)
+            from torch._functorch import config as fconfig
+            with fconfig.patch(enable_autograd_cache=False):
+                return compile_fx(gm, example_inputs)
 
 
 def backend(budget: Union[str, int, None] = None, *, compiler: str = "inductor",

@@ -225,7 +225,7 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
 
 def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int, None] = None, *,
                           compiler: str = "aot_eager", grads: Optional[str] = None, seed: int = 0,
-                          **options: Any) -> StepMeasurement:
+                          together: bool = True, **options: Any) -> StepMeasurement:
     """Like measure_step, through `torch.compile(model,
     backend=autoac.pytorch.backend(budget, compiler=compiler))` (torch 2.x):
     one unmeasured step compiles and plans, the second is measured on the
@@ -233,7 +233,10 @@ def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union
     what existed before it.  Under "aot_eager" the step runs the door's
     runtime; under "inductor" Inductor's code, whose fused kernels and
     buffer reuse inside each half the plan does not yet model (the gap is
-    what this measures).  Gradients are not compared here (see
+    what this measures).  A model with graph breaks (several joint graphs)
+    is, with `together` (default), captured and planned as one step
+    (backend.capture) and measured against the joint plan's peak; without
+    it, against the last graph's own plan.  Gradients are not compared here (see
     python/tests/test_torch_compile.py); `model` is not changed."""
     from . import pytorch as act
     grads = act.default_grads() if grads is None else grads
@@ -246,7 +249,17 @@ def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union
     torch._dynamo.reset()
     compiled = torch.compile(ours, backend=be)
     state = torch.get_rng_state()
-    _step(compiled, inputs, _default_loss, seed)
+    # Inductor's caches off while compiling: a graph replayed from a cache
+    # is not partitioned, and its plan would be missing from be.results.
+    from torch._functorch import config as fconfig
+    from torch._inductor import config as iconfig
+    with iconfig.patch(fx_graph_cache=False), fconfig.patch(enable_autograd_cache=False):
+        _step(compiled, inputs, _default_loss, seed)
+        if together and len(be.results) > 1:
+            # graph breaks: the step's graphs planned together, then
+            # compiled again with the joint plan (backend.capture)
+            be.capture(lambda: _step(compiled, inputs, _default_loss, seed))
+            _step(compiled, inputs, _default_loss, seed)
     _prepare_grads(ours, grads)
     gc.collect()
     flat = [t for t in torch.utils._pytree.tree_flatten(list(inputs))[0] if isinstance(t, torch.Tensor)]
@@ -260,7 +273,7 @@ def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union
     delta, delta_ns = _cpu_peak_deltas(prof)
     torch.set_rng_state(state)
     res = be.last
-    report = res.report
+    report = be.joint.report if be.joint is not None else res.report
     b = report.get("budget_bytes")
     return StepMeasurement(budget=b if isinstance(b, int) and b >= 0 else None,
                            planned_peak=int(report["peak_bytes"]), measured_peak=int(baseline + delta),

@@ -537,6 +537,8 @@ class PartitionResult:
     offloaded: List[str] = field(default_factory=list)  #: FX node names kept in host memory
     fw_module: Optional[fx.GraphModule] = None
     bw_module: Optional[fx.GraphModule] = None
+    options: Dict[str, Any] = field(default_factory=dict)  #: the library options it was planned with
+    joint: bool = False               #: planned with the step's other graphs (_stacked.JointPlan)
 
     @property
     def saved_bytes(self) -> int:
@@ -555,6 +557,8 @@ class _AutoacPartition:
         self.rng = rng
         self.options = options
         self.results: List[PartitionResult] = []
+        #: the step's graphs planned together (_stacked.JointPlan), or None
+        self.joint = None
 
     @property
     def last(self) -> Optional[PartitionResult]:
@@ -611,9 +615,18 @@ class _AutoacPartition:
         device = tensors[0].device if tensors else torch.device("cpu")
         # "autoac.replay" is a replayable random op to the library's cost
         # model (docs/cost-model.md, RNG_REPLAY): recomputable as it is.
-        result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget, **options)
-        fn = result.report["functions"][0]
-        notes = [result.warnings]
+        hit = self.joint.lookup(exported.text) if self.joint is not None else None
+        if hit is not None:
+            report, fn = self.joint.report, hit[1]
+            notes = [self.joint.warnings]
+        else:
+            result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget,
+                           **options)
+            report, fn = result.report, result.report["functions"][0]
+            notes = [result.warnings]
+            if self.joint is not None:
+                notes.append(f"warning: autoac: graph @{exported.name} is not one of the captured "
+                             "step's graphs: planned alone, as if nothing else lived through it")
         if str(options["device"]).startswith("cpu"):
             small = _small_output_weight_grads(joint_module.graph) if torch.get_num_threads() > 1 else 0
             if small:
@@ -656,7 +669,7 @@ class _AutoacPartition:
                     planned.update(u for u in node.users if _is_free(u))
         offloaded = [n for n in (lookup(e) for e in fn.get("offloaded", [])) if n is not None]
         fw, bw, info = split_joint(joint_module, saved_nodes,
-                                   simulated=simulated_order(result.report, fn["name"], exported),
+                                   simulated=simulated_order(report, fn["name"], exported),
                                    offloaded=offloaded, device=device)
         unplanned = [n.name for n in info.recomputed if n not in planned and not _is_free(n)]
         if unplanned and self.strict_plan:
@@ -664,13 +677,14 @@ class _AutoacPartition:
                               f"recomputes: {', '.join(unplanned)}")
         value_of = dict(exported.value_names)
         self.results.append(PartitionResult(
-            report=result.report, warnings=warnings_text, mlir=exported.text, exported=exported,
+            report=report, warnings=warnings_text, mlir=exported.text, exported=exported,
             saved=[n.name for n in info.saved],
             saved_values=[value_of.get(n, "?") for n in info.saved],
             recomputed=[n.name for n in info.recomputed],
             offloaded=[n.name for n in offloaded],
             planned_recomputed=sorted(n.name for n in planned),
-            unplanned_recomputed=unplanned, fw_module=fw, bw_module=bw))
+            unplanned_recomputed=unplanned, fw_module=fw, bw_module=bw, options=options,
+            joint=hit is not None))
         return fw, bw
 
 

@@ -1,0 +1,124 @@
+"""Graph breaks as stacked graphs (torch 2.x; autoac/_stacked.py): the joint
+graphs one torch.compile'd step runs, captured with their order and planned
+together under one budget (backend.capture), then compiled again with the
+joint plan."""
+import copy
+
+import pytest
+
+torch = pytest.importorskip("torch")
+if int(torch.__version__.split(".")[0]) < 2:
+    pytest.skip("torch.compile needs torch 2.x", allow_module_level=True)
+import torch.nn as nn  # noqa: E402
+
+import autoac.pytorch as act  # noqa: E402
+from autoac import AutoacError  # noqa: E402
+from autoac._stacked import stacked_module  # noqa: E402
+
+
+class Broken(nn.Module):
+    """A gated residual block with a graph break in the middle: Dynamo's
+    resume function for the second half is one graph reused by every block
+    after the first."""
+
+    def __init__(self, d):
+        super().__init__()
+        self.a = nn.Linear(d, d)
+        self.b = nn.Linear(d, d)
+
+    def forward(self, x):
+        h = torch.relu(self.a(x))
+        g = torch.tanh(h) * h
+        torch._dynamo.graph_break()
+        return torch.sigmoid(self.b(g)) * g + x
+
+
+class Net(nn.Module):
+    def __init__(self, d=96, depth=3):
+        super().__init__()
+        self.blocks = nn.ModuleList([Broken(d) for _ in range(depth)])
+
+    def forward(self, x):
+        for blk in self.blocks:
+            x = blk(x)
+        return x
+
+
+def net():
+    torch.manual_seed(3)
+    return Net(), torch.randn(192, 96)
+
+
+def test_stacked_module_schedule():
+    """One function per call, the k-th call of graph G named g<G>_c<k>;
+    forwards in call order, backwards in reverse."""
+    text = 'module {\n  func.func @joint7(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {ac.joint} {\n' \
+           '    return %arg0 : tensor<2xf32>\n  }\n}\n'
+    module, names = stacked_module([text, text.replace("joint7", "joint9")], [0, 1, 1])
+    assert names == ["g0_c0", "g1_c0", "g1_c1"]
+    assert 'ac.schedule = ["g0_c0.fwd", "g1_c0.fwd", "g1_c1.fwd", "g1_c1.bwd", "g1_c0.bwd", ' \
+           '"g0_c0.bwd"]' in module
+    assert module.count("func.func @g1_c1(") == 1 and "@joint" not in module
+
+
+def test_capture_plans_every_call_together():
+    """The captured step's calls, a reused graph counted once per call, in
+    one report; every call of a graph saves the same values (one compiled
+    forward), and the next step compiles each graph with the joint plan."""
+    model, x = net()
+    be = act.backend("1", compiler="aot_eager")
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend=be)
+    joint = be.capture(lambda: compiled(x).sum().backward())
+    assert len(joint.sequence) > len(joint.texts) >= 2, (joint.sequence, len(joint.texts))
+    fns = {f["name"]: f for f in joint.report["functions"]}
+    assert list(fns) == joint.names
+    for g in set(joint.sequence):
+        calls = [f for n, f in fns.items() if n.startswith(f"g{g}_")]
+        assert len({tuple(sorted(e["value"] for e in f["saved"])) for f in calls}) == 1
+    before = len(be.results)
+    model.zero_grad()
+    compiled(x).sum().backward()
+    again = be.results[before:]
+    assert again and all(r.joint for r in again), [r.joint for r in again]
+
+
+def _eager_grads(model, x):
+    m = copy.deepcopy(model)
+    m(x).sum().backward()
+    return [p.grad for p in m.parameters()]
+
+
+@pytest.mark.parametrize("budget", [None, "mid", "1"])
+def test_joint_plan_bounds_the_measured_step_and_gradients_equal(budget):
+    """Measured step (aot_eager, CPU allocation events) at or below the
+    joint plan's peak, the peak falling as the budget does, never above the
+    graphs planned one by one (which cannot see each other's saves), and the
+    gradients of the jointly planned step equal to eager PyTorch's."""
+    model, x = net()
+    free = act.measure_compiled_step(model, (x,), budget=None, compiler="aot_eager")
+    low = act.measure_compiled_step(model, (x,), budget=1, compiler="aot_eager")
+    assert low.planned_peak < free.planned_peak and low.measured_peak < free.measured_peak
+    b = {"mid": (free.planned_peak + low.planned_peak) // 2, "1": 1, None: None}[budget]
+    m = act.measure_compiled_step(model, (x,), budget=b, compiler="aot_eager")
+    alone = act.measure_compiled_step(model, (x,), budget=b, compiler="aot_eager", together=False)
+    assert m.measured_peak <= m.planned_peak, m
+    assert low.measured_peak <= m.measured_peak <= free.measured_peak
+    assert m.measured_peak <= alone.measured_peak
+    if b is not None and b > 1:
+        assert m.planned_peak <= b and m.measured_peak <= b
+    be = act.backend(b, compiler="aot_eager")
+    torch._dynamo.reset()
+    ours = copy.deepcopy(model)
+    compiled = torch.compile(ours, backend=be)
+    be.capture(lambda: compiled(x).sum().backward())
+    ours.zero_grad()
+    compiled(x).sum().backward()
+    for got, want in zip([p.grad for p in ours.parameters()], _eager_grads(model, x)):
+        assert torch.allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_capture_of_a_step_without_graphs_is_an_error():
+    be = act.backend("1MB", compiler="aot_eager")
+    with pytest.raises(AutoacError, match="ran no graph that needs a gradient"):
+        be.capture(lambda: None)
