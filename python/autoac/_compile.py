@@ -163,15 +163,14 @@ class _Backend:
 
     def _recorded(self, compiled: Callable, index: int) -> Callable:
         """`compiled`, noting each call's graph while capture() runs."""
-        def note():
-            cap = self._capture
-            if cap is not None:
-                r = self.results[index]
-                cap.calls.append(cap.graph_for(index, r.mlir, r.options))
-
         def call(*args, **kwargs):
-            note()
-            return compiled(*args, **kwargs)
+            cap = self._capture
+            if cap is None:
+                return compiled(*args, **kwargs)
+            flat = list(args[0]) if len(args) == 1 and isinstance(args[0], list) else list(args)
+            out = compiled(*args, **kwargs)
+            cap.note(cap.graph_for(index, self.results[index]), flat, out)
+            return out
         if hasattr(compiled, "_boxed_call"):     # called as `compiled` is
             call._boxed_call = compiled._boxed_call
         return call
@@ -196,7 +195,9 @@ class _Backend:
         if not cap.calls:
             raise AutoacError("the captured step ran no graph that needs a gradient: "
                               "nothing to plan (is the model compiled with this backend?)")
-        joint = plan_stacked(cap.graphs, cap.calls, self.budget, dict(cap.options[0]))
+        joint = plan_stacked(cap.graphs, cap.calls, self.budget, dict(cap.options[0]),
+                             shapes=cap.shapes, calls=cap.linked)
+        cap.keep.clear()
         self.partitioner.partition.joint = joint
         torch._dynamo.reset()
         return joint

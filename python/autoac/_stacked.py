@@ -85,19 +85,29 @@ class JointPlan:
     warnings: str
     module: str                       #: the stacked module planned
     candidates: int = 1               #: plans tried for the shared graphs
+    #: stitched: the step as one joint function; entries[g] is graph g's
+    #: function entry in its own SSA names (with its timeline)
+    stitched: bool = False
+    entries: Dict[int, Dict[str, Any]] = field(default_factory=dict)
     taken: Dict[int, int] = field(default_factory=dict)
 
-    def lookup(self, text: str) -> Optional[Tuple[int, Dict[str, Any]]]:
-        """(graph index, the report's function entry of its first call) for
-        an exported graph, or None when this plan has no such graph."""
+    def lookup(self, text: str) -> Optional[Tuple[int, Dict[str, Any], Dict[str, Any]]]:
+        """(graph index, its function entry, the report as that graph's
+        split reads it) for an exported graph, or None when this plan has no
+        such graph."""
         key = normalized(text)
         for g, t in enumerate(self.texts):
-            if t == key:
-                want = copy_name(g, 0)
-                for fn in self.report["functions"]:
-                    if fn["name"] == want:
-                        self.taken[g] = self.taken.get(g, 0) + 1
-                        return g, fn
+            if t != key:
+                continue
+            self.taken[g] = self.taken.get(g, 0) + 1
+            if self.stitched:
+                e = self.entries[g]
+                fn = {k: v for k, v in e.items() if k != "timeline"}
+                return g, fn, dict(self.report, functions=[fn], timeline=e["timeline"])
+            want = copy_name(g, 0)
+            for fn in self.report["functions"]:
+                if fn["name"] == want:
+                    return g, fn, self.report
         return None
 
 
@@ -129,11 +139,22 @@ def _shared_candidates(plan_json: Dict[str, Any], names: List[str],
 
 
 def plan_stacked(texts: Sequence[str], sequence: Sequence[int], budget: Any,
-                 options: Dict[str, Any]) -> JointPlan:
+                 options: Dict[str, Any], shapes: Optional[Sequence[Optional[GraphShape]]] = None,
+                 calls: Optional[Sequence[Call]] = None) -> JointPlan:
     """Plans the calls of `sequence` (graph indices into `texts`, exported
-    joint graphs) together under `budget` with the library `options`."""
+    joint graphs) together under `budget` with the library `options`: as
+    one stitched joint function when `shapes` and `calls` link up
+    (plan_stitched), else as one function per call (stacked_module), which
+    counts each tensor passed from a graph to the next on both sides."""
     if not sequence:
         raise AutoacError("no joint graph ran in the captured step: nothing to plan together")
+    if shapes is not None and calls is not None and all(x is not None for x in shapes):
+        got = plan_stitched(shapes, calls, budget, options)
+        if got is not None:
+            best, module, entries, tried = got
+            return JointPlan(texts=[normalized(t) for t in texts], sequence=list(sequence),
+                             names=["step"], report=best.report, warnings=best.warnings or "",
+                             module=module, candidates=tried, stitched=True, entries=entries)
     module, names = stacked_module(texts, sequence)
     options = dict(options)
     options["mode"] = "annotate"
@@ -168,17 +189,343 @@ class Capture:
 
     def __init__(self):
         self.graphs: List[str] = []
+        self.shapes: List[Optional[GraphShape]] = []
         self.options: List[Dict[str, Any]] = []
         self.calls: List[int] = []
+        self.linked: List[Call] = []
+        self.keep: List[Any] = []     # the tensors seen, so that their id()s stay unique
         self.index_of_result: Dict[int, int] = {}
 
-    def graph_for(self, result_index: int, text: str, options: Dict[str, Any]) -> int:
-        key = normalized(text)
+    def graph_for(self, result_index: int, result) -> int:
         if result_index not in self.index_of_result:
+            key = normalized(result.mlir)
             if key in self.graphs:
                 self.index_of_result[result_index] = self.graphs.index(key)
             else:
                 self.graphs.append(key)
-                self.options.append(options)
+                self.shapes.append(graph_shape(result.exported))
+                self.options.append(result.options)
                 self.index_of_result[result_index] = len(self.graphs) - 1
         return self.index_of_result[result_index]
+
+    def note(self, graph: int, args: Sequence[Any], outs: Any) -> None:
+        """Records a forward call of `graph` that took `args` (flat) and
+        returned `outs`."""
+        import torch
+        import torch.utils._pytree as pytree
+        flat_out = pytree.tree_flatten(outs)[0]
+        self.keep += [a for a in args if isinstance(a, torch.Tensor)] + \
+            [o for o in flat_out if isinstance(o, torch.Tensor)]
+        self.calls.append(graph)
+        self.linked.append(Call(graph=graph, args=[id(a) for a in args],
+                                outs=[id(o) for o in flat_out],
+                                outs_grad=[isinstance(o, torch.Tensor) and o.requires_grad
+                                           for o in flat_out]))
+
+
+# --------------------------------------------------------------------------
+# One joint function for the whole step, when the calls' tensors link up
+
+_VALUE = re.compile(r"%([A-Za-z0-9_]+)")
+_TYPE = re.compile(r"!torch\.[A-Za-z_.]+<[^>]*>|!torch\.[A-Za-z_.]+|tensor<[^>]*>")
+
+
+@dataclass
+class GraphShape:
+    """What stitching needs of one exported joint graph."""
+    lines: List[str]                  #: its ops, one per line (the body)
+    arg_types: List[str]
+    nprimals: int
+    params: List[bool]
+    fwd_outputs: List[str]            #: SSA name per forward output
+    grad_of: List[Optional[str]]      #: SSA name of each primal's gradient, or None
+    type_of: Dict[str, str]           #: SSA name -> type of every returned value
+    bwd: List[bool]                   #: per line: a backward op (reads a tangent)
+
+
+def graph_shape(exported) -> Optional[GraphShape]:
+    """GraphShape of an autoac.pytorch ExportedGraph, None when its text is
+    not the flat one-op-per-line form stitching reads."""
+    text = exported.text.splitlines()
+    head = next((i for i, l in enumerate(text) if "func.func @" in l), None)
+    ret = next((i for i in range(len(text) - 1, -1, -1) if text[i].strip().startswith("return")), None)
+    if head is None or ret is None:
+        return None
+    args = re.findall(r"%arg(\d+): (" + _TYPE.pattern + ")", text[head].split(") -> (")[0])
+    nprim = len(exported.primals)
+    if [int(a) for a, _ in args] != list(range(len(args))) or len(args) != nprim + len(exported.tangents):
+        return None
+    lines = text[head + 1:ret]
+    if any("{" in l.split("=", 1)[0] or l.rstrip().endswith("{") for l in lines):
+        return None                   # a region op: not flat
+    rparts = text[ret].strip()[len("return"):].split(" : ", 1)
+    names = [n.strip() for n in rparts[0].split(",")] if rparts[0].strip() else []
+    types = _TYPE.findall(rparts[1]) if len(rparts) > 1 else []
+    if len(names) != len(types):
+        return None
+    out_node = next(n for n in exported.graph.nodes if n.op == "output")
+    import torch.utils._pytree as pytree
+    outs = pytree.tree_flatten(out_node.args)[0]
+    nf = exported.num_fwd_outputs
+    if len(outs) != nf + nprim or any(o is None for o in outs[:nf]):
+        return None
+    vn = exported.value_names
+    fwd = [vn.get(o) for o in outs[:nf]]
+    grads = [vn.get(o) if o is not None else None for o in outs[nf:]]
+    if None in fwd:
+        return None
+    tangents = {f"%arg{nprim + t}" for t in range(len(exported.tangents))}
+    tainted, bwd = set(tangents), []
+    for l in lines:
+        lhs, _, rhs = l.partition("=")
+        reads = {"%" + m for m in _VALUE.findall(rhs.split(" : ")[0])}
+        b = bool(reads & tainted)
+        bwd.append(b)
+        if b:
+            tainted.update("%" + m for m in _VALUE.findall(lhs))
+    return GraphShape(lines=lines, arg_types=[t for _, t in args], nprimals=nprim,
+                      params=list(exported.params[:nprim]), fwd_outputs=fwd, grad_of=grads,
+                      type_of=dict(zip(names, types)), bwd=bwd)
+
+
+def _renamed(line: str, prefix: str, subst: Dict[str, str]) -> str:
+    def one(m):
+        name = "%" + m.group(1)
+        return subst.get(name, f"%{prefix}{m.group(1)}")
+    return _VALUE.sub(one, line)
+
+
+def _with_save(line: str) -> str:
+    """The op line with `ac.save` in its attribute dictionary."""
+    lhs, eq, rhs = line.partition("= ")
+    close = rhs.index(")") + 1             # operand list: no nested parens
+    rest = rhs[close:]
+    if rest.startswith(" <{"):
+        depth, i = 0, 1
+        while i < len(rest):
+            depth += {"{": 1, "}": -1}.get(rest[i], 0)
+            if rest[i] == ">" and depth == 0:
+                break
+            i += 1
+        close += i + 1
+        rest = rhs[close:]
+    if rest.startswith(" {"):
+        return lhs + eq + rhs[:close] + " {ac.save, " + rest[2:]
+    return lhs + eq + rhs[:close] + " {ac.save}" + rest
+
+
+@dataclass
+class Call:
+    """One forward call of the captured step: its graph and the identities
+    (id()) of the tensors it took (per primal) and returned (per forward
+    output), with which of those require a gradient."""
+    graph: int
+    args: List[int]
+    outs: List[int]
+    outs_grad: List[bool]
+
+
+def stitched_function(shapes: Sequence[GraphShape], calls: Sequence[Call],
+                      name: str = "step"
+                      ) -> Optional[Tuple[str, Dict[int, set], Dict[str, Tuple[int, str]]]]:
+    """(module text, per call the outputs later calls read, which it must
+    save, in its own names, and the map from the module's value names to
+    (call, name in its graph)) of one joint
+    function for the step: each call's forward ops in call order, then the
+    backward ops in reverse call order, a call's input that is an earlier
+    call's output read as that value (its op marked ac.save: the later graph
+    holds it, it cannot recompute it), and that output's tangent the sum of
+    the gradients its readers return for it.  None when the calls do not fit
+    (counts of inputs, outputs or tangents not the graph's)."""
+    producer: Dict[int, Tuple[int, int]] = {}       # tensor id -> (call, output index)
+    readers: Dict[Tuple[int, int], List[Tuple[int, int]]] = {}
+    for k, c in enumerate(calls):
+        s = shapes[c.graph]
+        ntan = len(s.arg_types) - s.nprimals
+        if len(c.args) != s.nprimals or len(c.outs) != len(s.fwd_outputs) or sum(c.outs_grad) != ntan:
+            return None
+        for i, t in enumerate(c.args):
+            if t in producer and not s.params[i]:
+                readers.setdefault(producer[t], []).append((k, i))
+        for j, t in enumerate(c.outs):
+            producer.setdefault(t, (k, j))
+    pre = [f"c{k}_" for k in range(len(calls))]
+    subst: List[Dict[str, str]] = [dict() for _ in calls]
+    for (ka, j), rs in readers.items():
+        out_name = pre[ka] + shapes[calls[ka].graph].fwd_outputs[j][1:]
+        for kb, i in rs:
+            subst[kb][f"%arg{i}"] = "%" + out_name
+    args, fwd_lines, bwd_blocks, results = [], [], [], []
+    consumed = set(readers)
+    saved_ops: Dict[int, set] = {}
+    for (ka, j) in readers:
+        saved_ops.setdefault(ka, set()).add(shapes[calls[ka].graph].fwd_outputs[j])
+    used_grads: set = set()
+    extras: List[List[str]] = [[] for _ in calls]
+    # tangents last call first: a tangent is the sum of the gradients later
+    # calls return for the output, each read through that call's names
+    for k in reversed(range(len(calls))):
+        s = shapes[calls[k].graph]
+        t = 0
+        for j, needs in enumerate(calls[k].outs_grad):
+            if not needs:
+                continue
+            a = s.nprimals + t
+            t += 1
+            grads = []
+            for kb, i in readers.get((k, j), []):
+                gname = shapes[calls[kb].graph].grad_of[i]
+                if gname is not None:
+                    grads.append(_renamed(gname, pre[kb], subst[kb]))
+                    used_grads.add((kb, i))
+            if not grads:
+                continue
+            ty = s.arg_types[a]
+            acc = grads[0]
+            for n, gname in enumerate(grads[1:]):
+                one, tot = f"%c{k}_t{j}_one{n}", f"%c{k}_t{j}_sum{n}"
+                extras[k].append(f'    {one} = "torch.constant.int"() {{value = 1 : i64}} : () -> !torch.int')
+                extras[k].append(f'    {tot} = "torch.aten.add_.Tensor"({acc}, {gname}, {one}) : '
+                                 f'({ty}, {ty}, !torch.int) -> {ty}')
+                acc = tot
+            subst[k][f"%arg{a}"] = acc
+    for k, c in enumerate(calls):
+        s = shapes[c.graph]
+        extra = extras[k]
+        for a, ty in enumerate(s.arg_types):
+            nm = f"%arg{a}"
+            if nm in subst[k]:
+                continue
+            attr = " {ac.tangent}" if a >= s.nprimals else (" {ac.param}" if s.params[a] else "")
+            args.append(f"%{pre[k]}arg{a}: {ty}{attr}")
+        mine_saved = saved_ops.get(k, set())
+        block = []
+        for line, b in zip(s.lines, s.bwd):
+            lhs = line.partition("=")[0]
+            new = _renamed(line, pre[k], subst[k])
+            if not b and any(("%" + m) in mine_saved for m in _VALUE.findall(lhs)):
+                new = _with_save(new)
+            (block if b else fwd_lines).append(new)
+        bwd_blocks.append(extra + block)
+        for j, o in enumerate(s.fwd_outputs):
+            if (k, j) not in consumed:
+                results.append((_renamed(o, pre[k], subst[k]), s.type_of[o], "{ac.output}"))
+        for i, g in enumerate(s.grad_of):
+            if g is not None and (k, i) not in used_grads:
+                results.append((_renamed(g, pre[k], subst[k]), s.type_of[g], "{ac.grad}"))
+    body = fwd_lines + [l for blk in reversed(bwd_blocks) for l in blk]
+    # MLIR's printer numbering (arguments %argN, results %N in order), the
+    # names the library's report and plan files use
+    canon: Dict[str, str] = {}
+    for n, a in enumerate(args):
+        canon[a.split(":")[0][1:]] = f"arg{n}"
+    results_seen = 0
+    for line in body:
+        m = _VALUE.match(line.strip())
+        if m:
+            canon[m.group(1)] = str(results_seen)
+            results_seen += 1
+
+    def fix(text: str) -> str:
+        return _VALUE.sub(lambda m: "%" + canon.get(m.group(1), m.group(1)), text)
+    orig_of: Dict[str, Tuple[int, str]] = {}
+    for stitched_name, c in canon.items():
+        k, _, orig = stitched_name[1:].partition("_")
+        if k.isdigit() and not orig.startswith(("t", "one")):
+            orig_of["%" + c] = (int(k), "%" + orig)
+    sig = ", ".join(f"{t} {a}" for _, t, a in results)
+    head = f"  func.func @{name}({fix(', '.join(args))}) -> ({sig}) attributes {{ac.joint}} {{"
+    ret = f"    return {fix(', '.join(n for n, _, _ in results))} : {', '.join(t for _, t, _ in results)}"
+    text = "module {\n" + head + "\n" + "\n".join([fix(l) for l in body] + [ret]) + "\n  }\n}\n"
+    return text, saved_ops, orig_of
+
+
+def _own_saved(shape: GraphShape, saved: Sequence[str], recomputed: Sequence[str]) -> List[str]:
+    """Of a call's saved values (its own names), those its own backward
+    reads (directly or through ops it recomputes): an output only a later
+    graph reads is that graph's input, not this graph's save."""
+    rec = set(recomputed)
+    reads = set()
+    for line, b in zip(shape.lines, shape.bwd):
+        lhs, _, rhs = line.partition("=")
+        outs = {"%" + m for m in _VALUE.findall(lhs)}
+        if b or outs & rec:
+            reads.update("%" + m for m in _VALUE.findall(rhs.split(" : ")[0]))
+    return [v for v in saved if v.split("#")[0] in reads or v in reads]
+
+
+def plan_stitched(shapes: Sequence[GraphShape], calls: Sequence[Call], budget: Any,
+                  options: Dict[str, Any]) -> Optional[Tuple[Any, str, Dict[int, Dict[str, Any]], int]]:
+    """(library result, module, per-graph function entry, candidates tried)
+    for the step as one stitched joint function, or None when it cannot be
+    stitched.  A graph called several times gets one saved set for all its
+    calls (candidates applied with plan-in, the lowest peak kept)."""
+    st = stitched_function(shapes, calls)
+    if st is None:
+        return None
+    module, must, orig_of = st
+    canon_of = {v: c for c, v in orig_of.items()}
+
+    def mine(entries, k):
+        """Entries of call k, in its graph's own names."""
+        out = []
+        for e in entries:
+            base, hash_, rest = e.get("value", "").partition("#")
+            hit = orig_of.get(base)
+            if hit is not None and hit[0] == k:
+                out.append(dict(e, value=hit[1] + hash_ + rest))
+        return out
+    options = dict(options)
+    options["mode"] = "annotate"
+    first_call: Dict[int, int] = {}
+    calls_of: Dict[int, List[int]] = {}
+    for k, c in enumerate(calls):
+        first_call.setdefault(c.graph, k)
+        calls_of.setdefault(c.graph, []).append(k)
+    with tempfile.TemporaryDirectory(prefix="autoac-stitched.") as tmp:
+        out = os.path.join(tmp, "plan.json")
+        best = _plan(module, source_name="<stitched step>", budget=budget, plan_out=out, **options)
+        tried = 1
+        if any(len(ks) > 1 for ks in calls_of.values()):
+            with open(out) as f:
+                pj = json.load(f)
+            fn = best.report["functions"][0]
+
+            def own(k):
+                sv = [e["value"] for e in mine(fn.get("saved", []), k)]
+                rc = [e["value"] for e in mine(fn.get("recomputed", []), k)]
+                return sv, set(_own_saved(shapes[calls[k].graph], sv, rc))
+
+            per = {k: own(k) for k in range(len(calls))}
+            cands = [{g: set.intersection(*(per[k][1] for k in ks)) for g, ks in calls_of.items()}]
+            for n in range(max(len(ks) for ks in calls_of.values())):
+                cands.append({g: per[ks[min(n, len(ks) - 1)]][1] for g, ks in calls_of.items()})
+            best = None
+            for cand in cands:
+                saved = []
+                for k, c in enumerate(calls):
+                    keep = cand[c.graph] | must.get(k, set())
+                    saved += [canon_of[(k, v.split("#")[0])] + (("#" + v.split("#")[1]) if "#" in v else "")
+                              for v in sorted(keep)]
+                path = os.path.join(tmp, f"in{tried}.json")
+                with open(path, "w") as f:
+                    json.dump({"version": 1, "kind": "autoac-plan", "functions": [
+                        {"name": "step", "fingerprint": pj["functions"][0]["fingerprint"],
+                         "saved": sorted(set(saved)), "recomputed": []}]}, f)
+                tried += 1
+                r = _plan(module, source_name="<stitched step>", budget=budget, plan_in=path, **options)
+                r.warnings = (r.warnings or "").replace(path, "<the shared graphs' plan>")
+                key = (r.report["peak_bytes"], r.report.get("recompute_seconds", 0))
+                if best is None or key < (best.report["peak_bytes"], best.report.get("recompute_seconds", 0)):
+                    best = r
+    fn = best.report["functions"][0]
+    entries = {}
+    for g, k in first_call.items():
+        rec = mine(fn.get("recomputed", []), k)
+        saved = mine(fn.get("saved", []), k)
+        kept = set(_own_saved(shapes[g], [e["value"] for e in saved], [e["value"] for e in rec]))
+        entries[g] = {"name": f"step.g{g}", "saved": [e for e in saved if e["value"] in kept],
+                      "recomputed": rec, "offloaded": mine(fn.get("offloaded", []), k),
+                      "timeline": [dict(e, function=f"step.g{g}") for e in
+                                   mine(best.report.get("timeline", []), k)]}
+    return best, module, entries, tried

@@ -617,7 +617,7 @@ class _AutoacPartition:
         # model (docs/cost-model.md, RNG_REPLAY): recomputable as it is.
         hit = self.joint.lookup(exported.text) if self.joint is not None else None
         if hit is not None:
-            report, fn = self.joint.report, hit[1]
+            fn, report = hit[1], hit[2]
             notes = [self.joint.warnings]
         else:
             result = _plan(exported.text, source_name=f"<{exported.name}>", budget=self.budget,
