@@ -130,6 +130,24 @@ def _step(compiled: Callable, inputs: Sequence[Any], loss_fn: Callable, seed: in
     return loss.detach()
 
 
+def _loss_storage_bytes(model: nn.Module, inputs: Sequence[Any], loss_fn: Callable, seed: int) -> int:
+    """What a user's loss keeps alive outside the graph through the
+    backward: its result's whole storage (on the CPU, mse_loss,
+    smooth_l1_loss and binary_cross_entropy return a 0-d view of their
+    elementwise buffer) and the seed gradient autograd starts the backward
+    with (one element per element of the loss).  Sized by one forward of a
+    copy of the model without gradients.  The loss's own backward
+    temporaries are not counted (l1_loss and soft_margin_loss measure one
+    output-sized tensor above the plan: docs/fidelity.md)."""
+    probe = copy.deepcopy(model)
+    with torch.random.fork_rng(), torch.no_grad():
+        torch.manual_seed(seed)
+        out = loss_fn(probe(*inputs))
+    if not isinstance(out, torch.Tensor):
+        return 0
+    return _storage_bytes([out]) + out.numel() * out.element_size()
+
+
 def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int, None] = None, *,
                  rng: str = "keep", grads: Optional[str] = None, loss: Optional[Callable] = None,
                  compare: bool = True, seed: int = 0, **options: Any) -> StepMeasurement:
@@ -145,9 +163,11 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
     zeroed in place, assign: set to None) before the measured one.  With
     `compare`, a copy of the model runs the same two steps through
     functorch's default_partition and every gradient and the loss are
-    compared bit for bit.  `model` itself is not changed.  With the
-    default loss the plan reserves its two scalars (the loss and the seed
-    gradient of the backward) unless `reserve` is given."""
+    compared bit for bit.  `model` itself is not changed.  Unless
+    `reserve` is given, the plan reserves what the loss keeps alive outside
+    the graph through the backward: the loss and the seed gradient (two
+    scalars for the default loss; for a given loss, its result's whole
+    storage, _loss_storage_bytes)."""
     from . import pytorch as act
     from functorch.compile import aot_module, default_partition
 
@@ -160,6 +180,8 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
         dtype = next((p.dtype for p in model.parameters() if p.is_floating_point()),
                      torch.get_default_dtype())
         options["reserve"] = 2 * torch.empty((), dtype=dtype).element_size()
+    elif "reserve" not in options:
+        options["reserve"] = _loss_storage_bytes(model, inputs, loss_fn, seed)
     ours_model = copy.deepcopy(model)
     ref_model = copy.deepcopy(model) if compare else None
     device = next((p.device for p in model.parameters()), torch.device("cpu"))
