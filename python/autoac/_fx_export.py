@@ -164,6 +164,19 @@ def _run_for_metadata(node: fx.Node) -> Any:
 # --------------------------------------------------------------------------
 # the exported graph
 
+def _real_tensors():
+    """A context in which real tensors are read as themselves: torch 2.x
+    calls the partitioner under AOT autograd's FakeTensorMode, where reading
+    a graph constant (a real tensor: swin_t's relative position index)
+    raises."""
+    try:
+        from torch._subclasses.fake_tensor import unset_fake_temporarily
+        return unset_fake_temporarily()
+    except ImportError:                      # torch 1.13: no fake mode around it
+        import contextlib
+        return contextlib.nullcontext()
+
+
 @dataclass
 class ExportedGraph:
     """The MLIR text of one joint graph and the map between its SSA names and
@@ -577,6 +590,10 @@ class _Writer:
     def literal(self, node: fx.Node) -> None:
         """A tensor constant of the graph module (get_attr) as
         torch.vtensor.literal with its exact contents."""
+        with _real_tensors():
+            self._literal(node)
+
+    def _literal(self, node: fx.Node) -> None:
         obj: Any = self.root
         for part in str(node.target).split("."):
             obj = getattr(obj, part, None)

@@ -652,6 +652,8 @@ class _AutoacPartition:
                 raise AutoacError(f"the plan names {value} ({entry.get('op')}), which is no FX value "
                                   "of the joint graph")
             op_node = node.args[0] if _is_free(node) else node
+            if op_node.op == "get_attr" and entry.get("op") == "torch.vtensor.literal":
+                return node           # a graph constant (get_attr): the exporter's literal
             if entry.get("op") and _mlir_op_name(op_node) != entry["op"]:
                 raise AutoacError(f"report value {value} is '{entry['op']}' but FX node "
                                   f"%{op_node.name} is '{_mlir_op_name(op_node)}': name mapping out of step")

@@ -390,3 +390,31 @@ def test_user_loss_storage_is_reserved(loss_name):
         if budget == mid:
             assert m.feasible and m.measured_peak <= mid, m
             assert m.grads_equal, m.unequal
+
+
+class _WithConstant(nn.Module):
+    """A tensor made in forward becomes a graph constant (`_tensor_constant0`,
+    a get_attr node; the export's torch.vtensor.literal) that recomputed ops
+    read, as swin_t's relative position index is."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(64, 64)
+        self.b = nn.Linear(64, 64)
+
+    def forward(self, x):
+        idx = torch.tensor([(7 * i) % 64 for i in range(64)])
+        h = torch.relu(self.a(x))
+        return self.b(torch.tanh(h[:, idx]) * h)
+
+
+@pytest.mark.parametrize("budget", [None, 1])
+def test_graph_constants_map_back_when_recomputed(budget):
+    """swin_t on torch 2.x failed at every budget below none with 'report
+    value ... is torch.vtensor.literal but FX node %_tensor_constant0 ...:
+    name mapping out of step'; the constant is read under AOT autograd's fake
+    mode.  Planned, split and measured, gradients bit-equal."""
+    torch.manual_seed(0)
+    m = act.measure_step(_WithConstant(), (torch.randn(128, 64),), budget=budget)
+    assert m.grads_equal, m.unequal
+    assert abs(m.measured_peak - m.planned_peak) <= 0.02 * m.planned_peak, m
