@@ -522,6 +522,45 @@ def simulated_order(report: Dict[str, Any], function: str, exported: "ExportedGr
 # --------------------------------------------------------------------------
 # the partitioner
 
+def _split_by_tags(joint: fx.GraphModule, joint_inputs, saved: Sequence[fx.Node],
+                   recomputed: Set[fx.Node], kwargs: Dict[str, Any]):
+    """The plan applied the way torch applies its own (apply="tags"): each
+    forward node the plan saves tagged MUST_SAVE, each it recomputes
+    MUST_RECOMPUTE, and torch's min-cut partitioner splits the graph (so
+    Inductor sees torch's own recompute form).  Returns (fw, bw, SplitInfo)
+    of what torch decided."""
+    from torch._functorch.partitioners import min_cut_rematerialization_partition
+    from torch.utils.checkpoint import CheckpointPolicy
+    fwd_outs, _ = _fwd_bwd_outputs(joint)
+    forward = _ancestors(fwd_outs)
+    keep = set(saved)
+    for n in joint.graph.nodes:
+        if n.op != "call_function" or n not in forward:
+            continue
+        if n in keep:
+            n.meta["recompute"] = CheckpointPolicy.MUST_SAVE
+        elif n in recomputed:
+            n.meta["recompute"] = CheckpointPolicy.MUST_RECOMPUTE
+        else:
+            n.meta.pop("recompute", None)
+    num_fwd = kwargs.get("num_fwd_outputs")
+    if num_fwd is None:
+        num_fwd = len(fwd_outs)
+    extra = {}
+    if kwargs.get("static_lifetime_input_indices") is not None:
+        extra["static_lifetime_input_indices"] = kwargs["static_lifetime_input_indices"]
+    fw, bw = min_cut_rematerialization_partition(joint, joint_inputs, compiler="inductor",
+                                                 num_fwd_outputs=num_fwd, **extra)
+    by_name = {n.name: n for n in joint.graph.nodes}
+    out = next(n for n in fw.graph.nodes if n.op == "output")
+    flat = pytree.tree_flatten(out.args)[0]
+    saved_now = [by_name[x.name] for x in flat[num_fwd:] if isinstance(x, fx.Node) and x.name in by_name]
+    rec = [by_name[n.name] for n in bw.graph.nodes
+           if n.op == "call_function" and n.name in by_name and by_name[n.name] in forward]
+    return fw, bw, SplitInfo(saved=saved_now, recomputed=rec,
+                             primals_saved=[n for n in saved_now if n.op == "placeholder"])
+
+
 @dataclass
 class PartitionResult:
     """What one partitioning call decided."""
@@ -557,6 +596,9 @@ class _AutoacPartition:
         self.rng = rng
         self.options = options
         self.results: List[PartitionResult] = []
+        #: "split" (autoac splits the graph) or "tags" (MUST_SAVE /
+        #: MUST_RECOMPUTE tags and torch's min-cut partitioner)
+        self.apply = "split"
         #: the step's graphs planned together (_stacked.JointPlan), or None
         self.joint = None
 
@@ -670,11 +712,17 @@ class _AutoacPartition:
                 else:
                     planned.update(u for u in node.users if _is_free(u))
         offloaded = [n for n in (lookup(e) for e in fn.get("offloaded", [])) if n is not None]
-        fw, bw, info = split_joint(joint_module, saved_nodes,
-                                   simulated=simulated_order(report, fn["name"], exported),
-                                   offloaded=offloaded, device=device)
+        if self.apply == "tags":
+            if offloaded:
+                raise AutoacError("apply='tags' cannot offload (torch's partitioner has no host "
+                                  "copies): use apply='split' or offload='off'")
+            fw, bw, info = _split_by_tags(joint_module, joint_inputs, saved_nodes, planned, kwargs)
+        else:
+            fw, bw, info = split_joint(joint_module, saved_nodes,
+                                       simulated=simulated_order(report, fn["name"], exported),
+                                       offloaded=offloaded, device=device)
         unplanned = [n.name for n in info.recomputed if n not in planned and not _is_free(n)]
-        if unplanned and self.strict_plan:
+        if unplanned and self.strict_plan and self.apply == "split":
             raise AutoacError("the split recomputes forward nodes the plan neither saves nor "
                               f"recomputes: {', '.join(unplanned)}")
         value_of = dict(exported.value_names)
@@ -781,7 +829,11 @@ def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[i
     that state instead of the result, and the backward reruns the op with
     the state restored and the global generator put back afterwards, so
     results, gradients and the random stream are bit-equal to
-    default_partition's.  Each call's PartitionResult is in `.results` /
+    default_partition's.  `apply`: "split" (default: autoac splits the
+    graph, the backward in the order whose peak was simulated) or "tags"
+    (the plan as MUST_SAVE / MUST_RECOMPUTE tags on the joint graph, split
+    by torch's min-cut partitioner, as torch applies SAC; docs/fidelity.md,
+    "Tags or our split").  Each call's PartitionResult is in `.results` /
     `.last`."""
     if "mode" in options:
         options.pop("mode")
@@ -793,7 +845,11 @@ def partition_fn(budget: Union[str, int, None] = None, *, num_params: Optional[i
         raise AutoacError(f"invalid grads '{options['grads']}' (accepted: {', '.join(GRAD_MODES)})")
     if rng not in _rng.RNG_MODES:
         raise AutoacError(f"invalid rng '{rng}' (accepted: {', '.join(_rng.RNG_MODES)})")
+    apply = options.pop("apply", "split") or "split"
+    if apply not in ("split", "tags"):
+        raise AutoacError(f"invalid apply '{apply}' (accepted: split, tags)")
     part = _AutoacPartition(budget, num_params, strict_plan, rng, options)
+    part.apply = apply
     part.param_indices = tuple(int(i) for i in params) if params is not None else None
     return part
 

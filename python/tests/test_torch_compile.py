@@ -179,3 +179,43 @@ def test_inductor_step_never_above_the_plan(factory):
     model, x = factory()
     m = act.measure_compiled_step(model, (x,), budget=1, compiler="inductor")
     assert m.measured_peak <= m.planned_peak * 1.02, m
+
+
+@pytest.mark.parametrize("factory", [mlp, block, cnn])
+@pytest.mark.parametrize("compiler", ["aot_eager", "inductor"])
+def test_plan_applied_by_tags_and_torch_min_cut(factory, compiler):
+    """apply="tags": the plan as MUST_SAVE / MUST_RECOMPUTE tags, split by
+    torch's own min-cut partitioner.  Gradients equal to torch's (bit-equal
+    under aot_eager), the forward saves what the plan saves, and the step's
+    measured peak against our own split's (docs/fidelity.md, "Tags or our
+    split"): the same under Inductor; under aot_eager never below it (torch's
+    backward runs in its own order, not the simulated one)."""
+    model, x = factory()
+    be = act.backend(budget=1, compiler=compiler, apply="tags")
+    ours, _ = _grads(model, x, be)
+    theirs, _ = _grads(model, x, compiler)
+    for (la, ga), (lb, gb) in zip(ours, theirs):
+        if compiler == "aot_eager":
+            assert torch.equal(la, lb) and all(torch.equal(a, b) for a, b in zip(ga, gb))
+        else:
+            torch.testing.assert_close(la, lb, rtol=1e-4, atol=1e-5)
+            for a, b in zip(ga, gb):
+                torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-5)
+    res = be.last
+    planned = {e["value"] for e in res.report["functions"][0]["saved"]}
+    saved_acts = {v for v, n in zip(res.saved_values, res.saved)
+                  if not n.startswith(("primals", "arg"))}
+    assert saved_acts <= planned | {"?"}, (saved_acts, planned)
+    tags = act.measure_compiled_step(model, (x,), budget=1, compiler=compiler, apply="tags")
+    split = act.measure_compiled_step(model, (x,), budget=1, compiler=compiler)
+    assert tags.planned_peak == split.planned_peak
+    if compiler == "inductor":
+        assert tags.measured_peak == split.measured_peak
+    else:
+        assert tags.measured_peak >= split.measured_peak
+        assert abs(split.measured_peak - split.planned_peak) <= 0.02 * split.planned_peak
+
+
+def test_bad_apply_is_an_error():
+    with pytest.raises(AutoacError, match="invalid apply 'both'"):
+        act.backend(budget=1, apply="both")
