@@ -351,10 +351,11 @@ def stitched_function(shapes: Sequence[GraphShape], calls: Sequence[Call],
             producer.setdefault(t, (k, j))
     pre = [f"c{k}_" for k in range(len(calls))]
     subst: List[Dict[str, str]] = [dict() for _ in calls]
-    for (ka, j), rs in readers.items():
-        out_name = pre[ka] + shapes[calls[ka].graph].fwd_outputs[j][1:]
-        for kb, i in rs:
-            subst[kb][f"%arg{i}"] = "%" + out_name
+    # in call order, so that an output that is its call's own (substituted)
+    # input resolves through that call's names
+    reads = sorted((kb, i, ka, j) for (ka, j), rs in readers.items() for kb, i in rs)
+    for kb, i, ka, j in reads:
+        subst[kb][f"%arg{i}"] = _renamed(shapes[calls[ka].graph].fwd_outputs[j], pre[ka], subst[ka])
     args, fwd_lines, bwd_blocks, results = [], [], [], []
     consumed = set(readers)
     saved_ops: Dict[int, set] = {}
