@@ -154,9 +154,14 @@ def _user_model(spec: str):
     return model, tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
 
 
+def _is_file_spec(model: str) -> bool:
+    """Whether a model argument is FILE.py:NAME (else a built-in name)."""
+    return ":" in model and model.rsplit(":", 1)[0].endswith(".py")
+
+
 def _model_stem(model: str) -> str:
     """A name for a model argument: FILE.py:NAME gives FILE_NAME (no folders)."""
-    if ":" in model and model.rsplit(":", 1)[0].endswith(".py"):
+    if _is_file_spec(model):
         path, _, attr = model.rpartition(":")
         return os.path.splitext(os.path.basename(path))[0] + "_" + attr
     return model
@@ -164,7 +169,7 @@ def _model_stem(model: str) -> str:
 
 def _model_for(args):
     """(model, inputs): a FILE.py:NAME spec (_user_model) or a built-in name."""
-    if ":" in args.model and args.model.rsplit(":", 1)[0].endswith(".py"):
+    if _is_file_spec(args.model):
         return _user_model(args.model)
     return build_model(args.model, args)
 

@@ -25,6 +25,7 @@ it compile each graph again with its share of the joint plan.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -212,17 +213,15 @@ class _Backend:
     def _inductor(self, gm, example_inputs):
         from torch._inductor import config
         from torch._inductor.compile_fx import compile_fx
-        patch = {"custom_partitioner_fn": self.partitioner}
-        if self._capture is not None:
-            # a cached compilation would not run the partitioner: the
-            # captured step must see every graph it runs
-            patch["fx_graph_cache"] = False
-        with config.patch(patch):
-            if self._capture is None:
-                return compile_fx(gm, example_inputs)
-            from torch._functorch import config as fconfig
-            with fconfig.patch(enable_autograd_cache=False):
-                return compile_fx(gm, example_inputs)
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(config.patch(custom_partitioner_fn=self.partitioner))
+            if self._capture is not None:
+                # a cached compilation would not run the partitioner: the
+                # captured step must see every graph it runs
+                from torch._functorch import config as fconfig
+                stack.enter_context(config.patch(fx_graph_cache=False))
+                stack.enter_context(fconfig.patch(enable_autograd_cache=False))
+            return compile_fx(gm, example_inputs)
 
 
 def backend(budget: Union[str, int, None] = None, *, compiler: str = "inductor",

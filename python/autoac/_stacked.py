@@ -89,7 +89,6 @@ class JointPlan:
     #: function entry in its own SSA names (with its timeline)
     stitched: bool = False
     entries: Dict[int, Dict[str, Any]] = field(default_factory=dict)
-    taken: Dict[int, int] = field(default_factory=dict)
 
     def lookup(self, text: str) -> Optional[Tuple[int, Dict[str, Any], Dict[str, Any]]]:
         """(graph index, its function entry, the report as that graph's
@@ -99,7 +98,6 @@ class JointPlan:
         for g, t in enumerate(self.texts):
             if t != key:
                 continue
-            self.taken[g] = self.taken.get(g, 0) + 1
             if self.stitched:
                 e = self.entries[g]
                 fn = {k: v for k, v in e.items() if k != "timeline"}
@@ -138,6 +136,24 @@ def _shared_candidates(plan_json: Dict[str, Any], names: List[str],
     return out
 
 
+def _lowest_of(module: str, source: str, budget: Any, options: Dict[str, Any], tmp: str,
+               plan_files: Sequence[Dict[str, Any]]):
+    """(library result, count) of the plan files applied to `module` with
+    `plan-in`: the one with the lowest simulated peak (ties: the fewest
+    recompute seconds)."""
+    best = None
+    for n, plan_file in enumerate(plan_files):
+        path = os.path.join(tmp, f"in{n}.json")
+        with open(path, "w") as f:
+            json.dump(plan_file, f)
+        r = _plan(module, source_name=source, budget=budget, plan_in=path, **options)
+        r.warnings = (r.warnings or "").replace(path, "<the shared graphs' plan>")
+        key = (r.report["peak_bytes"], r.report.get("recompute_seconds", 0))
+        if best is None or key < best[0]:
+            best = (key, r)
+    return best[1], len(plan_files)
+
+
 def plan_stacked(texts: Sequence[str], sequence: Sequence[int], budget: Any,
                  options: Dict[str, Any], shapes: Optional[Sequence[Optional[GraphShape]]] = None,
                  calls: Optional[Sequence[Call]] = None) -> JointPlan:
@@ -166,35 +182,31 @@ def plan_stacked(texts: Sequence[str], sequence: Sequence[int], budget: Any,
         if len(set(sequence)) == len(sequence):
             best, tried = first, 1
         else:
-            best, tried = None, 0
-            for saved_of in _shared_candidates(plan_json, names, sequence):
-                path = os.path.join(tmp, f"in{tried}.json")
-                with open(path, "w") as f:
-                    json.dump(_plan_file(plan_json, names, sequence, saved_of), f)
-                tried += 1
-                r = _plan(module, source_name="<stacked step>", budget=budget, plan_in=path,
-                          **options)
-                r.warnings = (r.warnings or "").replace(path, "<the shared graphs' plan>")
-                if best is None or (r.report["peak_bytes"], r.report.get("recompute_seconds", 0)) < \
-                        (best.report["peak_bytes"], best.report.get("recompute_seconds", 0)):
-                    best = r
+            best, tried = _lowest_of(module, "<stacked step>", budget, options, tmp,
+                                     [_plan_file(plan_json, names, sequence, saved_of)
+                                      for saved_of in _shared_candidates(plan_json, names, sequence)])
     return JointPlan(texts=[normalized(t) for t in texts], sequence=list(sequence), names=names,
                      report=best.report, warnings=best.warnings or "", module=module,
                      candidates=tried)
 
 
 class Capture:
-    """The forward calls of one step: `calls` holds, per call, the index of
-    the graph it ran (into `graphs`, the exported texts, in compile order)."""
+    """The forward calls of one step: `linked` holds, per call, the graph it
+    ran (an index into `graphs`, the exported texts, in compile order) and
+    the tensors it took and returned."""
 
     def __init__(self):
         self.graphs: List[str] = []
         self.shapes: List[Optional[GraphShape]] = []
         self.options: List[Dict[str, Any]] = []
-        self.calls: List[int] = []
         self.linked: List[Call] = []
         self.keep: List[Any] = []     # the tensors seen, so that their id()s stay unique
         self.index_of_result: Dict[int, int] = {}
+
+    @property
+    def calls(self) -> List[int]:
+        """The graph of each forward call, in order."""
+        return [c.graph for c in self.linked]
 
     def graph_for(self, result_index: int, result) -> int:
         if result_index not in self.index_of_result:
@@ -216,7 +228,6 @@ class Capture:
         flat_out = pytree.tree_flatten(outs)[0]
         self.keep += [a for a in args if isinstance(a, torch.Tensor)] + \
             [o for o in flat_out if isinstance(o, torch.Tensor)]
-        self.calls.append(graph)
         self.linked.append(Call(graph=graph, args=[id(a) for a in args],
                                 outs=[id(o) for o in flat_out],
                                 outs_grad=[isinstance(o, torch.Tensor) and o.requires_grad
@@ -432,7 +443,7 @@ def stitched_function(shapes: Sequence[GraphShape], calls: Sequence[Call],
     orig_of: Dict[str, Tuple[int, str]] = {}
     for stitched_name, c in canon.items():
         k, _, orig = stitched_name[1:].partition("_")
-        if k.isdigit() and not orig.startswith(("t", "one")):
+        if k.isdigit() and not orig.startswith("t"):     # c<K>_t<J>_...: the sums stitching adds
             orig_of["%" + c] = (int(k), "%" + orig)
     sig = ", ".join(f"{t} {a}" for _, t, a in results)
     head = f"  func.func @{name}({fix(', '.join(args))}) -> ({sig}) attributes {{ac.joint}} {{"
@@ -501,24 +512,17 @@ def plan_stitched(shapes: Sequence[GraphShape], calls: Sequence[Call], budget: A
             cands = [{g: set.intersection(*(per[k][1] for k in ks)) for g, ks in calls_of.items()}]
             for n in range(max(len(ks) for ks in calls_of.values())):
                 cands.append({g: per[ks[min(n, len(ks) - 1)]][1] for g, ks in calls_of.items()})
-            best = None
+            files = []
             for cand in cands:
                 saved = []
                 for k, c in enumerate(calls):
-                    keep = cand[c.graph] | must.get(k, set())
-                    saved += [canon_of[(k, v.split("#")[0])] + (("#" + v.split("#")[1]) if "#" in v else "")
-                              for v in sorted(keep)]
-                path = os.path.join(tmp, f"in{tried}.json")
-                with open(path, "w") as f:
-                    json.dump({"version": 1, "kind": "autoac-plan", "functions": [
-                        {"name": "step", "fingerprint": pj["functions"][0]["fingerprint"],
-                         "saved": sorted(set(saved)), "recomputed": []}]}, f)
-                tried += 1
-                r = _plan(module, source_name="<stitched step>", budget=budget, plan_in=path, **options)
-                r.warnings = (r.warnings or "").replace(path, "<the shared graphs' plan>")
-                key = (r.report["peak_bytes"], r.report.get("recompute_seconds", 0))
-                if best is None or key < (best.report["peak_bytes"], best.report.get("recompute_seconds", 0)):
-                    best = r
+                    for v in sorted(cand[c.graph] | must.get(k, set())):
+                        base, hash_, rest = v.partition("#")
+                        saved.append(canon_of[(k, base)] + hash_ + rest)
+                files.append({"version": 1, "kind": "autoac-plan", "functions": [
+                    {"name": "step", "fingerprint": pj["functions"][0]["fingerprint"],
+                     "saved": sorted(set(saved)), "recomputed": []}]})
+            best, tried = _lowest_of(module, "<stitched step>", budget, options, tmp, files)
     fn = best.report["functions"][0]
     entries = {}
     for g, k in first_call.items():

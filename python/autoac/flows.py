@@ -189,8 +189,8 @@ def resolve_model(model: Any, inputs: Optional[Sequence[Any]] = None):
     autoac measure-torch` takes it), or an nn.Module with `inputs`."""
     from .flow_models import flow_model
     if isinstance(model, str):
-        if ":" in model and model.rsplit(":", 1)[0].endswith(".py"):
-            from .__main__ import _model_stem, _user_model
+        from .__main__ import _is_file_spec, _model_stem, _user_model
+        if _is_file_spec(model):
             m, ins = _user_model(model)
             return m, ins, _model_stem(model)
         m, ins = flow_model(model)
