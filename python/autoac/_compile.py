@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import json
 import os
+import warnings
 from typing import Any, Callable, List, Optional, Sequence, Union
 
 import torch
@@ -138,6 +139,18 @@ class _Backend:
         self.budget = budget
         self.partitioner = AutoacPartitioner(budget, **options)
         self._capture = None          # a _stacked.Capture while capture() runs its step
+        self._walked: set = set()     # graphs whose first call's inputs were walked
+        self.outside = None           # a _stacked.Outside once a graph has run
+
+    def _walk_outside(self, args) -> None:
+        from ._stacked import Outside
+        flat = list(args[0]) if len(args) == 1 and isinstance(args[0], list) else list(args)
+        if self.outside is None:
+            self.outside = Outside()
+        before = self.outside.nodes
+        self.outside.walk(flat)
+        if self.outside.nodes > before:
+            warnings.warn(self.outside.message(), RuntimeWarning, stacklevel=3)
 
     @property
     def results(self):
@@ -167,6 +180,9 @@ class _Backend:
         def call(*args, **kwargs):
             cap = self._capture
             if cap is None:
+                if index not in self._walked:      # once per graph: eager code before it?
+                    self._walked.add(index)
+                    self._walk_outside(args)
                 return compiled(*args, **kwargs)
             flat = list(args[0]) if len(args) == 1 and isinstance(args[0], list) else list(args)
             out = compiled(*args, **kwargs)
@@ -188,6 +204,8 @@ class _Backend:
         from ._stacked import Capture, plan_stacked
         self.partitioner.partition.joint = None
         torch._dynamo.reset()
+        self._walked.clear()
+        self.outside = None
         self._capture = Capture()
         try:
             step()
@@ -198,6 +216,11 @@ class _Backend:
                               "nothing to plan (is the model compiled with this backend?)")
         joint = plan_stacked(cap.graphs, cap.calls, self.budget, dict(cap.options[0]),
                              shapes=cap.shapes, calls=cap.linked)
+        joint.outside = cap.outside
+        if cap.outside.nodes:
+            joint.warnings = (joint.warnings + "\n" if joint.warnings else "") + \
+                "autoac: warning: " + cap.outside.message()
+            warnings.warn(cap.outside.message(), RuntimeWarning, stacklevel=2)
         cap.keep.clear()
         self.partitioner.partition.joint = joint
         torch._dynamo.reset()

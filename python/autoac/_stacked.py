@@ -89,6 +89,8 @@ class JointPlan:
     #: function entry in its own SSA names (with its timeline)
     stitched: bool = False
     entries: Dict[int, Dict[str, Any]] = field(default_factory=dict)
+    #: what the captured step ran outside the compiled graphs, or None
+    outside: Optional["Outside"] = None
 
     def lookup(self, text: str) -> Optional[Tuple[int, Dict[str, Any], Dict[str, Any]]]:
         """(graph index, its function entry, the report as that graph's
@@ -202,6 +204,7 @@ class Capture:
         self.linked: List[Call] = []
         self.keep: List[Any] = []     # the tensors seen, so that their id()s stay unique
         self.index_of_result: Dict[int, int] = {}
+        self.outside = Outside()      # what ran between the graphs, eagerly
 
     @property
     def calls(self) -> List[int]:
@@ -228,10 +231,80 @@ class Capture:
         flat_out = pytree.tree_flatten(outs)[0]
         self.keep += [a for a in args if isinstance(a, torch.Tensor)] + \
             [o for o in flat_out if isinstance(o, torch.Tensor)]
+        self.outside.walk(args, self.keep)
         self.linked.append(Call(graph=graph, args=[id(a) for a in args],
                                 outs=[id(o) for o in flat_out],
                                 outs_grad=[isinstance(o, torch.Tensor) and o.requires_grad
                                            for o in flat_out]))
+
+
+class Outside:
+    """What a step ran outside every compiled graph: code Dynamo left eager
+    (a frame it skipped, the rest of a loop after a graph break) whose
+    autograd nodes save tensors for the backward that no plan of the graphs
+    can see.  walk() counts them from a graph call's inputs back to the
+    compiled graphs before it (or the leaves); code after the last graph is
+    not reached."""
+
+    def __init__(self):
+        self.nodes = 0                #: eager autograd nodes found
+        self.bytes = 0                #: storages they saved (deduplicated)
+        self._seen_nodes: set = set()
+        self._seen_storages: set = set()
+
+    def walk(self, args: Sequence[Any], known: Sequence[Any] = ()) -> None:
+        """Counts the eager nodes behind `args` (a call's flat inputs) and
+        what they saved, leaving out parameters and the storages of `known`
+        (the graphs' own tensors: the plan counts those)."""
+        import torch
+        stack = [a.grad_fn for a in args if isinstance(a, torch.Tensor) and a.grad_fn is not None]
+        skip = {_storage_id(t) for t in known if isinstance(t, torch.Tensor)}
+        while stack:
+            node = stack.pop()
+            if node is None or id(node) in self._seen_nodes:
+                continue
+            self._seen_nodes.add(id(node))
+            name = type(node).__name__
+            if name.startswith("CompiledFunction") or name == "AccumulateGrad":
+                continue
+            self.nodes += 1
+            for t in _saved_tensors(node):
+                key = _storage_id(t)
+                if key in skip or key in self._seen_storages or (t.is_leaf and t.requires_grad):
+                    continue
+                self._seen_storages.add(key)
+                self.bytes += t.untyped_storage().nbytes()
+            stack += [n for n, _ in node.next_functions]
+
+    def message(self) -> str:
+        """The warning, or "" when nothing ran outside."""
+        if not self.nodes:
+            return ""
+        return (f"{self.nodes} autograd op(s) ran outside the compiled graphs (code Dynamo ran "
+                f"eagerly, e.g. after a graph break inside a loop), saving {self.bytes} bytes "
+                f"for the backward that the plan does not count")
+
+
+def _storage_id(t) -> Tuple[int, int]:
+    s = t.untyped_storage()
+    return (s.data_ptr(), s.nbytes())
+
+
+def _saved_tensors(node) -> List[Any]:
+    """The tensors an eager autograd node saved (its `_saved_*` fields)."""
+    import torch
+    out: List[Any] = []
+    for attr in dir(node):
+        if not attr.startswith("_saved_"):
+            continue
+        try:
+            v = getattr(node, attr)
+        except Exception:  # noqa: BLE001  (a field freed or not readable)
+            continue
+        for t in (v if isinstance(v, (tuple, list)) else (v,)):
+            if isinstance(t, torch.Tensor) and t.layout == torch.strided:
+                out.append(t)
+    return out
 
 
 # --------------------------------------------------------------------------

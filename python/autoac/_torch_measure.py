@@ -296,12 +296,17 @@ def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union
     torch.set_rng_state(state)
     res = be.last
     report = be.joint.report if be.joint is not None else res.report
+    notes = [res.warnings or ""]
+    if be.joint is not None and be.joint.outside is not None and be.joint.outside.nodes:
+        notes.append("autoac: warning: " + be.joint.outside.message())
+    elif be.outside is not None and be.outside.nodes:
+        notes.append("autoac: warning: " + be.outside.message())
     b = report.get("budget_bytes")
     return StepMeasurement(budget=b if isinstance(b, int) and b >= 0 else None,
                            planned_peak=int(report["peak_bytes"]), measured_peak=int(baseline + delta),
                            static_bytes=int(report["static_bytes"]), baseline_bytes=baseline,
                            feasible=bool(report.get("feasible", True)), grads=grads,
                            rng=options.get("rng", "keep"), grads_equal=None, device="cpu",
-                           report=report, warnings=res.warnings, unequal=[],
+                           report=report, warnings="\n".join(n for n in notes if n), unequal=[],
                            measured_no_scratch=int(baseline + delta_ns),
                            reserve=int(options["reserve"]) if isinstance(options["reserve"], int) else 0)

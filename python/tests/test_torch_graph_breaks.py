@@ -167,3 +167,42 @@ def test_capture_under_inductor():
     assert be.results[before:] and all(r.joint for r in be.results[before:])
     for got, want in zip([p.grad for p in ours.parameters()], _eager_grads(model, x)):
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-5)
+
+
+class EagerMiddle(nn.Module):
+    """torch's nn.TransformerEncoder under torch.compile: its causal-mask
+    check (`Tensor.item()`) breaks the graph, and Dynamo runs the layers
+    eagerly, between the compiled input projection and head."""
+
+    def __init__(self, d=64, seq=16):
+        super().__init__()
+        self.inp, self.head = nn.Linear(d, d), nn.Linear(d, d)
+        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(d, 4, 2 * d, dropout=0.0,
+                                                                    batch_first=True), 2)
+        self.register_buffer("mask", torch.triu(torch.full((seq, seq), float("-inf")), 1))
+
+    def forward(self, x):
+        return self.head(self.enc(self.inp(x), mask=self.mask))
+
+
+@pytest.mark.parametrize("together", [True, False])
+def test_eager_code_between_graphs_is_named_with_its_bytes(together):
+    """What Dynamo leaves eager between the graphs saves tensors no plan of
+    the graphs sees: the step says so (a RuntimeWarning and the
+    measurement's warnings), with the bytes those eager ops saved, and the
+    measured peak is indeed above the plan by at least that much.  A step
+    whose graphs hold all its work (the broken blocks above) says nothing."""
+    torch.manual_seed(5)
+    model, x = EagerMiddle(), torch.randn(4, 16, 64)
+    with pytest.warns(RuntimeWarning, match=r"ran outside the compiled graphs"):
+        m = act.measure_compiled_step(model, (x,), budget=None, compiler="aot_eager",
+                                      together=together)
+    line = next(l for l in m.warnings.splitlines() if "outside the compiled graphs" in l)
+    outside = int(line.split("saving ")[1].split(" bytes")[0])
+    # two layers' attention and feed-forward activations, f32 (4 x 16 x 64 x 4 B = 16 KiB each)
+    assert outside >= 2 * 8 * 4 * 16 * 64 * 4, line
+    assert m.measured_peak >= m.planned_peak + outside, m
+    model, x = net()
+    clean = act.measure_compiled_step(model, (x,), budget=None, compiler="aot_eager",
+                                      together=together)
+    assert "outside the compiled graphs" not in clean.warnings
