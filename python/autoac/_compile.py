@@ -244,7 +244,14 @@ class _Backend:
                 from torch._functorch import config as fconfig
                 stack.enter_context(config.patch(fx_graph_cache=False))
                 stack.enter_context(fconfig.patch(enable_autograd_cache=False))
-            return compile_fx(gm, example_inputs)
+            # Inductor's layout optimization turns convolutions channels-last
+            # and adds the copies and oneDNN reorders between layouts that the
+            # plan (made on the graph's contiguous layouts) does not count
+            # (docs/fidelity.md, "Inductor's layouts").  As config_patches,
+            # not a patch around this call: AOT autograd may compile the
+            # backward later, outside it, and one half channels-last, the
+            # other contiguous costs a copy of every saved activation
+            return compile_fx(gm, example_inputs, config_patches={"layout_optimization": False})
 
 
 def backend(budget: Union[str, int, None] = None, *, compiler: str = "inductor",

@@ -170,6 +170,38 @@ def test_measured_peak_equals_plan_under_aot_eager(factory, budget, grads):
         assert m.planned_peak <= free.planned_peak and m.measured_peak <= free.measured_peak
 
 
+def _layouts_compiled(backend):
+    """Inductor's layout decision (GraphLowering.layout_opt) for every graph
+    it lowers in one training step of cnn() under `backend`."""
+    from unittest import mock
+    from torch._functorch import config as fconfig
+    from torch._inductor import config as iconfig
+    from torch._inductor.graph import GraphLowering
+    seen = []
+    init = GraphLowering.__init__
+
+    def spy(self, *a, **k):
+        init(self, *a, **k)
+        seen.append(bool(self.layout_opt))
+    torch._dynamo.reset()
+    model, x = cnn()
+    with mock.patch.object(GraphLowering, "__init__", spy), \
+            iconfig.patch(fx_graph_cache=False), fconfig.patch(enable_autograd_cache=False):
+        torch.compile(model, backend=backend)(x).sum().backward()
+    return seen
+
+
+def test_inductor_keeps_the_planned_layouts_in_both_halves():
+    """The plan counts the joint graph's contiguous layouts; Inductor on the
+    CPU would turn every convolution graph channels-last (copies and oneDNN
+    reorders the plan does not count: resnet18 +20 % over its plan).  The
+    backend lowers the forward and the backward without it, where plain
+    Inductor lowers the forward with it (docs/fidelity.md, "Inductor's
+    layouts")."""
+    assert _layouts_compiled(act.backend(budget=1, compiler="inductor")) == [False, False]
+    assert _layouts_compiled("inductor")[0]      # what Inductor would do
+
+
 @pytest.mark.parametrize("factory", [mlp, block, cnn])
 def test_inductor_step_never_above_the_plan(factory):
     """Under Inductor the saved set is the plan's and Inductor fuses the
@@ -188,7 +220,7 @@ def test_plan_applied_by_tags_and_torch_min_cut(factory, compiler):
     torch's own min-cut partitioner.  Gradients equal to torch's (bit-equal
     under aot_eager), the forward saves what the plan saves, and the step's
     measured peak against our own split's (docs/fidelity.md, "Tags or our
-    split"): the same under Inductor; under aot_eager never below it (torch's
+    split"): the same under Inductor (within 0.1 %); under aot_eager never below it (torch's
     backward runs in its own order, not the simulated one)."""
     model, x = factory()
     be = act.backend(budget=1, compiler=compiler, apply="tags")
@@ -210,7 +242,9 @@ def test_plan_applied_by_tags_and_torch_min_cut(factory, compiler):
     split = act.measure_compiled_step(model, (x,), budget=1, compiler=compiler)
     assert tags.planned_peak == split.planned_peak
     if compiler == "inductor":
-        assert tags.measured_peak == split.measured_peak
+        # Inductor schedules both backwards itself; on one thread the CNN's
+        # two programs measured 120 B (0.08 %) apart, on two equal
+        assert abs(tags.measured_peak - split.measured_peak) <= 0.001 * split.planned_peak
     else:
         assert tags.measured_peak >= split.measured_peak
         assert abs(split.measured_peak - split.planned_peak) <= 0.02 * split.planned_peak
