@@ -132,7 +132,7 @@ int acCallsCaveat(MlirOperation module, MlirOperation func,
 /// of host code (not inside gpu.module, gpu.func or gpu.launch) becomes
 /// `gpu.alloc host_shared` / `gpu.dealloc`, but for offloaded saves' host
 /// buffers (found by auto-ac-offload-locs's names: pinned, their copies
-/// asynchronous; lib/pass/gpucopy.h), so buffers live in GPU memory
+/// asynchronous; lib/lower/gpucopy.h), so buffers live in GPU memory
 /// that the host code around the kernels (copies, the dealloc helper, the
 /// caller) can still read; the runtime's mgpuMemAlloc/mgpuMemFree allocate
 /// them.  Runs after auto-ac-free-at-last-use (it keeps the places of the

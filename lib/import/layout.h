@@ -14,7 +14,7 @@
  *    strides) is copied into a new buffer at the boundary.
  * The import counts both as copies, and the lowering's
  * `auto-ac-copy-returned-views` makes the second a copy right at the view
- * (lib/pass/viewcopy.c), so the program and the plan agree.
+ * (lib/lower/viewcopy.c), so the program and the plan agree.
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_IMPORT_LAYOUT_H
 #define AUTOAC_IMPORT_LAYOUT_H

@@ -238,7 +238,7 @@ struct AutoACPass
       signalPassFailure();
   }
 };
-/// auto-ac-free-at-last-use: the body is acFreeAtLastUse (lib/pass/free.c).
+/// auto-ac-free-at-last-use: the body is acFreeAtLastUse (lib/lower/free.c).
 struct FreeAtLastUsePass
     : public mlir::PassWrapper<FreeAtLastUsePass,
                                mlir::OperationPass<mlir::ModuleOp>> {
@@ -260,7 +260,7 @@ struct FreeAtLastUsePass
 };
 
 /// auto-ac-copy-returned-views: the body is acCopyReturnedViews
-/// (lib/pass/viewcopy.c).
+/// (lib/lower/viewcopy.c).
 struct CopyReturnedViewsPass
     : public mlir::PassWrapper<CopyReturnedViewsPass,
                                mlir::OperationPass<mlir::ModuleOp>> {
@@ -283,7 +283,7 @@ struct CopyReturnedViewsPass
 };
 
 /// auto-ac-to-linalg: the body is acToLinalg
-/// (lib/pass/tolinalg.c).
+/// (lib/lower/tolinalg.c).
 struct ToLinalgPass
     : public mlir::PassWrapper<ToLinalgPass,
                                mlir::OperationPass<mlir::ModuleOp>> {
@@ -306,7 +306,7 @@ struct ToLinalgPass
 };
 
 /// auto-ac-copy-before-write: the body is acCopyBeforeWrite
-/// (lib/pass/writecopy.c).
+/// (lib/lower/writecopy.c).
 struct CopyBeforeWritePass
     : public mlir::PassWrapper<CopyBeforeWritePass,
                                mlir::OperationPass<mlir::ModuleOp>> {
@@ -328,7 +328,7 @@ struct CopyBeforeWritePass
   }
 };
 
-/// auto-ac-gpu-buffers: the body is acGpuBuffers (lib/pass/gpubuf.c).
+/// auto-ac-gpu-buffers: the body is acGpuBuffers (lib/lower/gpubuf.c).
 struct GpuBuffersPass
     : public mlir::PassWrapper<GpuBuffersPass,
                                mlir::OperationPass<mlir::ModuleOp>> {
@@ -348,7 +348,7 @@ struct GpuBuffersPass
   }
 };
 
-/// auto-ac-count-host: the body is acCountHost (lib/pass/hostcount.c).
+/// auto-ac-count-host: the body is acCountHost (lib/lower/hostcount.c).
 struct CountHostPass
     : public mlir::PassWrapper<CountHostPass,
                                mlir::OperationPass<mlir::ModuleOp>> {
@@ -369,7 +369,7 @@ struct CountHostPass
   }
 };
 
-/// auto-ac-offload-locs: the body is acOffloadLocs (lib/pass/gpucopy.c).
+/// auto-ac-offload-locs: the body is acOffloadLocs (lib/lower/gpucopy.c).
 struct OffloadLocsPass
     : public mlir::PassWrapper<OffloadLocsPass,
                                mlir::OperationPass<mlir::ModuleOp>> {

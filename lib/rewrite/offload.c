@@ -22,7 +22,7 @@
  * copy (one-shot bufferization: a memref.copy into the buffer), so the
  * compiled program's buffers live exactly where the simulator has them and
  * computes bit for bit what the unplanned one does.  On the GPU
- * (lib/pass/gpucopy.c) the host buffer is pinned and each copy is issued
+ * (lib/lower/gpucopy.c) the host buffer is pinned and each copy is issued
  * asynchronously at the later of its buffers' allocations, on a stream of
  * its own, and waited for at the materialize. */
 #include "rewrite/rewrite.h"

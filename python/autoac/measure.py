@@ -40,7 +40,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))  # python/autoac -> the repository
 
-# The named pipeline (lib/pass/free.c, acLowerPipeline) and, for
+# The named pipeline (lib/lower/free.c, acLowerPipeline) and, for
 # --no-free-pass, the same passes spelled out without auto-ac-free-at-last-use.
 # count-host: offloaded saves' host buffers are counted apart from device
 # memory (auto-ac-count-host; the runtime's host_* lines); on the GPU they
@@ -53,7 +53,7 @@ BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map}")
 DEALLOC = "buffer-deallocation-pipeline"
 # What auto-ac-lower-cpu runs before bufferizing so that TOSA and arith/math
-# on whole tensors bufferize at all (lib/pass/free.c, acLowerPipeline).
+# on whole tensors bufferize at all (lib/lower/free.c, acLowerPipeline).
 TO_LINALG = ["func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor)",
              "auto-ac-to-linalg"]
 LOWER = ("convert-bufferization-to-memref,convert-linalg-to-loops,convert-scf-to-cf,expand-strided-metadata,"

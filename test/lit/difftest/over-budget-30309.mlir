@@ -6,7 +6,7 @@
 // counts a copy at the insert (a new 2048 B buffer, 16x32xf32); one-shot
 // bufferization resolved the conflict with copies of its own choosing, at
 // both collapse_shapes of the chain (one per later reader), which lived
-// longer.  Fixed by auto-ac-copy-before-write (lib/pass/writecopy.c), run
+// longer.  Fixed by auto-ac-copy-before-write (lib/lower/writecopy.c), run
 // by auto-ac-lower-cpu/gpu before bufferizing: the copy is made at the
 // write, where the planner counts it, and bufferization has no conflict
 // left to resolve (docs/fidelity.md, cause 7).

@@ -1,4 +1,4 @@
-// auto-ac-copy-before-write (lib/pass/writecopy.c), the step of
+// auto-ac-copy-before-write (lib/lower/writecopy.c), the step of
 // auto-ac-lower-cpu/gpu before one-shot-bufferize: a destination-style write
 // whose init's storage (the base of its view chain, through recompute
 // regions) is read after it writes into a fresh copy made right before it,

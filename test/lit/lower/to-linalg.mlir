@@ -1,4 +1,4 @@
-// auto-ac-to-linalg (lib/pass/tolinalg.c), run by
+// auto-ac-to-linalg (lib/lower/tolinalg.c), run by
 // auto-ac-lower-cpu/gpu before one-shot-bufferize: every arith/math op on
 // ranked tensors becomes a linalg.generic writing into a fresh tensor.empty
 // (a new buffer, as the planner counts the op's result), the op itself the

@@ -4,7 +4,7 @@
  * "Lowering the output". */
 #include "autoac/lower.h"
 #include "import/import.h"
-#include "pass/gpucopy.h"
+#include "lower/gpucopy.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"

@@ -11,7 +11,7 @@
  * at its own last use and the return needs no copy.  docs/fidelity.md,
  * cause 6. */
 #include "autoac/lower.h"
-#include "pass/collect.h"
+#include "lower/collect.h"
 #include "import/layout.h"
 
 #include "mlir-c/BuiltinTypes.h"

@@ -1,11 +1,11 @@
-/*===- pass/collect.h - what the lowering passes share (internal) --*- C -*-===*
+/*===- lower/collect.h - what the lowering passes share (internal) --*- C -*-===*
  *
  * The builders the lowering passes share: a dynamic size read with
  * tensor.dim, a copy into a destination.  (The ops a pass rewrites are gathered by acCollectOps,
  * import/import.h.)
  *===----------------------------------------------------------------------===*/
-#ifndef AUTOAC_PASS_COLLECT_H
-#define AUTOAC_PASS_COLLECT_H
+#ifndef AUTOAC_LOWER_COLLECT_H
+#define AUTOAC_LOWER_COLLECT_H
 
 #include "autoac/support.h"
 #include "import/import.h"

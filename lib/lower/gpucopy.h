@@ -1,12 +1,12 @@
-/*===- pass/gpucopy.h - offloaded saves on the GPU (internal) ------*- C -*-===*
+/*===- lower/gpucopy.h - offloaded saves on the GPU (internal) ------*- C -*-===*
  *
  * The part of auto-ac-gpu-buffers that lowers an offloaded save's buffers
- * and copies (lib/pass/gpucopy.c): host buffers pinned, copies asynchronous
+ * and copies (lib/lower/gpucopy.c): host buffers pinned, copies asynchronous
  * on streams of their own.  The ops are found by the location names
  * auto-ac-offload-locs gave them before bufferization.
  *===----------------------------------------------------------------------===*/
-#ifndef AUTOAC_PASS_GPUCOPY_H
-#define AUTOAC_PASS_GPUCOPY_H
+#ifndef AUTOAC_LOWER_GPUCOPY_H
+#define AUTOAC_LOWER_GPUCOPY_H
 
 #include "autoac/autoac.h"
 

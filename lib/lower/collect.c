@@ -1,5 +1,5 @@
-/* collect.c - the builders the lowering passes share (pass/collect.h). */
-#include "pass/collect.h"
+/* collect.c - the builders the lowering passes share (lower/collect.h). */
+#include "lower/collect.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"

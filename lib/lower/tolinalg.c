@@ -23,7 +23,7 @@
  * so the result is a fresh buffer, exactly what the planner counts.
  * Scalar operands stay as they are (the payload reads them from above). */
 #include "autoac/lower.h"
-#include "pass/collect.h"
+#include "lower/collect.h"
 
 #include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"

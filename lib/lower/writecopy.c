@@ -25,7 +25,7 @@
  * maker, or its own copy of the value when its storage is read after the
  * if (difftest seed 110289).  docs/fidelity.md, cause 7. */
 #include "autoac/lower.h"
-#include "pass/collect.h"
+#include "lower/collect.h"
 #include "import/bodies.h"
 #include "import/import.h"
 #include "import/layout.h"
