@@ -33,10 +33,9 @@ grads=accumulate), as the plan's static part counts them; on a GPU
 torch.cuda.max_memory_allocated over the step, plus the same.  Time: the
 median of --steps timed steps after warm-up, without the profiler, on
 --threads threads (default: the CPUs the process may run on; pin it to a
-quiet core).  Prints the
-CPU, a table, each method's monotonicity in its budget, writes --csv, a
-plot (--plot, matplotlib) and the rows as Markdown (--markdown) for
-docs/results.md.  Exits 1 when autoac measures above a budget its report
+quiet core).  Prints the CPU, a table, each method's monotonicity in its
+budget, writes --csv, a plot (--plot, matplotlib) and the rows as Markdown
+(--markdown) for docs/results.md.  Exits 1 when autoac measures above a budget its report
 calls feasible.
 
     PYTHONPATH=python:bench AUTOAC_LIBRARY=build/lib/libautoac.so \\
@@ -358,12 +357,10 @@ def _torch_config(fraction: Optional[float] = None, solver: Optional[str] = None
     budget being measured); torch's knapsack at `fraction` with `solver`;
     Inductor's layout optimization off with TORCH_LAYOUTS "contiguous"
     (the whole step runs inside, so both halves compile without it)."""
-    import contextlib
+    from autoac._compile import caches_off
     from torch._functorch import config as fconfig
     from torch._inductor import config as iconfig
-    stack = contextlib.ExitStack()
-    stack.enter_context(iconfig.patch(fx_graph_cache=False))
-    stack.enter_context(fconfig.patch(enable_autograd_cache=False))
+    stack = caches_off()
     if TORCH_LAYOUTS == "contiguous":
         stack.enter_context(iconfig.patch(layout_optimization=False))
     if fraction is not None:
@@ -500,12 +497,11 @@ def plot(rows: List[Dict[str, Any]], path: str) -> None:
              "sac-mm-conv": "^", "sac-block-in": "v"}
     for ax, m in zip(axes[0], models):
         for policy, style in marks.items():
-            pts = sorted((r["peak"] / (1 << 20), r["seconds"] * 1e3) for r in rows
-                         if r["model"] == m and r["policy"] == policy)
-            if policy.startswith("torch-knapsack"):   # in the order of its fraction
-                pts = [(r["peak"] / (1 << 20), r["seconds"] * 1e3) for r in
-                       sorted((r for r in rows if r["model"] == m and r["policy"] == policy),
-                              key=lambda r: r["fraction"])]
+            mine = [r for r in rows if r["model"] == m and r["policy"] == policy]
+            # torch's knapsack in the order of its fraction, the rest by peak
+            order = (lambda r: r["fraction"]) if policy.startswith("torch-knapsack") else \
+                (lambda r: (r["peak"], r["seconds"]))
+            pts = [(r["peak"] / (1 << 20), r["seconds"] * 1e3) for r in sorted(mine, key=order)]
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=policy, markersize=7)
         ax.set_title(f"{m}: one training step, measured (torch {torch.__version__.split('+')[0]})")

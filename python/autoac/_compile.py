@@ -239,11 +239,8 @@ class _Backend:
         with contextlib.ExitStack() as stack:
             stack.enter_context(config.patch(custom_partitioner_fn=self.partitioner))
             if self._capture is not None:
-                # a cached compilation would not run the partitioner: the
-                # captured step must see every graph it runs
-                from torch._functorch import config as fconfig
-                stack.enter_context(config.patch(fx_graph_cache=False))
-                stack.enter_context(fconfig.patch(enable_autograd_cache=False))
+                # the captured step must see every graph it runs
+                stack.enter_context(caches_off())
             # Inductor's layout optimization turns convolutions channels-last
             # and adds the copies and oneDNN reorders between layouts that the
             # plan (made on the graph's contiguous layouts) does not count
@@ -252,6 +249,18 @@ class _Backend:
             # backward later, outside it, and one half channels-last, the
             # other contiguous costs a copy of every saved activation
             return compile_fx(gm, example_inputs, config_patches={"layout_optimization": False})
+
+
+def caches_off() -> contextlib.ExitStack:
+    """Inductor's FX graph cache and AOT autograd's cache off, as a context:
+    a graph replayed from a cache is not partitioned, so a plan (or a
+    budget being measured) would be missing for it."""
+    from torch._functorch import config as fconfig
+    from torch._inductor import config as iconfig
+    stack = contextlib.ExitStack()
+    stack.enter_context(iconfig.patch(fx_graph_cache=False))
+    stack.enter_context(fconfig.patch(enable_autograd_cache=False))
+    return stack
 
 
 def backend(budget: Union[str, int, None] = None, *, compiler: str = "inductor",

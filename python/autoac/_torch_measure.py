@@ -271,11 +271,9 @@ def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union
     torch._dynamo.reset()
     compiled = torch.compile(ours, backend=be)
     state = torch.get_rng_state()
-    # Inductor's caches off while compiling: a graph replayed from a cache
-    # is not partitioned, and its plan would be missing from be.results.
-    from torch._functorch import config as fconfig
-    from torch._inductor import config as iconfig
-    with iconfig.patch(fx_graph_cache=False), fconfig.patch(enable_autograd_cache=False):
+    # caches off while compiling: every graph's plan in be.results
+    from ._compile import caches_off
+    with caches_off():
         _step(compiled, inputs, _default_loss, seed)
         if together and len(be.results) > 1:
             # graph breaks: the step's graphs planned together, then
