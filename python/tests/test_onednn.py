@@ -1,4 +1,4 @@
-"""The door and oneDNN's instruction set (autoac/_onednn.py, docs/python.md
+"""The door and oneDNN's instruction set (autoac/pytorch/_onednn.py, docs/python.md
 "CPU kernels"): the cpu profiles model oneDNN's AVX2 kernels, so importing
 autoac.pytorch limits oneDNN to AVX2 before any convolution runs; where it
 cannot (a convolution ran first) or must not (AUTOAC_ONEDNN_ISA=native), a
@@ -41,7 +41,7 @@ print(json.dumps({"status": isa.status, "effective": isa.effective, "matches": i
 # oneDNN's own choice on this CPU: a convolution, then its effective ISA.
 NATIVE = r"""
 import torch
-from autoac import _onednn
+from autoac.pytorch import _onednn
 torch.nn.functional.conv2d(torch.randn(2, 16, 8, 8), torch.randn(16, 16, 3, 3))
 print(_onednn.effective_isa() or "")
 """
@@ -108,7 +108,7 @@ def test_native_keeps_onednn_choice_and_says_so(native):
 def test_a_failing_query_is_said_not_raised(monkeypatch):
     """Asking oneDNN must never break the door's import: a failure becomes
     status "unknown", and CPU plans carry a warning saying why."""
-    from autoac import _onednn
+    from autoac.pytorch import _onednn
 
     def broken():
         raise OSError("no oneDNN here")

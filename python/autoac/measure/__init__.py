@@ -38,7 +38,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))  # python/autoac -> the repository
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))  # python/autoac/measure -> the repository
 
 # The named pipeline (lib/lower/free.c, acLowerPipeline) and, for
 # --no-free-pass, the same passes spelled out without auto-ac-free-at-last-use.
@@ -1224,6 +1224,3 @@ def main(argv=None):
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
 
-
-if __name__ == "__main__":
-    sys.exit(main())
