@@ -25,6 +25,9 @@ halves).  --print-pipeline prints every command it runs.
 What is counted on each side, the pipeline and why: docs/fidelity.md.
 Exit status: 0 when both ran and printed the same results, 1 otherwise
 (and 3 with --max-error when an error exceeds it), 2 on a usage error.
+
+The package's other module, torch_step.py, measures one PyTorch training
+step through the door instead (autoac.pytorch.measure_step).
 """
 import argparse
 import json

@@ -7,7 +7,15 @@ activation checkpointing inside `aot_function` / `aot_module`.
     compiled = functorch.compile.aot_module(model, fw_compiler=..., partition_fn=pf)
     pf.last.report["peak_bytes"]
 
-Needs PyTorch 1.13 with functorch (Debian's python3-torch).  See docs/python.md.
+Needs PyTorch 1.13 with functorch (Debian's python3-torch), or torch 2.x.
+See docs/python.md.
+
+The door's package: this module (export_joint, the partitioner, the split,
+the boxed runtime, aot_module / aot_function); _compile.py (the
+torch.compile backend and Inductor's custom partitioner, torch 2.x),
+_stacked.py (graph breaks planned together), _onednn.py (oneDNN limited to
+AVX2).  The joint graph is traced and written by autoac.export; a step is
+measured by autoac.measure.torch_step (`measure_step` below).
 """
 from __future__ import annotations
 
