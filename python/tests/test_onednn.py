@@ -39,9 +39,14 @@ print(json.dumps({"status": isa.status, "effective": isa.effective, "matches": i
 """
 
 # oneDNN's own choice on this CPU: a convolution, then its effective ISA.
+# The module is loaded by its path: importing autoac.pytorch (its package)
+# would limit oneDNN first.
 NATIVE = r"""
-import torch
-from autoac.pytorch import _onednn
+import importlib.util, os, sys, torch, autoac
+path = os.path.join(os.path.dirname(autoac.__file__), "pytorch", "_onednn.py")
+spec = importlib.util.spec_from_file_location("autoac_onednn_alone", path)
+_onednn = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(_onednn)
 torch.nn.functional.conv2d(torch.randn(2, 16, 8, 8), torch.randn(16, 16, 3, 3))
 print(_onednn.effective_isa() or "")
 """
