@@ -1,4 +1,7 @@
-"""The flows' models, now autoac.flows.models (this name is kept for
-scripts and user code that import it)."""
-from .flows.models import *  # noqa: F401,F403
-from .flows.models import __all__  # noqa: F401
+"""autoac.flow_models, the old name of autoac.flows.models: importing it
+gives that module itself (one module, two names)."""
+import sys
+
+from .flows import models
+
+sys.modules[__name__] = models
