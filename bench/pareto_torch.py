@@ -58,7 +58,7 @@ import torch.fx as fx
 import torch.nn as nn
 
 import autoac.pytorch as act
-from autoac import _torch_measure as tm
+from autoac.measure import torch_step as tm
 
 warnings.filterwarnings("ignore")
 
@@ -357,7 +357,7 @@ def _torch_config(fraction: Optional[float] = None, solver: Optional[str] = None
     budget being measured); torch's knapsack at `fraction` with `solver`;
     Inductor's layout optimization off with TORCH_LAYOUTS "contiguous"
     (the whole step runs inside, so both halves compile without it)."""
-    from autoac._compile import caches_off
+    from autoac.pytorch._compile import caches_off
     from torch._functorch import config as fconfig
     from torch._inductor import config as iconfig
     stack = caches_off()

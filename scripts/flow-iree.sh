@@ -4,7 +4,7 @@
 # iree.runtime (local-sync): one training step per budget and unplanned,
 # gradients against PyTorch's, IREE's allocator peak beside the plan's.
 #   scripts/flow-iree.sh MODEL BUDGET [BUDGET...]   e.g. gpt-block 1.35MB 1.29MB 1.22MB
-# MODEL: mlp, cnn, gpt-block (autoac.flow_models), or FILE.py:NAME (NAME()
+# MODEL: mlp, cnn, gpt-block (autoac.flows.models), or FILE.py:NAME (NAME()
 # returns (model, example inputs); e.g. examples/flows/gated_mlp.py:make).
 set -euo pipefail
 cd "$(dirname "$0")/.."

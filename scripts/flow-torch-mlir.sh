@@ -4,7 +4,7 @@
 # against the unplanned one's (docs/flows.md).
 #   scripts/flow-torch-mlir.sh MODEL BUDGET [BUDGET...]   e.g. gpt-block 1.35MB 1.22MB
 # (imported once; one ac-measure run per budget; fails if any run does).
-# MODEL: mlp, cnn, gpt-block (autoac.flow_models), or FILE.py:NAME (NAME()
+# MODEL: mlp, cnn, gpt-block (autoac.flows.models), or FILE.py:NAME (NAME()
 # returns (model, example inputs); e.g. examples/flows/gated_mlp.py:make).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -10,6 +10,11 @@ package's modules, in the lib/ of the prefix the package is installed in
 (`cmake --install` and `pip install --prefix` to the same prefix), in the
 source tree's build/lib/ (`PYTHONPATH=python` from a checkout), and last by
 the system loader's search (ld.so.conf, LD_LIBRARY_PATH).
+
+The other parts, one subpackage each (docs/python.md): autoac.pytorch (the
+door: partitioner, split, torch.compile backend), autoac.export (the joint
+graph traced and written as MLIR), autoac.measure (measured peaks),
+autoac.flows (torch-mlir and IREE); autoac.plot and `python3 -m autoac`.
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ MODEL is a torchvision classification model (resnet18, mobilenet_v2, vit_b_16,
 ... as listed by `models`), `transformer` (nn.TransformerEncoder, like the
 corpus; --layers --d-model --heads --ffn --seq), `transformer-lm` (the same
 with a causal mask), `mlp` (--layers --d-model), or the flows' small `cnn` and
-`gpt-block` (autoac.flow_models).  measure-torch also takes
+`gpt-block` (autoac.flows.models).  measure-torch also takes
 FILE.py:NAME, NAME a function returning (model, inputs).
 """
 from __future__ import annotations
@@ -72,7 +72,7 @@ def build_model(name: str, args) -> Tuple[object, tuple]:
                 return self.encoder(inp, mask=m)
         return CausalEncoder(), (x, mask)
     if name in ("cnn", "gpt-block"):
-        from .flow_models import flow_model
+        from .flows.models import flow_model
         return flow_model(name, args.batch if args.batch > 1 else 0)
     if name == "mlp":
         layers = []
@@ -115,7 +115,7 @@ def _export(args) -> int:
     name = args.name or "".join(c if c.isalnum() else "_" for c in _model_stem(args.model))
     t0 = time.time()
     if args.importer == "torch-mlir":
-        from ._torch_mlir import export_joint_torch_mlir
+        from .export.torch_mlir import export_joint_torch_mlir
         text = export_joint_torch_mlir(model, inputs, name=name, tracing=args.tracing,
                                        decompose=args.decompose).text
     else:

@@ -1,6 +1,6 @@
 """Session setup: the PyTorch door first, as a user imports it, so it limits
 oneDNN to the AVX2 kernels the cpu profiles model before any test runs a
-convolution (autoac/_onednn.py); oneDNN fixes its instruction set at its
+convolution (autoac/pytorch/_onednn.py); oneDNN fixes its instruction set at its
 first primitive, for the whole process.
 
 Inductor (torch 2.x) writes its generated code and caches into a temporary

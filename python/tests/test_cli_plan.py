@@ -150,6 +150,9 @@ def test_pip_install_from_source_tree_and_library_next_to_package(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert (site / "autoac" / "__main__.py").exists()
     assert (site / "autoac" / "libautoac.so").exists()
+    # Every module of the source package, subpackages included, is installed.
+    modules = lambda top: sorted(str(p.relative_to(top)) for p in top.rglob("*.py"))  # noqa: E731
+    assert modules(site / "autoac") == modules(src / "autoac")
     env = {k: v for k, v in os.environ.items() if k != "AUTOAC_LIBRARY"}
     env["PYTHONPATH"] = str(site)
     r = subprocess.run([sys.executable, "-c", "import autoac; print(autoac.library_path())"],

@@ -20,8 +20,8 @@ if not torch.__version__.startswith("2"):
     pytest.skip("the torch-mlir flows need torch 2.x", allow_module_level=True)
 pytest.importorskip("torch_mlir.fx", reason="torch-mlir is not installed (scripts/mlir-env.sh)")
 
-from autoac._torch_mlir import export_joint_torch_mlir  # noqa: E402
-from autoac.flow_models import flow_model  # noqa: E402
+from autoac.export.torch_mlir import export_joint_torch_mlir  # noqa: E402
+from autoac.flows.models import flow_model  # noqa: E402
 
 TORCH_MLIR_OPT = os.path.join(os.path.dirname(sys.executable), "torch-mlir-opt")
 
@@ -38,7 +38,7 @@ def test_names_map_back_to_fx_nodes(tmp_path):
     """Every tensor value the report names maps to the FX node whose op the
     importer made there."""
     from autoac import plan
-    from autoac._torch_mlir import check_plan_names
+    from autoac.export.torch_mlir import check_plan_names
     p, im = _export(tmp_path, "gpt-block")
     r = plan(im.text, source_name=str(p), budget="1.22MB")
     nodes = check_plan_names(im, r.report)
@@ -142,7 +142,7 @@ USER_MODEL = '''
 import torch, torch.nn as nn
 
 class Block(nn.Module):
-    """Not one of autoac.flow_models: layer norm, tanh, a sigmoid gate."""
+    """Not one of autoac.flows.models: layer norm, tanh, a sigmoid gate."""
     def __init__(self, d):
         super().__init__()
         self.a = nn.Linear(d, d)

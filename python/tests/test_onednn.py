@@ -1,4 +1,4 @@
-"""The door and oneDNN's instruction set (autoac/_onednn.py, docs/python.md
+"""The door and oneDNN's instruction set (autoac/pytorch/_onednn.py, docs/python.md
 "CPU kernels"): the cpu profiles model oneDNN's AVX2 kernels, so importing
 autoac.pytorch limits oneDNN to AVX2 before any convolution runs; where it
 cannot (a convolution ran first) or must not (AUTOAC_ONEDNN_ISA=native), a
@@ -39,9 +39,14 @@ print(json.dumps({"status": isa.status, "effective": isa.effective, "matches": i
 """
 
 # oneDNN's own choice on this CPU: a convolution, then its effective ISA.
+# The module is loaded by its path: importing autoac.pytorch (its package)
+# would limit oneDNN first.
 NATIVE = r"""
-import torch
-from autoac import _onednn
+import importlib.util, os, sys, torch, autoac
+path = os.path.join(os.path.dirname(autoac.__file__), "pytorch", "_onednn.py")
+spec = importlib.util.spec_from_file_location("autoac_onednn_alone", path)
+_onednn = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(_onednn)
 torch.nn.functional.conv2d(torch.randn(2, 16, 8, 8), torch.randn(16, 16, 3, 3))
 print(_onednn.effective_isa() or "")
 """
@@ -108,7 +113,7 @@ def test_native_keeps_onednn_choice_and_says_so(native):
 def test_a_failing_query_is_said_not_raised(monkeypatch):
     """Asking oneDNN must never break the door's import: a failure becomes
     status "unknown", and CPU plans carry a warning saying why."""
-    from autoac import _onednn
+    from autoac.pytorch import _onednn
 
     def broken():
         raise OSError("no oneDNN here")

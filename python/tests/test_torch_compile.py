@@ -1,4 +1,4 @@
-"""autoac inside torch.compile (torch 2.x only; autoac/_compile.py):
+"""autoac inside torch.compile (torch 2.x only; autoac/pytorch/_compile.py):
 `torch.compile(model, backend=act.backend(budget=...))` under aot_eager and
 Inductor, and autoac as Inductor's custom_partitioner_fn.
 

@@ -1,4 +1,4 @@
-"""Graph breaks as stacked graphs (torch 2.x; autoac/_stacked.py): the joint
+"""Graph breaks as stacked graphs (torch 2.x; autoac/pytorch/_stacked.py): the joint
 graphs one torch.compile'd step runs, captured with their order and planned
 together under one budget (backend.capture), then compiled again with the
 joint plan."""
@@ -13,7 +13,7 @@ import torch.nn as nn  # noqa: E402
 
 import autoac.pytorch as act  # noqa: E402
 from autoac import AutoacError  # noqa: E402
-from autoac._stacked import plan_stacked, stacked_module  # noqa: E402
+from autoac.pytorch._stacked import plan_stacked, stacked_module  # noqa: E402
 
 
 class Broken(nn.Module):

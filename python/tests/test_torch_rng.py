@@ -23,7 +23,7 @@ from functorch.compile import aot_function, default_partition  # noqa: E402
 
 import autoac  # noqa: E402
 import autoac.pytorch as act  # noqa: E402
-from autoac import _rng  # noqa: E402
+from autoac.export import rng as _rng  # noqa: E402
 # pytest puts this folder on sys.path (no __init__.py): the partition tests' helpers
 from test_torch_partition import _boxed, _saved_bytes as _saved_bytes_n, _train as _train_both  # noqa: E402
 from torch_versions import TORCH2, torch1_only  # noqa: E402

@@ -14,7 +14,7 @@ from torch_versions import TORCH2, torch1_only  # noqa: E402,F401
 
 ONEDNN_3 = ("the cpu profiles model the workspaces of oneDNN 2.6's AVX2 kernels, as torch 1.13 runs them; torch 2.14 bundles oneDNN 3.12, whose transposed-convolution and some backward-weight workspaces differ (18 of these cases): a profile of it is open work")
 # Before the cases below run their convolutions: the door limits oneDNN to
-# the AVX2 kernels the model describes (autoac/_onednn.py).
+# the AVX2 kernels the model describes (autoac/pytorch/_onednn.py).
 act = pytest.importorskip("autoac.pytorch")
 
 aten = torch.ops.aten

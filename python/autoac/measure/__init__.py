@@ -25,6 +25,9 @@ halves).  --print-pipeline prints every command it runs.
 What is counted on each side, the pipeline and why: docs/fidelity.md.
 Exit status: 0 when both ran and printed the same results, 1 otherwise
 (and 3 with --max-error when an error exceeds it), 2 on a usage error.
+
+The package's other module, torch_step.py, measures one PyTorch training
+step through the door instead (autoac.pytorch.measure_step).
 """
 import argparse
 import json
@@ -38,7 +41,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))  # python/autoac -> the repository
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))  # python/autoac/measure -> the repository
 
 # The named pipeline (lib/lower/free.c, acLowerPipeline) and, for
 # --no-free-pass, the same passes spelled out without auto-ac-free-at-last-use.
@@ -1224,6 +1227,3 @@ def main(argv=None):
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

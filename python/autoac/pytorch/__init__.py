@@ -7,7 +7,15 @@ activation checkpointing inside `aot_function` / `aot_module`.
     compiled = functorch.compile.aot_module(model, fw_compiler=..., partition_fn=pf)
     pf.last.report["peak_bytes"]
 
-Needs PyTorch 1.13 with functorch (Debian's python3-torch).  See docs/python.md.
+Needs PyTorch 1.13 with functorch (Debian's python3-torch), or torch 2.x.
+See docs/python.md.
+
+The door's package: this module (export_joint, the partitioner, the split,
+the boxed runtime, aot_module / aot_function); _compile.py (the
+torch.compile backend and Inductor's custom partitioner, torch 2.x),
+_stacked.py (graph breaks planned together), _onednn.py (oneDNN limited to
+AVX2).  The joint graph is traced and written by autoac.export; a step is
+measured by autoac.measure.torch_step (`measure_step` below).
 """
 from __future__ import annotations
 
@@ -20,12 +28,14 @@ import torch.fx as fx
 import torch.nn as nn
 import torch.utils._pytree as pytree
 
-from . import AutoacError, plan as _plan, _onednn, _rng
-from ._fx_export import ExportError, ExportedGraph, _aten_mlir_name, export_graph
-from ._trace import JointTrace, module_state, trace_joint
+from .. import AutoacError, plan as _plan
+from ..export import rng as _rng
+from . import _onednn
+from ..export.fx import ExportError, ExportedGraph, _aten_mlir_name, export_graph
+from ..export.trace import JointTrace, module_state, trace_joint
 
 # Before any convolution runs: the cpu profiles model oneDNN's AVX2 kernels
-# (autoac/_onednn.py; AUTOAC_ONEDNN_ISA=native keeps oneDNN's own choice).
+# (autoac/pytorch/_onednn.py; AUTOAC_ONEDNN_ISA=native keeps oneDNN's own choice).
 _onednn.state()
 
 
@@ -107,7 +117,7 @@ def _ancestors(roots: Sequence[Any]) -> Set[fx.Node]:
 def _redirect_inplace_uses(graph: fx.Graph) -> None:
     """After `y = x.op_(...)`, later users of x read y: the value semantics
     the MLIR export gives the graph, made explicit in FX."""
-    from ._fx_export import _inplace_return_alias
+    from ..export.fx import _inplace_return_alias
     order = {n: i for i, n in enumerate(graph.nodes)}
     for node in list(graph.nodes):
         if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
@@ -142,7 +152,7 @@ def _aten_base(node: fx.Node) -> Optional[str]:
 
 
 def _meta_of(node: Any) -> Optional[torch.Tensor]:
-    from ._fx_export import node_tensor_info
+    from ..export.fx import node_tensor_info
     info = node_tensor_info(node) if isinstance(node, fx.Node) else None
     if info is None or info.stride is None or len(info.stride) != len(info.shape):
         return None
@@ -743,7 +753,7 @@ def device_profile(tensors: Sequence[Any]) -> str:
     given: on the CPU, PyTorch's CPU kernels on torch.get_num_threads()
     threads (autoac.cpu_profile: their workspaces, docs/cost-model.md); on a
     GPU, the library's default profile."""
-    from . import cpu_profile
+    from .. import cpu_profile
     on_gpu = any(isinstance(t, torch.Tensor) and t.device.type != "cpu" for t in tensors)
     return "h100" if on_gpu else cpu_profile(torch.get_num_threads())
 
@@ -993,19 +1003,19 @@ def saved_tensor_bytes(saved: Sequence[Any], exclude: Sequence[torch.Tensor] = (
 
 
 def measure_step(*args, **kwargs):
-    """See autoac._torch_measure.measure_step."""
-    from ._torch_measure import measure_step as _measure_step
+    """See autoac.measure.torch_step.measure_step."""
+    from ..measure.torch_step import measure_step as _measure_step
     return _measure_step(*args, **kwargs)
 
 
 def backend(*args, **kwargs):
-    """A torch.compile backend planning with autoac; see autoac._compile.backend."""
+    """A torch.compile backend planning with autoac; see autoac.pytorch._compile.backend."""
     from ._compile import backend as _backend
     return _backend(*args, **kwargs)
 
 
 def partitioner(*args, **kwargs):
-    """autoac as Inductor's custom_partitioner_fn; see autoac._compile.partitioner."""
+    """autoac as Inductor's custom_partitioner_fn; see autoac.pytorch._compile.partitioner."""
     from ._compile import partitioner as _partitioner
     return _partitioner(*args, **kwargs)
 
@@ -1018,6 +1028,6 @@ def __getattr__(name):
 
 
 def measure_compiled_step(*args, **kwargs):
-    """See autoac._torch_measure.measure_compiled_step."""
-    from ._torch_measure import measure_compiled_step as _m
+    """See autoac.measure.torch_step.measure_compiled_step."""
+    from ..measure.torch_step import measure_compiled_step as _m
     return _m(*args, **kwargs)

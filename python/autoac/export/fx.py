@@ -12,7 +12,7 @@ their user; multi-result ops (tuples and tensor lists) become one op with
 several results, a result that is None typed `!torch.none`.  Ops that write
 an operand in place (bernoulli_, add_, ...) carry `{ac.save}`: running them
 again in a recompute would repeat the write.  The partitioner's
-rng="replay" nodes (autoac/_rng.py) are written as "autoac.rng_state" (the
+rng="replay" nodes (autoac/export/rng.py) are written as "autoac.rng_state" (the
 captured generator state) and "autoac.replay" (the random op, its ATen name
 in `ac.replays`).
 
@@ -34,7 +34,8 @@ import torch
 import torch.fx as fx
 import torch.utils._pytree as pytree
 
-from . import AutoacError, _rng
+from .. import AutoacError
+from . import rng as _rng
 
 
 class ExportError(AutoacError):

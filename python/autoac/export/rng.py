@@ -195,7 +195,7 @@ def _state_size(device: torch.device) -> Optional[int]:
 
 
 def _layout(node: fx.Node) -> Optional[Tuple[Tuple[int, ...], Tuple[int, ...], torch.dtype]]:
-    from ._fx_export import node_tensor_info
+    from .fx import node_tensor_info
     info = node_tensor_info(node)
     if info is None or info.stride is None or len(info.stride) != len(info.shape):
         return None

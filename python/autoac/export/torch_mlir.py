@@ -1,7 +1,7 @@
 """The joint graph imported by torch-mlir's own FX importer (docs/flows.md).
 
 `export_joint_torch_mlir(model, inputs)` traces `loss(model(*inputs))` with
-torch 2.x AOT autograd (autoac._trace, as `export_joint` does), decomposes
+torch 2.x AOT autograd (autoac.export.trace, as `export_joint` does), decomposes
 what torch-mlir cannot lower (`native_layer_norm_backward`,
 `native_batch_norm_backward`, and torch-mlir's own decomposition table),
 imports the joint FX graph with `torch_mlir.extras.fx_importer.FxImporter`
@@ -26,8 +26,8 @@ import torch
 import torch.fx as fx
 import torch.nn as nn
 
-from . import AutoacError
-from ._fx_export import ExportError
+from .. import AutoacError
+from .fx import ExportError
 
 __all__ = ["available", "ImportedGraph", "import_joint_graph", "export_joint_torch_mlir",
            "decompositions", "torch_mlir_version"]
@@ -236,7 +236,7 @@ def export_joint_torch_mlir(model_or_fn: Callable, example_inputs: Sequence[Any]
     2.x AOT autograd, the decompositions `decompose` names applied: see
     `decompositions`) and imports it with torch-mlir's FX importer."""
     _require()
-    from ._trace import trace_joint
+    from .trace import trace_joint
     jt = trace_joint(model_or_fn, example_inputs, loss=loss, tracing=tracing, params=params,
                      decompositions=decompositions(decompose))
     if name is None:

@@ -9,7 +9,7 @@ import torch
 import torch.fx as fx
 import torch.nn as nn
 
-from ._fx_export import ExportError
+from .fx import ExportError
 
 
 class _Captured(Exception):

@@ -34,7 +34,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import AutoacError, plan as _plan
+from .. import AutoacError, plan as _plan
 
 _HEADER = re.compile(r"func\.func @([A-Za-z0-9_$.]+)\(")
 

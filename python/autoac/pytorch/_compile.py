@@ -20,7 +20,7 @@ cache never replays a plan made for another budget or another autoac.
 
 Graph breaks (docs/python.md, "Graph breaks"): `backend.capture(step)` runs
 one step, records the graphs it ran and in which order, plans them together
-under the one budget (autoac._stacked) and resets Dynamo, so the steps after
+under the one budget (autoac.pytorch._stacked) and resets Dynamo, so the steps after
 it compile each graph again with its share of the joint plan.
 """
 from __future__ import annotations
@@ -35,7 +35,7 @@ from typing import Any, Callable, List, Optional, Sequence, Union
 import torch
 import torch.fx as fx
 
-from . import AutoacError, library_path
+from .. import AutoacError, library_path
 
 #: The backends autoac's partitioner runs under.
 COMPILERS = ("inductor", "aot_eager")
@@ -53,8 +53,13 @@ def _file_digest(paths: Sequence[str]) -> str:
 
 
 def _door_sources() -> List[str]:
-    here = os.path.dirname(os.path.abspath(__file__))
-    return sorted(os.path.join(here, f) for f in os.listdir(here) if f.endswith(".py"))
+    """Every module of the autoac package (the door, the exporter, rng, ...)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+        out += [os.path.join(d, f) for f in files if f.endswith(".py")]
+    return sorted(out)
 
 
 def _base_class():
@@ -73,7 +78,7 @@ class AutoacPartitioner(_base_class()):
     library's build and the door's sources."""
 
     def __init__(self, budget: Union[str, int, None] = None, **options: Any):
-        from .pytorch import partition_fn
+        from . import partition_fn
         self.budget = budget
         self.options = dict(options)
         self.partition = partition_fn(budget, **options)
@@ -228,7 +233,7 @@ class _Backend:
 
     def _aot_eager(self, gm, example_inputs):
         from torch._dynamo.backends.common import aot_autograd
-        from .pytorch import _boxed_identity
+        from . import _boxed_identity
         return aot_autograd(fw_compiler=_boxed_identity, bw_compiler=_boxed_identity,
                             partition_fn=self.partitioner,
                             keep_inference_input_mutations=True)(gm, example_inputs)

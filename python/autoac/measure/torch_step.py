@@ -168,7 +168,7 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
     the graph through the backward: the loss and the seed gradient (two
     scalars for the default loss; for a given loss, its result's whole
     storage, _loss_storage_bytes)."""
-    from . import pytorch as act
+    from .. import pytorch as act
     from functorch.compile import aot_module, default_partition
 
     grads = act.default_grads() if grads is None else grads
@@ -260,7 +260,7 @@ def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union
     (backend.capture) and measured against the joint plan's peak; without
     it, against the last graph's own plan.  Gradients are not compared here (see
     python/tests/test_torch_compile.py); `model` is not changed."""
-    from . import pytorch as act
+    from .. import pytorch as act
     grads = act.default_grads() if grads is None else grads
     if "reserve" not in options:
         dtype = next((p.dtype for p in model.parameters() if p.is_floating_point()),
@@ -272,7 +272,7 @@ def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union
     compiled = torch.compile(ours, backend=be)
     state = torch.get_rng_state()
     # caches off while compiling: every graph's plan in be.results
-    from ._compile import caches_off
+    from ..pytorch._compile import caches_off
     with caches_off():
         _step(compiled, inputs, _default_loss, seed)
         if together and len(be.results) > 1:

@@ -2,9 +2,9 @@
 
     python3 -m autoac.flows iree MODEL --budget B [--budget B2 ...] [--json out.json]
 
-IREE flow: MODEL (autoac.flow_models: mlp, cnn, gpt-block) traced with
+IREE flow: MODEL (autoac.flows.models: mlp, cnn, gpt-block) traced with
 torch 2.x AOT autograd and imported by torch-mlir's FX importer
-(autoac._torch_mlir), lowered to linalg on tensors by torch-mlir-opt
+(autoac.export.torch_mlir), lowered to linalg on tensors by torch-mlir-opt
 (autoac.measure.TORCH_TO_LINALG), planned and split by autoac there (ac-opt
 --ac-mode=split: @f_fwd and @f_bwd, the saved set explicit as what @f_fwd
 returns to @f_bwd), then compiled by iree-compile for llvm-cpu with the two
@@ -33,7 +33,7 @@ import tempfile
 from typing import Any, Dict, List, Optional, Sequence
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))  # python/autoac/flows -> the repository
 LLVM = "/usr/lib/llvm-22/bin"
 
 #: gradients equal to PyTorch's within this, elementwise (float32, other
@@ -68,7 +68,7 @@ def _ac_opt() -> str:
 def lower_to_linalg(torch_path: str, out_path: str) -> str:
     """torch-mlir-opt's lowering of a torch-dialect module (generic text both
     ways across the version boundary); returns MLIR 22's custom-form text."""
-    from .measure import TORCH_TO_LINALG
+    from ..measure import TORCH_TO_LINALG
     gen, lin = out_path + ".torch.generic", out_path + ".linalg.generic"
     _run([os.path.join(LLVM, "mlir-opt"), "--allow-unregistered-dialect", "--mlir-print-op-generic",
           torch_path, "-o", gen], "mlir-opt (generic form)")
@@ -184,12 +184,12 @@ def _torch_reference(model, inputs):
 
 
 def resolve_model(model: Any, inputs: Optional[Sequence[Any]] = None):
-    """(model, inputs, name) for a flow: a name of autoac.flow_models, a
+    """(model, inputs, name) for a flow: a name of autoac.flows.models, a
     `FILE.py:NAME` spec (NAME() returns (model, inputs), as `python3 -m
     autoac measure-torch` takes it), or an nn.Module with `inputs`."""
-    from .flow_models import flow_model
+    from .models import flow_model
     if isinstance(model, str):
-        from .__main__ import _is_file_spec, _model_stem, _user_model
+        from ..__main__ import _is_file_spec, _model_stem, _user_model
         if _is_file_spec(model):
             m, ins = _user_model(model)
             return m, ins, _model_stem(model)
@@ -201,7 +201,7 @@ def resolve_model(model: Any, inputs: Optional[Sequence[Any]] = None):
 
 
 def _budget_key(budget: Optional[str]) -> float:
-    from .measure import parse_size
+    from ..measure import parse_size
     return float("inf") if budget in (None, "", "none") else float(parse_size(budget))
 
 
@@ -234,8 +234,8 @@ def iree_flow(model: Any, budgets: Sequence[Optional[str]], work: Optional[str] 
     measurement (choose_measured)."""
     import numpy as np
     import torch
-    from ._torch_mlir import export_joint_torch_mlir
-    from ._trace import module_state
+    from ..export.torch_mlir import export_joint_torch_mlir
+    from ..export.trace import module_state
 
     work = work or tempfile.mkdtemp(prefix="autoac-iree.")
     os.makedirs(work, exist_ok=True)
@@ -336,9 +336,9 @@ def coverage(models: Sequence[str] = ("mlp", "cnn", "gpt-block")) -> str:
     FX importer writes them: every torch-dialect op name, its count per
     model, and whether autoac's cost model knows it (the report's
     `unknown_ops`, planned with no budget)."""
-    from . import plan
-    from ._torch_mlir import export_joint_torch_mlir
-    from .flow_models import flow_model
+    from .. import plan
+    from ..export.torch_mlir import export_joint_torch_mlir
+    from .models import flow_model
     counts: Dict[str, Dict[str, int]] = {}
     unknown = set()
     for m in models:
@@ -383,10 +383,7 @@ def main(argv=None) -> int:
         print("%-18s %12d %12d  %-18s %12d" % (r["plan"], r["plan_peak"], r["iree_peak"],
                                                r["chosen"], r["chosen_iree_peak"]))
     if a.json:
-        from . import write_output
+        from .. import write_output
         write_output(a.json, json.dumps(out, indent=1))
     return 0 if all(r["grads_ok"] for r in out["rows"]) else 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())
