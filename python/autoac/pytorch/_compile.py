@@ -146,6 +146,7 @@ class _Backend:
         self._capture = None          # a _stacked.Capture while capture() runs its step
         self._walked: set = set()     # graphs whose first call's inputs were walked
         self.outside = None           # a _stacked.Outside once a graph has run
+        self._captured_inputs: List[Any] = []   # weak references (captured_inputs)
 
     def _walk_outside(self, args) -> None:
         from ._stacked import Outside
@@ -206,7 +207,7 @@ class _Backend:
         that plan.  The captured step itself runs each graph's own plan.
         Returns the _stacked.JointPlan (also `.joint`)."""
         import torch
-        from ._stacked import Capture, plan_stacked
+        from ._stacked import Capture, plan_stacked, repeated_static
         self.partitioner.partition.joint = None
         torch._dynamo.reset()
         self._walked.clear()
@@ -219,17 +220,28 @@ class _Backend:
         if not cap.calls:
             raise AutoacError("the captured step ran no graph that needs a gradient: "
                               "nothing to plan (is the model compiled with this backend?)")
-        joint = plan_stacked(cap.graphs, cap.calls, self.budget, dict(cap.options[0]),
-                             shapes=cap.shapes, calls=cap.linked)
+        options = dict(cap.options[0])
+        joint = plan_stacked(cap.graphs, cap.calls, self.budget, options,
+                             shapes=cap.shapes, calls=cap.linked, order=cap.order(),
+                             repeated=repeated_static(cap.repeated_param_bytes,
+                                                      cap.repeated_grad_bytes, options))
         joint.outside = cap.outside
         if cap.outside.nodes:
             joint.warnings = (joint.warnings + "\n" if joint.warnings else "") + \
                 "autoac: warning: " + cap.outside.message()
             warnings.warn(cap.outside.message(), RuntimeWarning, stacklevel=2)
+        import weakref
+        self._captured_inputs = [weakref.ref(t) for t in cap.caller_inputs()]
         cap.keep.clear()
         self.partitioner.partition.joint = joint
         torch._dynamo.reset()
         return joint
+
+    @property
+    def captured_inputs(self) -> List[Any]:
+        """The tensors the captured step's calls took from their caller
+        (Capture.caller_inputs) that are still alive."""
+        return [t for t in (r() for r in self._captured_inputs) if t is not None]
 
     def _aot_eager(self, gm, example_inputs):
         from torch._dynamo.backends.common import aot_autograd

@@ -56,11 +56,13 @@ def copy_name(graph: int, call: int) -> str:
     return f"g{graph}_c{call}"
 
 
-def stacked_module(texts: Sequence[str], sequence: Sequence[int]) -> Tuple[str, List[str]]:
+def stacked_module(texts: Sequence[str], sequence: Sequence[int],
+                   order: Optional[Sequence[Tuple[str, int]]] = None) -> Tuple[str, List[str]]:
     """(module text, function names): one function per entry of `sequence`
     (a graph index into `texts`), the k-th call of graph G named
-    copy_name(G, k), and `ac.schedule` = forwards in order, backwards in
-    reverse."""
+    copy_name(G, k), and `ac.schedule` = `order` (("fwd" | "bwd", call
+    index) as the step ran them: a pipeline stage's 1F1B), by default the
+    forwards in order, the backwards in reverse."""
     names: List[str] = []
     seen: Dict[int, int] = {}
     bodies = []
@@ -70,7 +72,10 @@ def stacked_module(texts: Sequence[str], sequence: Sequence[int]) -> Tuple[str, 
         name = copy_name(g, k)
         names.append(name)
         bodies.append(_HEADER.sub(f"func.func @{name}(", _body(texts[g]), count=1))
-    schedule = [f"{n}.fwd" for n in names] + [f"{n}.bwd" for n in reversed(names)]
+    if order is None:
+        schedule = [f"{n}.fwd" for n in names] + [f"{n}.bwd" for n in reversed(names)]
+    else:
+        schedule = [f"{names[k]}.{kind}" for kind, k in order]
     attr = ", ".join(json.dumps(s) for s in schedule)
     return "module attributes {ac.schedule = [%s]} {\n%s\n}\n" % (attr, "\n".join(bodies)), names
 
@@ -158,24 +163,35 @@ def _lowest_of(module: str, source: str, budget: Any, options: Dict[str, Any], t
 
 def plan_stacked(texts: Sequence[str], sequence: Sequence[int], budget: Any,
                  options: Dict[str, Any], shapes: Optional[Sequence[Optional[GraphShape]]] = None,
-                 calls: Optional[Sequence[Call]] = None) -> JointPlan:
+                 calls: Optional[Sequence[Call]] = None,
+                 order: Optional[Sequence[Tuple[str, int]]] = None,
+                 repeated: int = 0) -> JointPlan:
     """Plans the calls of `sequence` (graph indices into `texts`, exported
     joint graphs) together under `budget` with the library `options`: as
     one stitched joint function when `shapes` and `calls` link up
     (plan_stitched), else as one function per call (stacked_module), which
-    counts each tensor passed from a graph to the next on both sides."""
+    counts each tensor passed from a graph to the next on both sides.
+    `order` (Capture.order): the entries as they ran when that is not the
+    default; a stitched function has the default order only, so then one
+    function per call.  `repeated` (repeated_static): static bytes of the
+    module's functions that are the same tensors as an earlier function's
+    (a stage's parameters, read by each microbatch's call): planned at the
+    budget plus them, and taken off the report (unshifted)."""
     if not sequence:
         raise AutoacError("no joint graph ran in the captured step: nothing to plan together")
-    if shapes is not None and calls is not None and all(x is not None for x in shapes):
+    if order is None and shapes is not None and calls is not None and \
+            all(x is not None for x in shapes):
         got = plan_stitched(shapes, calls, budget, options)
         if got is not None:
             best, module, entries, tried = got
             return JointPlan(texts=[normalized(t) for t in texts], sequence=list(sequence),
                              names=["step"], report=best.report, warnings=best.warnings or "",
                              module=module, candidates=tried, stitched=True, entries=entries)
-    module, names = stacked_module(texts, sequence)
+    module, names = stacked_module(texts, sequence, order)
     options = dict(options)
     options["mode"] = "annotate"
+    if repeated and size_bytes(budget) is not None:
+        budget = size_bytes(budget) + repeated
     with tempfile.TemporaryDirectory(prefix="autoac-stacked.") as tmp:
         out = os.path.join(tmp, "plan.json")
         first = _plan(module, source_name="<stacked step>", budget=budget, plan_out=out, **options)
@@ -187,9 +203,71 @@ def plan_stacked(texts: Sequence[str], sequence: Sequence[int], budget: Any,
             best, tried = _lowest_of(module, "<stacked step>", budget, options, tmp,
                                      [_plan_file(plan_json, names, sequence, saved_of)
                                       for saved_of in _shared_candidates(plan_json, names, sequence)])
+    report, warns = unshifted(best.report, best.warnings or "", repeated)
     return JointPlan(texts=[normalized(t) for t in texts], sequence=list(sequence), names=names,
-                     report=best.report, warnings=best.warnings or "", module=module,
-                     candidates=tried)
+                     report=report, warnings=warns, module=module, candidates=tried)
+
+
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
+_SIZE = re.compile(r"\s*((?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z]*)\s*")
+
+
+def size_bytes(budget: Any) -> Optional[int]:
+    """A budget in bytes as the contract reads it (`24GB`, `1.5GiB`,
+    `3e9`, an int), or None when it is none or not one of those (the
+    library then gives its own error)."""
+    if budget is None or isinstance(budget, bool):
+        return None
+    if isinstance(budget, int):
+        return budget
+    m = _SIZE.fullmatch(str(budget))
+    if m is None or m.group(2).lower() not in _UNITS:
+        return None
+    from fractions import Fraction
+    return int(round(Fraction(m.group(1)) * _UNITS[m.group(2).lower()]))
+
+
+def _human(n: int) -> str:
+    """acFormatBytes's text: "1 B", "270.13 MiB"."""
+    v, u = float(n), 0
+    while v >= 1024 and u < 4:
+        v, u = v / 1024, u + 1
+    return ("%.2f %s" if u else "%.0f %s") % (v, ["B", "KiB", "MiB", "GiB", "TiB"][u])
+
+
+def repeated_static(param_bytes: int, grad_bytes: int, options: Dict[str, Any]) -> int:
+    """The static bytes (parameters, their gradients and optimizer state,
+    as the contract counts them) of parameters several calls share, counted
+    once per call by the library for a module of one function per call."""
+    factor = {"momentum": 1.0, "adam": 2.0}.get(str(options.get("optimizer", "none")), 0.0)
+    grads = 0 if options.get("grads") == "assign" else grad_bytes
+    return param_bytes + grads + int(round(factor * param_bytes))
+
+
+def unshifted(report: Dict[str, Any], warnings: str, shift: int) -> Tuple[Dict[str, Any], str]:
+    """The report and warnings of a plan made at budget + `shift` with
+    `shift` more static bytes than run, as they read for what runs: every
+    peak, live total and the static part `shift` lower (the static part is
+    added to every step, so the plan is the one the true budget gives)."""
+    if not shift:
+        return report, warnings
+    r = json.loads(json.dumps(report))
+    for key in ("peak_bytes", "static_bytes"):
+        if isinstance(r.get(key), int):
+            r[key] -= shift
+    if isinstance(r.get("budget_bytes"), int) and r["budget_bytes"] >= 0:
+        r["budget_bytes"] -= shift
+    for k, v in list((r.get("baseline_peak_bytes") or {}).items()):
+        if isinstance(v, int):
+            r["baseline_peak_bytes"][k] = v - shift
+    for e in r.get("timeline", []):
+        if isinstance(e.get("live_bytes"), int):
+            e["live_bytes"] -= shift
+    text = re.sub(r"(\d+) bytes \(([^)]*)\)",
+                  lambda m: "%d bytes (%s)" % (int(m.group(1)) - shift, _human(int(m.group(1)) - shift)),
+                  warnings or "")
+    return r, text
 
 
 class Capture:
@@ -205,6 +283,15 @@ class Capture:
         self.keep: List[Any] = []     # the tensors seen, so that their id()s stay unique
         self.index_of_result: Dict[int, int] = {}
         self.outside = Outside()      # what ran between the graphs, eagerly
+        self.events: List[Tuple[str, int]] = []   # ("fwd" | "bwd", call) as they ran
+        self._bwd_seen: set = set()
+        self.param_flags: List[List[bool]] = []   # per graph: which primals are parameters
+        self._params_seen: set = set()
+        #: bytes of parameters (and of their gradients) an earlier call took
+        #: already: the same tensors, which the library, counting each
+        #: function's own parameters, would count again (repeated_static)
+        self.repeated_param_bytes = 0
+        self.repeated_grad_bytes = 0
 
     @property
     def calls(self) -> List[int]:
@@ -220,6 +307,7 @@ class Capture:
                 self.graphs.append(key)
                 self.shapes.append(graph_shape(result.exported))
                 self.options.append(result.options)
+                self.param_flags.append(list(getattr(result.exported, "params", [])))
                 self.index_of_result[result_index] = len(self.graphs) - 1
         return self.index_of_result[result_index]
 
@@ -236,6 +324,57 @@ class Capture:
                                 outs=[id(o) for o in flat_out],
                                 outs_grad=[isinstance(o, torch.Tensor) and o.requires_grad
                                            for o in flat_out]))
+        k = len(self.linked) - 1
+        self.events.append(("fwd", k))
+        flags = self.param_flags[graph] if graph < len(self.param_flags) else []
+        for a, is_param in zip(args, flags):
+            if not (is_param and isinstance(a, torch.Tensor)):
+                continue
+            if id(a) in self._params_seen:
+                nbytes = a.numel() * a.element_size()
+                self.repeated_param_bytes += nbytes
+                if a.requires_grad:
+                    self.repeated_grad_bytes += nbytes
+            self._params_seen.add(id(a))
+        # The backward of this call starts when autograd first reaches one
+        # of its outputs' nodes (they lead to its one compiled backward).
+        for node in {o.grad_fn for o in flat_out
+                     if isinstance(o, torch.Tensor) and o.grad_fn is not None}:
+            node.register_prehook(lambda *_, k=k: self._backward_started(k))
+
+    def caller_inputs(self) -> List[Any]:
+        """The tensors the calls took that are neither parameters nor an
+        earlier call's outputs: what the caller held for them (the batch,
+        a pipeline stage's microbatches and receive buffers)."""
+        import torch
+        by_id = {id(t): t for t in self.keep}
+        made = {o for c in self.linked for o in c.outs}
+        out, seen = [], set()
+        for c in self.linked:
+            flags = self.param_flags[c.graph] if c.graph < len(self.param_flags) else []
+            for i, a in enumerate(c.args):
+                t = by_id.get(a)
+                if (isinstance(t, torch.Tensor) and a not in made and a not in seen and
+                        not (i < len(flags) and flags[i])):
+                    seen.add(a)
+                    out.append(t)
+        return out
+
+    def _backward_started(self, k: int) -> None:
+        if k not in self._bwd_seen:
+            self._bwd_seen.add(k)
+            self.events.append(("bwd", k))
+
+    def order(self) -> Optional[List[Tuple[str, int]]]:
+        """The step's entries as they ran, ("fwd" | "bwd", call), when every
+        call's backward was seen and the order is not the default (every
+        forward in call order, then the backwards in reverse: a chain of
+        graphs); None otherwise (the default applies)."""
+        n = len(self.linked)
+        default = [("fwd", k) for k in range(n)] + [("bwd", k) for k in reversed(range(n))]
+        if len(self._bwd_seen) != n or self.events == default:
+            return None
+        return list(self.events)
 
 
 class Outside:

@@ -1,0 +1,127 @@
+"""Pipeline parallelism (torch.distributed.pipelining, gloo on the CPU): each
+rank's stage compiled with autoac's backend, its microbatches captured in the
+order the schedule runs them (1F1B: stage i of P holds up to P - i
+microbatches' saves) and planned together under that rank's budget
+(backend.capture); measured on each rank within 2 % of its plan, under every
+feasible budget, monotone, gradients equal to one process running the same
+microbatches.  Two ranks, processes started here, bounded in time."""
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch")
+if int(torch.__version__.split(".")[0]) < 2:
+    pytest.skip("torch.distributed.pipelining needs torch 2.x", allow_module_level=True)
+import torch.distributed as dist  # noqa: E402
+
+if not dist.is_available() or not dist.is_gloo_available():
+    pytest.skip("torch.distributed with gloo is not available", allow_module_level=True)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import pipeline_worker as pw  # noqa: E402
+
+WORLD = 2
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _run_ranks(tmp_path, schedule, budgets):
+    port = _free_port()
+    procs, outs = [], []
+    for r in range(WORLD):
+        out = tmp_path / f"rank{r}.json"
+        env = dict(os.environ, RANK=str(r), WORLD_SIZE=str(WORLD), MASTER_ADDR="127.0.0.1",
+                   MASTER_PORT=str(port), OMP_NUM_THREADS="1")
+        procs.append(subprocess.Popen([sys.executable, os.path.join(HERE, "pipeline_worker.py"),
+                                       str(out), schedule] + budgets, env=env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        outs.append(out)
+    logs = []
+    try:
+        for p in procs:
+            logs.append(p.communicate(timeout=400)[0])
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    for p, log in zip(procs, logs):
+        assert p.returncode == 0, log[-3000:]
+    return [json.loads(o.read_text()) for o in outs]
+
+
+def _reference_grads():
+    """One process, the same model and microbatches: each microbatch's loss
+    backward in turn, then the gradients divided by their number (what the
+    schedule's scale_grads does)."""
+    model = pw.model()
+    x, y = pw.batch()
+    for xm, ym in zip(x.tensor_split(pw.MICRO), y.tensor_split(pw.MICRO)):
+        pw.loss_fn(model(xm), ym).backward()
+    return [p.grad / pw.MICRO for p in model.parameters()]
+
+
+def _schedule(attr):
+    return [s.strip().strip('"') for s in attr.split("[", 1)[1].split("]", 1)[0].split(",")]
+
+
+def _check(ranks, expected_orders):
+    ref = _reference_grads()
+    per = len(ref) // WORLD
+    for d in ranks:
+        r = d["rank"]
+        res = d["results"]
+        assert _schedule(res[0]["schedule"]) == expected_orders[r]
+        for x in res:
+            # within 2 % of the plan, never over a budget the report calls feasible
+            assert abs(x["measured"] - x["planned"]) <= 0.02 * x["planned"], (r, x["budget"], x)
+            if x["budget"] is not None and x["feasible"]:
+                assert x["planned"] <= x["budget"] and x["measured"] <= x["budget"], (r, x)
+            mine = ref[r * per:(r + 1) * per]
+            for got, want in zip(x["grads"], mine):
+                torch.testing.assert_close(torch.tensor(got), want.flatten(), rtol=1e-5, atol=1e-7)
+        planned = [x["planned"] for x in sorted(res, key=lambda x: (x["budget"] is None,
+                                                                     x["budget"] or 0))]
+        assert planned == sorted(planned), ("a lower budget raised the peak", r, planned)
+
+
+def _names(order):
+    return [f"g0_c{k}.{kind}" for kind, k in order]
+
+
+def _last_stage(order):
+    """The last stage's entries: its loss (compiled too, graph 1) runs
+    after each forward, its backward before the stage's."""
+    out = []
+    for kind, k in order:
+        out += [f"g0_c{k}.fwd", f"g1_c{k}.fwd"] if kind == "fwd" else [f"g1_c{k}.bwd", f"g0_c{k}.bwd"]
+    return out
+
+
+def test_1f1b_two_stages_each_rank_within_its_plan(tmp_path):
+    ranks = _run_ranks(tmp_path, "1f1b", ["none", "1", "third"])
+    # stage 0 of 2 runs two forwards ahead; the last stage alternates
+    s0 = [("fwd", 0), ("fwd", 1), ("bwd", 0), ("fwd", 2), ("bwd", 1), ("fwd", 3), ("bwd", 2), ("bwd", 3)]
+    s1 = [(k, m) for m in range(pw.MICRO) for k in ("fwd", "bwd")]
+    _check(ranks, [_names(s0), _last_stage(s1)])
+    # stage 0 holds two microbatches' saves: its lowest budget must recompute
+    lowest = ranks[0]["results"][1]
+    assert lowest["report"]["recompute_seconds"] > ranks[0]["results"][0]["report"]["recompute_seconds"]
+    assert lowest["planned"] < ranks[0]["results"][0]["planned"]
+
+
+@pytest.mark.xfail(strict=True, reason="GPipe's stage 0 measures 3.0 % under its plan (59904 B "
+                   "over-counted at no budget, all four microbatches in flight); not yet traced "
+                   "(docs/python.md, 'Pipeline parallelism')")
+def test_gpipe_two_stages_holds_every_microbatch(tmp_path):
+    ranks = _run_ranks(tmp_path, "gpipe", ["none", "1"])
+    order = [("fwd", m) for m in range(pw.MICRO)] + [("bwd", m) for m in range(pw.MICRO)]
+    _check(ranks, [_names(order), _last_stage(order)])
