@@ -23,8 +23,8 @@ import torch.nn as nn
 from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe
 
 import autoac.pytorch as act
-from autoac._compile import caches_off
-from autoac._torch_measure import _cpu_peak_deltas, _storage_bytes
+from autoac.pytorch._compile import caches_off
+from autoac.measure.torch_step import _cpu_peak_deltas, _storage_bytes
 
 D, BLOCKS, MICRO, ROWS = 96, 4, 4, 12
 

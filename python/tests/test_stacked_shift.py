@@ -1,7 +1,7 @@
 """The door's accounting for calls that share parameters (a pipeline stage's
 microbatches): sizes as the contract reads them, the repeated static bytes,
-and the report taken back to what runs (autoac/_stacked.py)."""
-from autoac._stacked import repeated_static, size_bytes, unshifted
+and the report taken back to what runs (autoac/pytorch/_stacked.py)."""
+from autoac.pytorch._stacked import repeated_static, size_bytes, unshifted
 
 
 def test_size_bytes_reads_the_contracts_sizes():
