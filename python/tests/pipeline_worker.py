@@ -81,11 +81,13 @@ def run(rank, world, schedule, budget):
         step()
         joint = be.capture(step)          # plans the stage's microbatches together
         step()                            # compiles with the joint plan
+    # grads="accumulate": the gradients exist before the step (zeroed in
+    # place, as the plan counts them), not None
     for p in sub.parameters():
-        p.grad = None
+        p.grad.zero_()
     gc.collect()
     inputs = [t for t in be.captured_inputs if isinstance(t, torch.Tensor)]
-    baseline = _storage_bytes(list(sub.parameters()) + inputs)
+    baseline = _storage_bytes(list(sub.parameters()) + [p.grad for p in sub.parameters()] + inputs)
     dist.barrier()
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
