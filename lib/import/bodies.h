@@ -93,14 +93,6 @@ typedef struct AcBodyHooks {
 int64_t acBodyWorkspace(MlirOperation op, const AcBodyHooks *hooks,
                         AcBodyNote *note);
 
-/// The terminator of `block`: MLIR's, or for an unregistered one (not
-/// known as a terminator) the block's last op when it has no results; null
-/// when there is none.
-MlirOperation acBlockTerminator(MlirBlock block);
-
-/// An scf.for's trip count when its bounds and step are constants, else -1.
-int64_t acForTrips(MlirOperation op);
-
 /// Records in `note` the reason `why` (a printf format with one %s, the
 /// name of `at`, then one %lld, `x`) when `level` is worse than the note's.
 void acBodyNoteAt(AcBodyNote *note, int level, MlirOperation at,

@@ -2196,14 +2196,3 @@ cleanup:
   acImportDestroy(first);
   return st;
 }
-
-MlirAttribute acFuncArgAttr(MlirOperation fn, intptr_t k, const char *name) {
-  MlirAttribute all = mlirOperationGetAttributeByName(fn, acStr("arg_attrs"));
-  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) || k < 0 ||
-      k >= mlirArrayAttrGetNumElements(all))
-    return (MlirAttribute){NULL};
-  MlirAttribute d = mlirArrayAttrGetElement(all, k);
-  if (!mlirAttributeIsADictionary(d))
-    return (MlirAttribute){NULL};
-  return mlirDictionaryAttrGetElementByName(d, acStr(name));
-}

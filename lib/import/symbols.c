@@ -8,7 +8,7 @@
  * that are equal at run time, so a class never mixes two different sizes;
  * a rule that does not apply ties nothing, and a dimension tied to nothing
  * needs a bound of its own (the option's `N`). */
-#include "import/import.h"
+#include "import/ir.h"
 #include "import/symbols_internal.h"
 
 #include "mlir-c/BuiltinAttributes.h"
