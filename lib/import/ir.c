@@ -88,14 +88,12 @@ int64_t acForTrips(MlirOperation op) {
 }
 
 MlirAttribute acFuncArgAttr(MlirOperation fn, intptr_t k, const char *name) {
-  MlirAttribute all =
-      mlirOperationGetAttributeByName(fn, mlirStringRefCreateFromCString("arg_attrs"));
+  MlirAttribute all = mlirOperationGetAttributeByName(fn, acStr("arg_attrs"));
   if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) || k < 0 ||
       k >= mlirArrayAttrGetNumElements(all))
     return (MlirAttribute){NULL};
   MlirAttribute d = mlirArrayAttrGetElement(all, k);
   if (!mlirAttributeIsADictionary(d))
     return (MlirAttribute){NULL};
-  return mlirDictionaryAttrGetElementByName(d,
-                                            mlirStringRefCreateFromCString(name));
+  return mlirDictionaryAttrGetElementByName(d, acStr(name));
 }

@@ -25,6 +25,10 @@ extern "C" {
 
 /*===------------------------------ names ---------------------------------===*/
 
+/// The MlirStringRef of the NUL-terminated `s` (not copied).
+static inline MlirStringRef acStr(const char *s) {
+  return mlirStringRefCreateFromCString(s);
+}
 /// 1 if `r` is exactly the NUL-terminated `s`.
 static inline int acStrRefEq(MlirStringRef r, const char *s) {
   size_t n = strlen(s);
