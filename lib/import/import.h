@@ -5,6 +5,11 @@
  * tensors and !torch.vtensor), costs every op with the cost model and builds
  * the graph.  The mapping back to MLIR (ops, values, functions) is kept for
  * the rewrite and for diagnostics.
+ *
+ * The import is built in stages, one file and header each (import.c's
+ * comment draws their order); this header is what the rest of autoac
+ * sees, with the MLIR helpers the edges share (import/ir.h).  Defined in
+ * import.c, except acImportWarnUnknownOps (unknown.c).
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_IMPORT_H
 #define AUTOAC_IMPORT_H
