@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-AcStatus acFailAt(AcImportCtx *c, MlirLocation loc, AcStatus st, AcId op,
-                  const char *fmt, const char *a, const char *b2) {
+AcStatus acImportFail(AcImportCtx *c, MlirLocation loc, AcStatus st, AcId op,
+                      const char *fmt, const char *a, const char *b2) {
   acErrorSet(c->err, st, op, AC_NONE, fmt, a, b2);
   if (c->errLoc)
     *c->errLoc = loc;
@@ -13,14 +13,14 @@ AcStatus acFailAt(AcImportCtx *c, MlirLocation loc, AcStatus st, AcId op,
 }
 
 /* A tensor whose byte size does not fit in what autoac counts. */
-AcStatus acTooBig(AcImportCtx *c, MlirLocation loc, AcId op, const char *what) {
-  return acFailAt(c, loc, AC_ERR_INVALID, op,
-                  "%s is larger than autoac can count (2^62 - 1 bytes, 4 EiB)%s",
-                  what, "");
+AcStatus acImportTooBig(AcImportCtx *c, MlirLocation loc, AcId op, const char *what) {
+  return acImportFail(c, loc, AC_ERR_INVALID, op,
+                      "%s is larger than autoac can count (2^62 - 1 bytes, 4 EiB)%s",
+                      what, "");
 }
 
-AcStatus acNoMem(AcImportCtx *c, MlirLocation loc) {
-  return acFailAt(c, loc, AC_ERR_NOMEM, AC_NONE, "out of memory during import%s%s", "", "");
+AcStatus acImportNoMem(AcImportCtx *c, MlirLocation loc) {
+  return acImportFail(c, loc, AC_ERR_NOMEM, AC_NONE, "out of memory during import%s%s", "", "");
 }
 
 AcStatus acMapValue(AcImportCtx *c, MlirValue v, AcId id) {
@@ -38,15 +38,15 @@ AcStatus acMapValue(AcImportCtx *c, MlirValue v, AcId id) {
 AcStatus acCopyName(AcImportCtx *c, MlirStringRef r, char **buf, intptr_t *cap,
                     MlirLocation loc, const char *what) {
   if (memchr(r.data, '\0', r.length))
-    return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
-                    "%s holds a NUL byte%s: autoac cannot name it in its report "
-                    "and plan files", what, "");
+    return acImportFail(c, loc, AC_ERR_INVALID, AC_NONE,
+                        "%s holds a NUL byte%s: autoac cannot name it in its report "
+                        "and plan files", what, "");
   if (!acUtf8Valid(r.data, r.length))
-    return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
-                    "%s is not valid UTF-8%s: autoac cannot name it in its "
-                    "report and plan files", what, "");
+    return acImportFail(c, loc, AC_ERR_INVALID, AC_NONE,
+                        "%s is not valid UTF-8%s: autoac cannot name it in its "
+                        "report and plan files", what, "");
   if (!acArrayGrow((void **)buf, cap, (intptr_t)r.length + 1, 1))
-    return acNoMem(c, loc);
+    return acImportNoMem(c, loc);
   memcpy(*buf, r.data, r.length);
   (*buf)[r.length] = '\0';
   return AC_OK;

@@ -81,13 +81,13 @@ typedef struct AcImportCtx {
 /// Fills the context's error with status `st` at `loc` (op id `op`, or
 /// AC_NONE), the message `fmt` formatted with the strings `a` and `b2`;
 /// returns `st`.
-AcStatus acFailAt(AcImportCtx *c, MlirLocation loc, AcStatus st, AcId op,
-                  const char *fmt, const char *a, const char *b2);
+AcStatus acImportFail(AcImportCtx *c, MlirLocation loc, AcStatus st, AcId op,
+                      const char *fmt, const char *a, const char *b2);
 /// AC_ERR_INVALID: `what` (a tensor) is larger than autoac counts
 /// (AC_MAX_BYTES).
-AcStatus acTooBig(AcImportCtx *c, MlirLocation loc, AcId op, const char *what);
+AcStatus acImportTooBig(AcImportCtx *c, MlirLocation loc, AcId op, const char *what);
 /// AC_ERR_NOMEM at `loc` ("out of memory during import").
-AcStatus acNoMem(AcImportCtx *c, MlirLocation loc);
+AcStatus acImportNoMem(AcImportCtx *c, MlirLocation loc);
 /// Records that graph value `id` is IR value `v` (imp->values, valueIds).
 /// AC_OK or AC_ERR_NOMEM (no error filled).
 AcStatus acMapValue(AcImportCtx *c, MlirValue v, AcId id);

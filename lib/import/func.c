@@ -111,13 +111,13 @@ static AcStatus acOpName(AcImportCtx *c, MlirIdentifier ident, MlirLocation loc)
   if (!acArrayGrow((void **)&c->opNames, &c->capOpNames, c->numOpNames + 1,
                    sizeof *c->opNames)) {
     acFree(copy);
-    return acNoMem(c, loc);
+    return acImportNoMem(c, loc);
   }
   k = (AcId)c->numOpNames++;
   c->opNames[k].name = copy; /* freed with opNames */
   acCostResolveName(copy, &c->opNames[k].cost);
   if (acPtrMapPut(&c->opNameIds, ident.ptr, k) != AC_OK)
-    return acNoMem(c, loc);
+    return acImportNoMem(c, loc);
   c->opName = copy;
   c->opNameCost = &c->opNames[k].cost;
   return AC_OK;
@@ -209,7 +209,7 @@ static AcStatus acImportReserve(AcImportCtx *c, MlirOperation func) {
                    sizeof *imp->values) ||
       !acArrayGrow((void **)&c->unknown, &c->capUnknown, c->totalOps, 1) ||
       acPtrMapReserve(&c->valueIds, values) != AC_OK)
-    return acNoMem(c, mlirOperationGetLocation(func));
+    return acImportNoMem(c, mlirOperationGetLocation(func));
   return AC_OK;
 }
 
@@ -222,26 +222,26 @@ static AcStatus acFuncBegin(AcImportCtx *c, MlirOperation func, const char *name
   MlirLocation floc = mlirOperationGetLocation(func);
   *block = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   if (mlirBlockIsNull(*block))
-    return acFailAt(c, floc, AC_ERR_INVALID, AC_NONE,
-                    "joint function '@%s' has no body%s", name, "");
+    return acImportFail(c, floc, AC_ERR_INVALID, AC_NONE,
+                        "joint function '@%s' has no body%s", name, "");
   if (!mlirBlockIsNull(mlirBlockGetNextInRegion(*block)))
-    return acFailAt(c, floc, AC_ERR_INVALID, AC_NONE,
-                    "joint function '@%s' has several blocks%s: autoac plans "
-                    "single-block functions (run a CFG-to-SCF lifting first)",
-                    name, "");
+    return acImportFail(c, floc, AC_ERR_INVALID, AC_NONE,
+                        "joint function '@%s' has several blocks%s: autoac plans "
+                        "single-block functions (run a CFG-to-SCF lifting first)",
+                        name, "");
   AcId f = acGraphBuilderAddFunc(c->b, name);
   if (f == AC_NONE)
-    return acNoMem(c, floc);
+    return acImportNoMem(c, floc);
   if (!acArrayGrow((void **)&imp->funcOps, &c->capFuncs, f + 1, sizeof(MlirOperation)) ||
       !acArrayGrow((void **)&imp->returnOps, &c->capRetOps, f + 1, sizeof(MlirOperation)) ||
       !acArrayGrow((void **)&c->funcNames, &c->capFuncNames, f + 1, sizeof(char *)))
-    return acNoMem(c, floc);
+    return acImportNoMem(c, floc);
   imp->funcOps[f] = func;
   imp->returnOps[f] = mlirBlockGetTerminator(*block);
   c->curFunc = func;
   c->curFuncName = name;
   if (!(c->funcNames[f] = acStrdup(name)))
-    return acNoMem(c, floc);
+    return acImportNoMem(c, floc);
   c->numFuncs = f + 1;
   return AC_OK;
 }
@@ -260,9 +260,9 @@ static AcStatus acArgRole(AcImportCtx *c, MlirOperation func, const char *name,
   if (isParam && isTangent) {
     char what[320];
     snprintf(what, sizeof what, "%d", (int)i);
-    return acFailAt(c, mlirOperationGetLocation(func), AC_ERR_INVALID, AC_NONE,
-                    "argument #%s of '@%s' is marked both ac.param and ac.tangent",
-                    what, name);
+    return acImportFail(c, mlirOperationGetLocation(func), AC_ERR_INVALID, AC_NONE,
+                        "argument #%s of '@%s' is marked both ac.param and ac.tangent",
+                        what, name);
   }
   *role = isParam ? AC_ROLE_PARAM : isTangent ? AC_ROLE_TANGENT : AC_ROLE_PRIMAL;
   return AC_OK;
@@ -294,11 +294,11 @@ static AcStatus acImportArgs(AcImportCtx *c, MlirOperation func, MlirBlock block
     int64_t bytes = acTensorBytes(&t);
     if (bytes < 0 || bytes > AC_MAX_BYTES) {
       snprintf(what, sizeof what, "argument #%d of '@%s'", (int)i, name);
-      return acTooBig(c, floc, AC_NONE, what);
+      return acImportTooBig(c, floc, AC_NONE, what);
     }
     AcId id = acGraphBuilderAddArg(c->b, role, bytes);
     if (id == AC_NONE || acMapValue(c, arg, id) != AC_OK)
-      return acNoMem(c, floc);
+      return acImportNoMem(c, floc);
     if (acIsTorchNonValueTensor(mlirValueGetType(arg)))
       acGraphBuilderSetMutable(c->b, id);
   }
@@ -315,8 +315,8 @@ static AcStatus acImportReturns(AcImportCtx *c, MlirOperation func,
   for (intptr_t i = 0; i < nret; ++i) {
     AcId id = acPtrMapGet(&c->valueIds, mlirOperationGetOperand(ret, i).ptr);
     if (id == AC_NONE)
-      return acFailAt(c, floc, AC_ERR_INTERNAL, AC_NONE,
-                      "return operand of '@%s' not found%s", name, "");
+      return acImportFail(c, floc, AC_ERR_INTERNAL, AC_NONE,
+                          "return operand of '@%s' not found%s", name, "");
     uint8_t flags = AC_RET_GRAD;
     if (!mlirAttributeIsNull(resAttrs) && i < mlirArrayAttrGetNumElements(resAttrs)) {
       MlirAttribute d = mlirArrayAttrGetElement(resAttrs, i);
@@ -324,7 +324,7 @@ static AcStatus acImportReturns(AcImportCtx *c, MlirOperation func,
         flags = AC_RET_OUTPUT;
     }
     if (acGraphBuilderAddRet(c->b, id, flags) != AC_OK)
-      return acNoMem(c, floc);
+      return acImportNoMem(c, floc);
   }
   return AC_OK;
 }
@@ -356,9 +356,9 @@ static AcStatus acOpOperands(AcImportCtx *c, AcOpStep *s) {
   for (intptr_t i = 0; i < nops; ++i) {
     AcId id = acPtrMapGet(&c->valueIds, mlirOperationGetOperand(op, i).ptr);
     if (id == AC_NONE)
-      return acFailAt(c, s->loc, AC_ERR_INTERNAL, AC_NONE,
-                      "operand of '%s' is not defined in the function body%s",
-                      s->opName, "");
+      return acImportFail(c, s->loc, AC_ERR_INTERNAL, AC_NONE,
+                          "operand of '%s' is not defined in the function body%s",
+                          s->opName, "");
     /* keep duplicates for cost, dedupe for the graph */
     acAddOperand(c, id);
   }
@@ -374,13 +374,13 @@ static AcStatus acOpOperands(AcImportCtx *c, AcOpStep *s) {
     snprintf(what, sizeof what, "result #%d of '%.*s'", c->badNestedResult,
              (int)mlirIdentifierStr(mlirOperationGetName(c->badNested)).length,
              mlirIdentifierStr(mlirOperationGetName(c->badNested)).data);
-    return acFailAt(c, mlirOperationGetLocation(c->badNested), AC_ERR_INVALID,
-                    AC_NONE, "%s (in a region of '%s') is a buffer (memref): "
-                    "autoac plans joint functions on tensors, where writes "
-                    "are explicit; run it before bufferization", what, s->opName);
+    return acImportFail(c, mlirOperationGetLocation(c->badNested), AC_ERR_INVALID,
+                        AC_NONE, "%s (in a region of '%s') is a buffer (memref): "
+                        "autoac plans joint functions on tensors, where writes "
+                        "are explicit; run it before bufferization", what, s->opName);
   }
   if (c->walkStatus != AC_OK)
-    return acNoMem(c, s->loc);
+    return acImportNoMem(c, s->loc);
   return AC_OK;
 }
 
@@ -391,7 +391,7 @@ static AcStatus acOpTypes(AcImportCtx *c, AcOpStep *s) {
   MlirOperation op = s->op;
   intptr_t numDirect = s->numDirect, nres = s->nres;
   if (!acArrayGrow((void **)&c->types, &c->capTypes, numDirect + nres + 1, sizeof *c->types))
-    return acNoMem(c, s->loc);
+    return acImportNoMem(c, s->loc);
   for (intptr_t i = 0; i < numDirect; ++i) {
     AcStatus st = acReadType(c, mlirValueGetType(mlirOperationGetOperand(op, i)),
                              &c->types[i], s->loc, AC_NONE, "operand #%d of '%s'",
@@ -403,7 +403,7 @@ static AcStatus acOpTypes(AcImportCtx *c, AcOpStep *s) {
   }
   s->rb = nres <= 64 ? s->resBytes : acMalloc((size_t)nres * sizeof *s->rb);
   if (!s->rb)
-    return acNoMem(c, s->loc);
+    return acImportNoMem(c, s->loc);
   char what[320];
   for (intptr_t r = 0; r < nres; ++r) {
     AcStatus st = acReadType(c, mlirValueGetType(mlirOperationGetResult(op, r)),
@@ -422,7 +422,7 @@ static AcStatus acOpTypes(AcImportCtx *c, AcOpStep *s) {
     int64_t bytes = acTensorBytes(&c->types[numDirect + r]);
     if (bytes < 0 || bytes > AC_MAX_BYTES) {
       snprintf(what, sizeof what, "result #%d of '%s'", (int)r, s->opName);
-      return acTooBig(c, s->loc, AC_NONE, what);
+      return acImportTooBig(c, s->loc, AC_NONE, what);
     }
     s->rb[r] = bytes;
   }
@@ -467,13 +467,13 @@ static AcStatus acOpAddToGraph(AcImportCtx *c, AcOpStep *s) {
   AcId opId = acGraphBuilderAddOp(c->b, s->opName, c->operands,
                                   (int32_t)c->numOperands, (int32_t)s->nres, s->rb);
   if (opId == AC_NONE)
-    return acNoMem(c, s->loc);
+    return acImportNoMem(c, s->loc);
   s->opId = opId;
   if (!acArrayGrow((void **)&imp->ops, &c->capOps, opId + 1, sizeof *imp->ops))
-    return acNoMem(c, s->loc);
+    return acImportNoMem(c, s->loc);
   imp->ops[opId] = s->op;
   if (!acArrayGrow((void **)&c->unknown, &c->capUnknown, opId + 1, 1))
-    return acNoMem(c, s->loc);
+    return acImportNoMem(c, s->loc);
   c->unknown[opId] = tc->cost.unknown;
   AcOp *gop = acGraphBuilderOp(c->b, opId);
   gop->kind = (uint8_t)tc->cost.kind;
@@ -488,7 +488,7 @@ static AcStatus acOpAddToGraph(AcImportCtx *c, AcOpStep *s) {
     /* What its bodies make and free while it runs (import/bodies.h). */
     int64_t w = acOpBodyWorkspace(c, s->op);
     if (w < 0)
-      return acNoMem(c, s->loc);
+      return acImportNoMem(c, s->loc);
     gop->workspace = w > AC_MAX_BYTES - tc->workspace ? AC_MAX_BYTES
                                                       : tc->workspace + w;
     /* A copied init (read later, or not writable) that dies at the op
@@ -511,9 +511,9 @@ static AcStatus acOpRequests(AcImportCtx *c, AcOpStep *s) {
   AcOp *gop = acGraphBuilderOp(c->b, opId);
   int flag = acRequestFlag(op, "ac.save");
   if (flag < 0)
-    return acFailAt(c, s->loc, AC_ERR_INVALID, opId,
-                    "ac.save on '%s' must be a unit attribute or a boolean%s",
-                    s->opName, "");
+    return acImportFail(c, s->loc, AC_ERR_INVALID, opId,
+                        "ac.save on '%s' must be a unit attribute or a boolean%s",
+                        s->opName, "");
   gop->mustSave = (uint8_t)flag;
   /* Destination-style writers (acDpsResultInit): a linalg op into its
      one `outs`, `tensor.insert_slice`/`tensor.insert` into their dest, a
@@ -530,13 +530,13 @@ static AcStatus acOpRequests(AcImportCtx *c, AcOpStep *s) {
     acNoteSeveralInits(c, op, s->nres);
   }
   if ((flag = acRequestFlag(op, "ac.recompute")) < 0)
-    return acFailAt(c, s->loc, AC_ERR_INVALID, opId,
-                    "ac.recompute on '%s' must be a unit attribute or a "
-                    "boolean%s", s->opName, "");
+    return acImportFail(c, s->loc, AC_ERR_INVALID, opId,
+                        "ac.recompute on '%s' must be a unit attribute or a "
+                        "boolean%s", s->opName, "");
   gop->mustRecompute = (uint8_t)(flag || s->globalConst || s->emptyInit);
   if (gop->mustSave && gop->mustRecompute)
-    return acFailAt(c, s->loc, AC_ERR_INVALID, opId,
-                    "'%s' is marked both ac.save and ac.recompute%s", s->opName, "");
+    return acImportFail(c, s->loc, AC_ERR_INVALID, opId,
+                        "'%s' is marked both ac.save and ac.recompute%s", s->opName, "");
   MlirAttribute ph = mlirOperationGetDiscardableAttributeByName(op, acStr("ac.phase"));
   if (!mlirAttributeIsNull(ph)) {
     MlirStringRef p = mlirAttributeIsAString(ph) ? mlirStringAttrGetValue(ph)
@@ -546,9 +546,9 @@ static AcStatus acOpRequests(AcImportCtx *c, AcOpStep *s) {
     else if (acStrRefEq(p, "bwd"))
       acGraphBuilderForcePhase(c->b, opId, AC_PHASE_BWD);
     else
-      return acFailAt(c, s->loc, AC_ERR_INVALID, opId,
-                      "invalid ac.phase on '%s'%s: expected \"fwd\" or \"bwd\"",
-                      s->opName, "");
+      return acImportFail(c, s->loc, AC_ERR_INVALID, opId,
+                          "invalid ac.phase on '%s'%s: expected \"fwd\" or \"bwd\"",
+                          s->opName, "");
   }
   return AC_OK;
 }
@@ -563,12 +563,12 @@ static AcStatus acOpResults(AcImportCtx *c, AcOpStep *s) {
   acImportWrites(c, op, s->opId, &tc->cost, numDirect, tc->eff);
   for (intptr_t r = 0; r < s->nres; ++r) {
     if (acMapValue(c, mlirOperationGetResult(op, r), first + (AcId)r) != AC_OK)
-      return acNoMem(c, s->loc);
+      return acImportNoMem(c, s->loc);
     if (acIsTorchNonValueTensor(mlirValueGetType(mlirOperationGetResult(op, r))))
       acGraphBuilderSetMutable(c->b, first + (AcId)r);
     if (acMakesTorchReferenceAggregate(s->opName) &&
         acRecordAggregate(c, first + (AcId)r) != AC_OK)
-      return acNoMem(c, s->loc);
+      return acImportNoMem(c, s->loc);
     acGraphBuilderSetLogicalBytes(c->b, first + (AcId)r,
                                   acTensorBytes(&c->types[numDirect + r]));
     if (tc->cost.isView && numDirect > 0 && c->types[numDirect + r].isTensor &&

@@ -71,16 +71,16 @@ static AcStatus acImportSchedule(AcImportCtx *c, MlirOperation module) {
   if (mlirAttributeIsNull(s))
     return AC_OK;
   if (!mlirAttributeIsAArray(s))
-    return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
-                    "malformed ac.schedule%s: expected an array of strings like "
-                    "[\"A.fwd\", \"A.bwd\"]%s", "", "");
+    return acImportFail(c, loc, AC_ERR_INVALID, AC_NONE,
+                        "malformed ac.schedule%s: expected an array of strings like "
+                        "[\"A.fwd\", \"A.bwd\"]%s", "", "");
   intptr_t n = mlirArrayAttrGetNumElements(s);
   for (intptr_t i = 0; i < n; ++i) {
     MlirAttribute e = mlirArrayAttrGetElement(s, i);
     if (!mlirAttributeIsAString(e))
-      return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
-                      "malformed ac.schedule%s: entries must be strings like "
-                      "\"A.fwd\" or \"A.bwd@1\"%s", "", "");
+      return acImportFail(c, loc, AC_ERR_INVALID, AC_NONE,
+                          "malformed ac.schedule%s: entries must be strings like "
+                          "\"A.fwd\" or \"A.bwd@1\"%s", "", "");
     MlirStringRef r = mlirStringAttrGetValue(e);
     AcStatus nst = acCopyName(c, r, &c->schedText, &c->capSchedText, loc,
                               "an ac.schedule entry");
@@ -93,9 +93,9 @@ static AcStatus acImportSchedule(AcImportCtx *c, MlirOperation module) {
       char *end = NULL;
       long v = strtol(at + 1, &end, 10);
       if (end == at + 1 || *end || v < 0 || v > 1000000)
-        return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
-                        "malformed ac.schedule entry \"%s\": the microbatch after "
-                        "'@' must be a non-negative integer%s", text, "");
+        return acImportFail(c, loc, AC_ERR_INVALID, AC_NONE,
+                            "malformed ac.schedule entry \"%s\": the microbatch after "
+                            "'@' must be a non-negative integer%s", text, "");
       mb = (int32_t)v;
       *at = '\0';
     }
@@ -106,20 +106,20 @@ static AcStatus acImportSchedule(AcImportCtx *c, MlirOperation module) {
     else if (dot && strcmp(dot, ".bwd") == 0)
       phase = AC_PHASE_BWD;
     else
-      return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
-                      "malformed ac.schedule entry \"%s\": expected "
-                      "\"<function>.fwd\" or \"<function>.bwd\"%s", text, "");
+      return acImportFail(c, loc, AC_ERR_INVALID, AC_NONE,
+                          "malformed ac.schedule entry \"%s\": expected "
+                          "\"<function>.fwd\" or \"<function>.bwd\"%s", text, "");
     *dot = '\0';
     AcId f = AC_NONE;
     for (intptr_t k = 0; k < c->numFuncs && f == AC_NONE; ++k)
       if (strcmp(c->funcNames[k], text) == 0)
         f = (AcId)k;
     if (f == AC_NONE)
-      return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE,
-                      "ac.schedule names \"%s\", which is not an ac.joint "
-                      "function of this module%s", text, "");
+      return acImportFail(c, loc, AC_ERR_INVALID, AC_NONE,
+                          "ac.schedule names \"%s\", which is not an ac.joint "
+                          "function of this module%s", text, "");
     if (acGraphBuilderAddSched(c->b, f, phase, mb) != AC_OK)
-      return acNoMem(c, loc);
+      return acImportNoMem(c, loc);
   }
   return AC_OK;
 }
@@ -149,7 +149,7 @@ static AcStatus acImportNames(AcImportCtx *c, MlirLocation mloc) {
   AcStatus st = AC_OK;
   c->imp->valueNames = acCalloc((size_t)g->numValues + 1, sizeof(char *));
   if (!c->imp->valueNames)
-    return acNoMem(c, mloc);
+    return acImportNoMem(c, mloc);
   for (intptr_t f = 0; f < g->numFuncs; ++f) {
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
     MlirAsmState state = mlirAsmStateCreateForOperation(c->imp->funcOps[f], flags);
@@ -163,7 +163,7 @@ static AcStatus acImportNames(AcImportCtx *c, MlirLocation mloc) {
     mlirAsmStateDestroy(state);
     mlirOpPrintingFlagsDestroy(flags);
     if (st != AC_OK)
-      return acNoMem(c, mloc);
+      return acImportNoMem(c, mloc);
   }
   return AC_OK;
 }
@@ -215,7 +215,7 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
   c.imp = acCalloc(1, sizeof *c.imp);
   c.b = acGraphBuilderCreate();
   if (!c.imp || !c.b) {
-    st = acNoMem(&c, mloc);
+    st = acImportNoMem(&c, mloc);
     goto cleanup;
   }
   c.imp->module = module;
@@ -225,7 +225,7 @@ static AcStatus acImportOnce(MlirOperation module, const AcDevice *device,
        op = mlirOperationGetNextInBlock(op))
     numJoint += acIsJointFunc(op);
   if (!(c.syms = acSymbolsCreate(maxDim, numJoint))) {
-    st = acNoMem(&c, mloc);
+    st = acImportNoMem(&c, mloc);
     goto cleanup;
   }
   if ((st = acImportJointFuncs(&c, module)) != AC_OK)

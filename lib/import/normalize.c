@@ -324,7 +324,7 @@ AcStatus acImportApplyOrder(AcImport *imp, const AcId *place, uint8_t *unknown,
   st = acCollectUnknownOps(&c);
   goto cleanup;
 nomem:
-  st = acNoMem(&c, mlirOperationGetLocation(imp->module));
+  st = acImportNoMem(&c, mlirOperationGetLocation(imp->module));
 cleanup:
   acFree(order);
   acFree(start);

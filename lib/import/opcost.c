@@ -293,8 +293,8 @@ AcStatus acCostTopOp(AcImportCtx *c, MlirOperation op, MlirOperation ret,
     snprintf(why, sizeof why, "cost table '%s' makes '%s' recomputable, "
              "but the op declares memory effects%s",
              acCostTableSource(c->costTable), opName, "");
-    return acFailAt(c, loc, AC_ERR_INVALID, AC_NONE, "%s%s", why,
-                    ": autoac never reruns it");
+    return acImportFail(c, loc, AC_ERR_INVALID, AC_NONE, "%s%s", why,
+                        ": autoac never reruns it");
   }
   out->userSeconds = user ? acCostApplyOverride(user, c->device, &out->cost) : 0;
   for (intptr_t i = 0; i < numDirect; ++i)

@@ -74,11 +74,11 @@ AcStatus acUnsizable(AcImportCtx *c, MlirType t, MlirLocation loc,
   snprintf(typeText, sizeof typeText, "%s",
            text.data && !text.failed ? text.data : "?");
   acFree(text.data);
-  return acFailAt(c, loc, AC_ERR_INVALID, op,
-                  "%s has type '%s', which holds tensors: autoac cannot size "
-                  "it (tensors, tuples of tensors and lists built by "
-                  "torch.prim.ListConstruct are sized)",
-                  what, typeText);
+  return acImportFail(c, loc, AC_ERR_INVALID, op,
+                      "%s has type '%s', which holds tensors: autoac cannot size "
+                      "it (tensors, tuples of tensors and lists built by "
+                      "torch.prim.ListConstruct are sized)",
+                      what, typeText);
 }
 
 static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out,
@@ -146,10 +146,10 @@ static AcStatus acReadTuple(AcImportCtx *c, MlirType t, AcTensorType *out,
       if (part.dims[d] == AC_DIM_DYNAMIC) {
         char what[320];
         snprintf(what, sizeof what, whatFmt, whatIndex, whatName);
-        return acFailAt(c, loc, AC_ERR_INVALID, op,
-                        "%s is a tuple holding a tensor with a dynamic "
-                        "dimension%s: autoac sizes dynamic tensors only as "
-                        "values of their own", what, "");
+        return acImportFail(c, loc, AC_ERR_INVALID, op,
+                            "%s is a tuple holding a tensor with a dynamic "
+                            "dimension%s: autoac sizes dynamic tensors only as "
+                            "values of their own", what, "");
       }
     any = 1;
     sum = bytes < 0 || bytes > AC_MAX_BYTES - sum ? AC_MAX_BYTES + 1 : sum + bytes;
@@ -174,10 +174,10 @@ static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out
 #define WHAT (snprintf(what, sizeof what, whatFmt, whatIndex, whatName), what)
   memset(out, 0, sizeof *out);
   if (mlirTypeIsAMemRef(t) || mlirTypeIsAUnrankedMemRef(t))
-    return acFailAt(c, loc, AC_ERR_INVALID, op,
-                    "%s is a buffer (memref)%s: autoac plans joint functions "
-                    "on tensors, where writes are explicit; run it before "
-                    "bufferization", WHAT, "");
+    return acImportFail(c, loc, AC_ERR_INVALID, op,
+                        "%s is a buffer (memref)%s: autoac plans joint functions "
+                        "on tensors, where writes are explicit; run it before "
+                        "bufferization", WHAT, "");
   if (mlirTypeIsATuple(t))
     return acReadTuple(c, t, out, loc, op, whatFmt, whatIndex, whatName);
   if (mlirTypeIsAOpaque(t)) {
@@ -190,7 +190,7 @@ static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out
     char stack[256];
     char *text = data.length + 8 <= sizeof stack ? stack : acMalloc(data.length + 8);
     if (!text)
-      return acNoMem(c, loc);
+      return acImportNoMem(c, loc);
     memcpy(text, "!torch.", 7);
     memcpy(text + 7, data.data, data.length);
     AcError terr;
@@ -199,20 +199,20 @@ static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out
     if (text != stack)
       acFree(text);
     if (pst != AC_OK)
-      return acFailAt(c, loc, AC_ERR_INVALID, op, "%s: %s", WHAT, terr.message);
+      return acImportFail(c, loc, AC_ERR_INVALID, op, "%s: %s", WHAT, terr.message);
     return AC_OK;
   }
   if (mlirTypeIsAUnrankedTensor(t))
-    return acFailAt(c, loc, AC_ERR_INVALID, op,
-                    "%s has an unranked tensor type%s: autoac needs static "
-                    "shapes to size activations", WHAT, "");
+    return acImportFail(c, loc, AC_ERR_INVALID, op,
+                        "%s has an unranked tensor type%s: autoac needs static "
+                        "shapes to size activations", WHAT, "");
   if (!mlirTypeIsARankedTensor(t))
     return acIsPlainType(t) || !acTypeHoldsTensors(t)
                ? AC_OK
                : acUnsizable(c, t, loc, op, WHAT);
   intptr_t rank = mlirShapedTypeGetRank(t);
   if (rank > AC_MAX_RANK)
-    return acFailAt(c, loc, AC_ERR_INVALID, op, "%s has rank above %s", WHAT, "16");
+    return acImportFail(c, loc, AC_ERR_INVALID, op, "%s has rank above %s", WHAT, "16");
   out->isTensor = 1;
   out->rank = (int32_t)rank;
   for (intptr_t i = 0; i < rank; ++i) {
@@ -234,8 +234,8 @@ static AcStatus acReadTypeUncached(AcImportCtx *c, MlirType t, AcTensorType *out
     bits = 64;
   }
   if (bits <= 0)
-    return acFailAt(c, loc, AC_ERR_INVALID, op,
-                    "%s has an element type autoac cannot size%s", WHAT, "");
+    return acImportFail(c, loc, AC_ERR_INVALID, op,
+                        "%s has an element type autoac cannot size%s", WHAT, "");
   out->elemBits = bits < 8 ? 8 : bits;
   return AC_OK;
 }
@@ -270,8 +270,8 @@ AcStatus acResolveDims(AcImportCtx *c, MlirValue v, AcTensorType *t) {
   if (!dyn)
     return AC_OK;
   if (!c->syms)
-    return acFailAt(c, mlirOperationGetLocation(c->curFunc), AC_ERR_NOMEM,
-                    AC_NONE, "out of memory during import%s%s", "", "");
+    return acImportFail(c, mlirOperationGetLocation(c->curFunc), AC_ERR_NOMEM,
+                        AC_NONE, "out of memory during import%s%s", "", "");
   MlirLocation loc = mlirOperationGetLocation(c->curFunc);
   AcStatus st = acSymbolsAnalyzeFunc(c->syms, c->curFunc, c->curFuncName,
                                      c->err, c->errLoc ? c->errLoc : &loc);

@@ -84,7 +84,7 @@ AcStatus acCollectUnknownOps(AcImportCtx *c) {
       goto nomem;
   goto cleanup;
 nomem:
-  st = acNoMem(c, mlirOperationGetLocation(imp->module));
+  st = acImportNoMem(c, mlirOperationGetLocation(imp->module));
 cleanup:
   acFree(ids);
   return st;
