@@ -3,8 +3,7 @@
  * and a last step from the use lists of their values, the peak comes from
  * a difference array over the block's steps. */
 #include "import/bodies.h"
-#include "import/branches.h"
-#include "import/import.h"
+#include "import/ir.h"
 #include "support/ptrmap.h"
 
 #include "mlir-c/AffineMap.h"
@@ -423,42 +422,6 @@ done:
   acFree(b.st);
   acFree(b.delta);
   return w;
-}
-
-/* The integer an `arith.constant` of integer or index type holds. */
-static int constantIndex(MlirValue v, int64_t *x) {
-  if (!mlirValueIsAOpResult(v) || !acOpIs(mlirOpResultGetOwner(v), "arith.constant"))
-    return 0;
-  MlirAttribute a = mlirOperationGetAttributeByName(
-      mlirOpResultGetOwner(v), mlirStringRefCreateFromCString("value"));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
-    return 0;
-  *x = mlirIntegerAttrGetValueInt(a);
-  return 1;
-}
-
-MlirOperation acBlockTerminator(MlirBlock block) {
-  MlirOperation t = mlirBlockGetTerminator(block);
-  if (!mlirOperationIsNull(t))
-    return t;
-  /* An unregistered op (torch.prim.Loop.condition) is not known as a
-   * terminator: the last op of the block, when it makes nothing. */
-  MlirOperation last = {NULL};
-  for (MlirOperation o = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(o);
-       o = mlirOperationGetNextInBlock(o))
-    last = o;
-  return !mlirOperationIsNull(last) && mlirOperationGetNumResults(last) == 0
-             ? last : (MlirOperation){NULL};
-}
-
-int64_t acForTrips(MlirOperation op) {
-  int64_t lb, ub, step;
-  if (mlirOperationGetNumOperands(op) < 3 ||
-      !constantIndex(mlirOperationGetOperand(op, 0), &lb) ||
-      !constantIndex(mlirOperationGetOperand(op, 1), &ub) ||
-      !constantIndex(mlirOperationGetOperand(op, 2), &step) || step <= 0)
-    return -1;
-  return ub <= lb ? 0 : 1 + (ub - lb - 1) / step;
 }
 
 static int64_t opWorkspace(MlirOperation op, const AcBodyHooks *h,

@@ -48,6 +48,8 @@
 #ifndef AUTOAC_IMPORT_BODIES_H
 #define AUTOAC_IMPORT_BODIES_H
 
+#include "import/dps.h" /* acDpsResultInit, which the rules follow (and its
+                            users here, lib/lower/writecopy.c, read) */
 #include "mlir-c/IR.h"
 
 #include <stdint.h>
@@ -93,35 +95,10 @@ typedef struct AcBodyHooks {
 int64_t acBodyWorkspace(MlirOperation op, const AcBodyHooks *hooks,
                         AcBodyNote *note);
 
-/// The terminator of `block`: MLIR's, or for an unregistered one (not
-/// known as a terminator) the block's last op when it has no results; null
-/// when there is none.
-MlirOperation acBlockTerminator(MlirBlock block);
-
-/// An scf.for's trip count when its bounds and step are constants, else -1.
-int64_t acForTrips(MlirOperation op);
-
 /// Records in `note` the reason `why` (a printf format with one %s, the
 /// name of `at`, then one %lld, `x`) when `level` is worse than the note's.
 void acBodyNoteAt(AcBodyNote *note, int level, MlirOperation at,
                   const char *why, long long x);
-
-/// The init of result `k` of `op` whose storage the result is written into
-/// (linalg op with one init, tensor.insert/insert_slice, scf.for / scf.while
-/// / scf.if through in-place chains), or a null value (import.c).
-MlirValue acDpsResultInit(MlirOperation op, intptr_t k, int depth);
-
-/// Whether the lowering (auto-ac-copy-before-write) copies `passed`, an
-/// operand of the terminator of a block of `loop` (`scf.for`'s yield,
-/// `scf.while`'s condition or yield), into `arg`, the block argument it is
-/// passed on to: when its in-place chain (acDpsResultInit, then views)
-/// ends at a tensor made in the block by an op without regions or at a
-/// value from outside the loop (a `tensor.empty` `cse` hoisted, a saved
-/// one the backward writes into).  0 where it reaches `arg` (in place
-/// already) or ends at another argument of the loop or a region op's
-/// result (which may be `arg` itself: left to bufferization) (import.c).
-int acLoopCopiesPassed(MlirOperation loop, MlirValue passed, MlirValue arg,
-                       int depth);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,7 @@
 /* branches.c - scf.if / scf.index_switch folded where the branch is a
  * compile-time constant (import/branches.h). */
 #include "import/branches.h"
-#include "import/bodies.h"
-#include "import/import.h"
+#include "import/ir.h"
 #include "import/layout.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -261,13 +260,6 @@ intptr_t acFoldConstantBranches(MlirOperation func) {
 }
 
 /* ---- branches decided at run time --------------------------------------- */
-
-int acOpWithin(MlirOperation p, MlirOperation op) {
-  for (; !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
-    if (mlirOperationEqual(p, op))
-      return 1;
-  return 0;
-}
 
 /* Whether `y`, yielded inside region op `op`, is a value defined outside
  * `op` or a view of one (through tensor view ops made inside it): what

@@ -39,9 +39,6 @@ intptr_t acConstantBranch(MlirOperation op);
 /// a valid module).
 intptr_t acFoldConstantBranches(MlirOperation func);
 
-/// Whether `p` is `op` or nested in one of its regions.
-int acOpWithin(MlirOperation p, MlirOperation op);
-
 /// Whether an scf.if or scf.index_switch under `func` (decided at run time,
 /// after acFoldConstantBranches) yields a tensor result from one region as
 /// a value defined outside it (or a view of one: no buffer of its own) and

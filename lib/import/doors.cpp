@@ -7,10 +7,10 @@
 // stream is unbuffered), optionally without re-verifying it.  They
 // live here, below the pass, so that the import does not depend on
 // lib/pass (lib/pass/registration.cpp keeps pass registration and the
-// plugin entry).  Declared in import/import.h.
+// plugin entry).  Declared in import/ir.h.
 //
 //===----------------------------------------------------------------------===//
-#include "import/import.h"
+#include "import/ir.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/Diagnostics.h"

@@ -5,6 +5,11 @@
  * tensors and !torch.vtensor), costs every op with the cost model and builds
  * the graph.  The mapping back to MLIR (ops, values, functions) is kept for
  * the rewrite and for diagnostics.
+ *
+ * The import is built in stages, one file and header each (import.c's
+ * comment draws their order); this header is what the rest of autoac
+ * sees, with the MLIR helpers the edges share (import/ir.h).  Defined in
+ * import.c, except acImportWarnUnknownOps (unknown.c).
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_IMPORT_H
 #define AUTOAC_IMPORT_H
@@ -12,11 +17,9 @@
 #include "autoac/cost.h"
 #include "autoac/graph.h"
 #include "import/bodies.h"
+#include "import/ir.h" /* the MLIR helpers the edges share, for every user */
 #include "import/nesting.h"
 #include "mlir-c/IR.h"
-#include "mlir-c/BuiltinTypes.h"
-
-#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,61 +79,6 @@ AcStatus acImportModuleDims(MlirOperation module, const AcDevice *device,
 void acImportWarnUnknownOps(const AcImport *imp);
 /// Frees an import; NULL is accepted.
 void acImportDestroy(AcImport *imp);
-
-/*===------ MLIR helpers the edges share (lib/import/doors.cpp) ----------===*/
-
-/// 1 if `r` is exactly the NUL-terminated `s`.
-static inline int acStrRefEq(MlirStringRef r, const char *s) {
-  size_t n = strlen(s);
-  return r.length == n && memcmp(r.data, s, n) == 0;
-}
-/// 1 if `op` is named exactly `name` ("linalg.fill").
-static inline int acOpIs(MlirOperation op, const char *name) {
-  return acStrRefEq(mlirIdentifierStr(mlirOperationGetName(op)), name);
-}
-/// 1 if `op` is a tensor constant the lowering keeps as a global
-/// (`memref.get_global`: no allocation): `arith.constant`,
-/// `stablehlo.constant`, `tosa.const` (auto-ac-to-linalg makes it an
-/// arith.constant) with one ranked tensor result.
-static inline int acOpIsGlobalConstant(MlirOperation op) {
-  return mlirOperationGetNumResults(op) == 1 &&
-         (acOpIs(op, "arith.constant") || acOpIs(op, "stablehlo.constant") ||
-          acOpIs(op, "tosa.const")) &&
-         mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetResult(op, 0)));
-}
-/// Which ops acCollectOps keeps.
-typedef int (*AcOpPredicate)(MlirOperation op);
-/// Every op nested under `root` for which `keep` holds, in post order (an
-/// op after the ops nested in it), into `*ops` (acFree it; NULL when none)
-/// and `*n`: passes that change ops gather them first (a walk must not
-/// erase what it walks).  AC_OK, or AC_ERR_NOMEM with `*ops` NULL, `*n` 0.
-AcStatus acCollectOps(MlirOperation root, AcOpPredicate keep,
-                      MlirOperation **ops, intptr_t *n);
-/// The attribute `name` of argument `k` of function `fn` (its `arg_attrs`
-/// dictionary), or a null attribute when it has none.
-MlirAttribute acFuncArgAttr(MlirOperation fn, intptr_t k, const char *name);
-/// MlirStringCallback appending to the AcStrBuf passed as user data.
-void acStrBufMlirCallback(MlirStringRef text, void *strbuf);
-/// Prints `op` into `out` as mlir-opt prints it (the generic C API's
-/// mlirOperationPrint writes token by token through an unbuffered stream:
-/// this writes through a buffer).  `verified`: the caller has verified `op`,
-/// so the printer does not verify it again (MLIR's printer verifies an op
-/// before printing it unless told it is verified: a whole-module
-/// verification).  0, or -1 when `out` ran out of memory.
-int acPrintOp(MlirOperation op, int verified, AcStrBuf *out);
-/// Emits a warning (severity 1) or a remark (2) at `loc` through the context's
-/// diagnostic engine (the C API only has mlirEmitError).
-void acEmitDiagnostic(MlirLocation loc, int severity, const char *message);
-/// Side effects of a registered op: 1 if known free of memory effects
-/// (recursively), 0 if it has effects, -1 if the op is unregistered.
-int acOpMemoryEffectFree(MlirOperation op);
-/// The values a registered op (its nested ops included) declares it writes
-/// or frees (MLIR's MemoryEffectOpInterface): `written` is called once per
-/// such effect with the value.  1 when every write names its value, 0 when
-/// some write does not or the op's effects are unknown (no interface), -1
-/// if the op is unregistered (nothing called).
-int acOpWrittenValues(MlirOperation op, void (*written)(MlirValue, void *),
-                      void *user);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,7 @@
  * rule that does not apply ties nothing, and a dimension tied to nothing
  * needs a bound of its own.  Builtin ops first (tensor, linalg through its
  * indexing maps, arith/math, scf loops), then torch's. */
-#include "import/import.h"
+#include "import/ir.h"
 #include "import/symbols_internal.h"
 
 #include "mlir-c/AffineExpr.h"

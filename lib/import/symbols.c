@@ -1,14 +1,15 @@
-/* symbols.c - dynamic dimensions tied into shape symbols (symbols.h).
+/* symbols.c - dynamic dimensions tied into shape symbols (symbols.h): the
+ * option, the analysis of a function and the queries.
  *
  * Every top-level value of an analysed function gets nodes: one per
  * dimension of a ranked tensor (a static dimension knows its size), one for
  * a scalar (index, integer, `!torch.int`) that may carry a size.  The ops'
- * shape rules unite nodes (union-find); a class is then a constant, or a
- * symbol with a bound.  The rules (symbol_rules.c) only ever unite sizes
+ * shape rules unite nodes (union-find, symbol_nodes.c); a class is then a
+ * constant, or a symbol with a bound.  The rules (symbol_rules.c) only ever unite sizes
  * that are equal at run time, so a class never mixes two different sizes;
  * a rule that does not apply ties nothing, and a dimension tied to nothing
  * needs a bound of its own (the option's `N`). */
-#include "import/import.h"
+#include "import/ir.h"
 #include "import/symbols_internal.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -138,186 +139,6 @@ void acSymbolsDestroy(AcSymbols *s) {
   acPtrMapClear(&s->base);
   acPtrMapClear(&s->done);
   acFree(s);
-}
-
-/*===------------------------------ nodes ---------------------------------===*/
-
-int32_t acSymFind(AcSymbols *s, int32_t x) {
-  int32_t r = x;
-  while (s->nodes[r].parent != r)
-    r = s->nodes[r].parent;
-  while (s->nodes[x].parent != r) {
-    int32_t next = s->nodes[x].parent;
-    s->nodes[x].parent = r;
-    x = next;
-  }
-  return r;
-}
-
-static int32_t acFindConst(const AcSymbols *s, int32_t x) {
-  while (s->nodes[x].parent != x)
-    x = s->nodes[x].parent;
-  return x;
-}
-
-/* Unites the classes of a and b (either may be -1: nothing). */
-void acSymUnite(AcSymbols *s, int32_t a, int32_t b) {
-  if (a < 0 || b < 0)
-    return;
-  a = acSymFind(s, a);
-  b = acSymFind(s, b);
-  if (a == b)
-    return;
-  AcDimNode *x = &s->nodes[a], *y = &s->nodes[b];
-  if (x->konst < 0)
-    x->konst = y->konst;
-  if (y->bound >= 0 && (x->bound < 0 || y->bound < x->bound))
-    x->bound = y->bound;
-  if (y->arg >= 0 &&
-      (x->arg < 0 || y->arg < x->arg || (y->arg == x->arg && y->dim < x->dim))) {
-    x->arg = y->arg;
-    x->dim = y->dim;
-  }
-  y->parent = a;
-}
-
-/* The shape of a type: its rank (dims into `dims`, AC_DIM_DYNAMIC for a
- * dynamic one), 0 with *scalar set for a scalar that may carry a size,
- * -1 for anything else.  *elemBytes: bytes per element. */
-static int acTypeShape(MlirType t, int64_t *dims, int32_t *elemBytes,
-                       int *scalar) {
-  *scalar = 0;
-  *elemBytes = 0;
-  if (mlirTypeIsAIndex(t) || mlirTypeIsAInteger(t)) {
-    *scalar = 1;
-    return 0;
-  }
-  if (mlirTypeIsARankedTensor(t)) {
-    intptr_t r = mlirShapedTypeGetRank(t);
-    if (r > AC_MAX_RANK)
-      return -1;
-    for (intptr_t i = 0; i < r; ++i)
-      dims[i] = mlirShapedTypeIsDynamicDim(t, i) ? AC_DIM_DYNAMIC
-                                                 : mlirShapedTypeGetDimSize(t, i);
-    MlirType e = mlirShapedTypeGetElementType(t);
-    int32_t bits = 0;
-    if (mlirTypeIsAComplex(e) && mlirTypeIsAFloat(mlirComplexTypeGetElementType(e)))
-      bits = 2 * (int32_t)mlirFloatTypeGetWidth(mlirComplexTypeGetElementType(e));
-    else if (mlirTypeIsAFloat(e))
-      bits = (int32_t)mlirFloatTypeGetWidth(e);
-    else if (mlirTypeIsAInteger(e))
-      bits = (int32_t)mlirIntegerTypeGetWidth(e);
-    else if (mlirTypeIsAIndex(e))
-      bits = 64;
-    *elemBytes = bits <= 8 ? 1 : (bits + 7) / 8;
-    return (int)r;
-  }
-  if (!mlirTypeIsAOpaque(t) ||
-      !acStrRefEq(mlirOpaqueTypeGetDialectNamespace(t), "torch"))
-    return -1;
-  MlirStringRef d = mlirOpaqueTypeGetData(t);
-  if (acStrRefEq(d, "int")) {
-    *scalar = 1;
-    return 0;
-  }
-  if (d.length < 7 || d.length > 4000 || memcmp(d.data, "vtensor", 7) != 0)
-    return -1;
-  char buf[4100];
-  memcpy(buf, "!torch.", 7);
-  memcpy(buf + 7, d.data, d.length);
-  AcTensorType tt;
-  AcError err;
-  if (acTypeParseTorchDynamic(buf, d.length + 7, &tt, &err) != AC_OK ||
-      !tt.isTensor)
-    return -1;
-  memcpy(dims, tt.dims, (size_t)tt.rank * sizeof *dims);
-  *elemBytes = tt.elemBits / 8 > 0 ? tt.elemBits / 8 : 1;
-  return tt.rank;
-}
-
-/* Gives value v its nodes (none for other types). */
-static AcStatus acAddValue(AcSymbols *s, MlirValue v) {
-  int64_t dims[AC_MAX_RANK];
-  int32_t eb;
-  int scalar;
-  int r = acTypeShape(mlirValueGetType(v), dims, &eb, &scalar);
-  if (r < 0 || (r == 0 && !scalar))
-    return AC_OK;
-  int n = r > 0 ? r : 1;
-  if (!acArrayGrow((void **)&s->nodes, &s->capNodes, s->numNodes + n,
-                   sizeof *s->nodes) ||
-      acPtrMapPut(&s->base, v.ptr, (int32_t)s->numNodes) != AC_OK)
-    return AC_ERR_NOMEM;
-  for (int i = 0; i < n; ++i) {
-    AcDimNode *x = &s->nodes[s->numNodes + i];
-    x->parent = (int32_t)(s->numNodes + i);
-    x->rank = r;
-    x->konst = r > 0 && dims[i] != AC_DIM_DYNAMIC ? dims[i] : -1;
-    x->bound = -1;
-    x->arg = -1;
-    x->dim = 0;
-    x->sym = -1;
-    x->dyn = r > 0 && dims[i] == AC_DIM_DYNAMIC;
-  }
-  s->numNodes += n;
-  return AC_OK;
-}
-
-/* Node of dimension k of v (a scalar: k 0), or -1. */
-int32_t acSymNode(const AcSymbols *s, MlirValue v, int64_t k) {
-  int32_t b = acPtrMapGet(&s->base, v.ptr);
-  if (b < 0)
-    return -1;
-  int32_t r = s->nodes[b].rank;
-  if (k < 0 || k >= (r > 0 ? r : 1))
-    return -1;
-  return b + (int32_t)k;
-}
-
-int32_t acSymRank(const AcSymbols *s, MlirValue v) {
-  int32_t b = acPtrMapGet(&s->base, v.ptr);
-  return b < 0 ? -1 : s->nodes[b].rank;
-}
-
-int acSymIsScalar(const AcSymbols *s, MlirValue v) {
-  int32_t b = acPtrMapGet(&s->base, v.ptr);
-  return b >= 0 && s->nodes[b].rank == 0;
-}
-
-/* 1 with the value in *k when v is made by an integer constant op. */
-int acSymLiteral(MlirValue v, int64_t *k) {
-  if (!mlirValueIsAOpResult(v))
-    return 0;
-  MlirOperation d = mlirOpResultGetOwner(v);
-  if (!acOpIs(d, "arith.constant") && !acOpIs(d, "torch.constant.int"))
-    return 0;
-  MlirAttribute a = mlirOperationGetAttributeByName(d, acSymStr("value"));
-  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
-    return 0;
-  *k = mlirIntegerAttrGetValueInt(a);
-  return 1;
-}
-
-/* The constant an integer value holds, or -1 (unknown or negative). */
-int64_t acSymConstOf(AcSymbols *s, MlirValue v) {
-  if (mlirValueIsAOpResult(v)) {
-    MlirOperation d = mlirOpResultGetOwner(v);
-    MlirAttribute a = mlirOperationGetAttributeByName(d, acSymStr("value"));
-    if ((acOpIs(d, "arith.constant") || acOpIs(d, "torch.constant.int")) &&
-        !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a))
-      return mlirIntegerAttrGetValueInt(a);
-  }
-  int32_t n = acSymNode(s, v, 0);
-  return n >= 0 && acSymIsScalar(s, v) ? s->nodes[acSymFind(s, n)].konst : -1;
-}
-
-/* Unites v's dims with w's, dimension by dimension (same rank). */
-void acSymUniteShapes(AcSymbols *s, MlirValue v, MlirValue w) {
-  int32_t r = acSymRank(s, v);
-  if (r <= 0 || r != acSymRank(s, w))
-    return;
-  for (int32_t i = 0; i < r; ++i)
-    acSymUnite(s, acSymNode(s, v, i), acSymNode(s, w, i));
 }
 
 /*===----------------------------- analysis -------------------------------===*/
@@ -491,7 +312,7 @@ AcStatus acSymbolsAnalyzeFunc(AcSymbols *s, MlirOperation func,
   MlirAsmState state = {NULL};
   for (intptr_t i = 0; i < mlirBlockGetNumArguments(block) && st == AC_OK; ++i) {
     MlirValue a = mlirBlockGetArgument(block, i);
-    if ((st = acAddValue(s, a)) != AC_OK)
+    if ((st = acSymAddValue(s, a)) != AC_OK)
       break;
     int32_t b = acPtrMapGet(&s->base, a.ptr);
     if (b < 0 || s->nodes[b].rank == 0)
@@ -506,7 +327,7 @@ AcStatus acSymbolsAnalyzeFunc(AcSymbols *s, MlirOperation func,
        st == AC_OK && !mlirOperationIsNull(op) && !mlirOperationEqual(op, ret);
        op = mlirOperationGetNextInBlock(op)) {
     for (intptr_t r = 0; r < mlirOperationGetNumResults(op) && st == AC_OK; ++r)
-      st = acAddValue(s, mlirOperationGetResult(op, r));
+      st = acSymAddValue(s, mlirOperationGetResult(op, r));
     if (st == AC_OK)
       acSymRuleOp(s, op);
   }
@@ -537,7 +358,7 @@ AcStatus acSymbolsResolve(const AcSymbols *s, MlirValue v, AcTensorType *t,
     if (b < 0 || d >= s->nodes[b].rank)
       return acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
                         "a dynamic dimension was not tied to a symbol");
-    const AcDimNode *n = &s->nodes[acFindConst(s, b + d)];
+    const AcDimNode *n = &s->nodes[acSymFindConst(s, b + d)];
     t->dims[d] = n->konst >= 0 ? n->konst : n->bound;
     if (t->dims[d] < 0)
       return acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
@@ -554,13 +375,13 @@ int acSymbolsValueBytes(const AcSymbols *s, MlirValue v, AcPoly *out) {
   int64_t dims[AC_MAX_RANK];
   int32_t eb;
   int scalar;
-  int r = acTypeShape(mlirValueGetType(v), dims, &eb, &scalar);
+  int r = acSymTypeShape(mlirValueGetType(v), dims, &eb, &scalar);
   AcMono m;
   memset(&m, 0, sizeof m);
   m.coef = eb;
   int any = 0;
   for (int d = 0; d < r; ++d) {
-    const AcDimNode *n = &s->nodes[acFindConst(s, b + d)];
+    const AcDimNode *n = &s->nodes[acSymFindConst(s, b + d)];
     int64_t k = dims[d] != AC_DIM_DYNAMIC ? dims[d] : n->konst;
     if (k >= 0) {
       if (__builtin_mul_overflow(m.coef, k, &m.coef))

@@ -62,9 +62,11 @@ AcStatus acSymbolsResolve(const AcSymbols *s, MlirValue v, AcTensorType *t,
 /// first); 0 when it holds no dynamic dimension of a symbol (its bytes are
 /// then the graph's), 1 when it does, -1 when out of memory.
 int acSymbolsValueBytes(const AcSymbols *s, MlirValue v, AcPoly *out);
-/// Number of symbols so far, and symbol i's name and bound.
+/// Number of symbols so far (0 for a NULL `s`).
 intptr_t acSymbolsCount(const AcSymbols *s);
+/// Symbol i's name ("arg0.1", "f:arg0.1", "%5.1"; owned by `s`).
 const char *acSymbolName(const AcSymbols *s, intptr_t i);
+/// Symbol i's bound (the least of those given).
 int64_t acSymbolBound(const AcSymbols *s, intptr_t i);
 /// Symbol i's argument dimensions, comma-separated ("arg0.0,arg3.0"; ""
 /// for a symbol of no argument; a very long list is cut).

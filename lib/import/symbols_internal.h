@@ -1,7 +1,12 @@
-/*===- import/symbols_internal.h - what symbols.c and its rules share -*- C -*-===*
+/*===- import/symbols_internal.h - the symbols stage's own layers -*- C -*-===*
  *
- * The union-find over dimension nodes (symbols.c) and the shape rules that
- * unite them (symbol_rules.c).  Internal to lib/import.
+ * The symbols stage (import/symbols.h) in three layers, each calling only
+ * those below it: symbol_nodes.c, the dimension nodes of values and their
+ * union-find; symbol_rules.c, the ops' shape rules uniting nodes;
+ * symbols.c, the analysis of a function (nodes for every value, the rules
+ * op by op, bounds and symbols of the classes) and the public API.
+ * Invariant: nodes are only ever united when their sizes are equal at run
+ * time, so a class never mixes two sizes.  Internal to lib/import.
  *===----------------------------------------------------------------------===*/
 #ifndef AUTOAC_IMPORT_SYMBOLS_INTERNAL_H
 #define AUTOAC_IMPORT_SYMBOLS_INTERNAL_H
@@ -9,10 +14,13 @@
 #include "import/symbols.h"
 #include "support/ptrmap.h"
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/// One dimension of a value (or a size-carrying scalar): a union-find node.
 typedef struct AcDimNode {
   int32_t parent;
   int32_t rank;      /* rank of the value the node belongs to (scalar: 0) */
@@ -23,6 +31,7 @@ typedef struct AcDimNode {
   uint8_t dyn;       /* a dynamic dimension of its value's type */
 } AcDimNode;
 
+/// One entry of the option max-dim (`N`, `argI.D=N`, `FUNC:argI.D=N`).
 typedef struct AcMaxEntry {
   char *func;        /* NULL: any function */
   int32_t arg, dim;  /* arg -1: the entry for every dimension */
@@ -30,6 +39,7 @@ typedef struct AcMaxEntry {
   int used;
 } AcMaxEntry;
 
+/// The symbols of one import (import/symbols.h): nodes, option, symbols.
 struct AcSymbols {
   AcDimNode *nodes;
   intptr_t numNodes, capNodes;
@@ -45,10 +55,22 @@ struct AcSymbols {
   intptr_t numSyms, capSyms;
 };
 
+/// The MlirStringRef of `s` (acStr of import/ir.h, kept for the rules).
 static inline MlirStringRef acSymStr(const char *s) {
   return mlirStringRefCreateFromCString(s);
 }
 
+/*===------------------------ nodes (symbol_nodes.c) ----------------------===*/
+
+/// The shape of type `t`: its rank (dims into `dims`, AC_DIM_DYNAMIC for a
+/// dynamic one), 0 with *scalar set for a scalar that may carry a size, -1
+/// for anything else.  *elemBytes: bytes per element.
+int acSymTypeShape(MlirType t, int64_t *dims, int32_t *elemBytes, int *scalar);
+/// Gives value v its nodes (none for types acSymTypeShape does not shape).
+/// AC_OK or AC_ERR_NOMEM.
+AcStatus acSymAddValue(AcSymbols *s, MlirValue v);
+/// The class (root node) of node x, without compressing the path.
+int32_t acSymFindConst(const AcSymbols *s, int32_t x);
 /// The class (root node) of node x, compressing the path.
 int32_t acSymFind(AcSymbols *s, int32_t x);
 /// Unites the classes of nodes a and b (either -1: nothing).
@@ -65,8 +87,11 @@ int acSymLiteral(MlirValue v, int64_t *k);
 int64_t acSymConstOf(AcSymbols *s, MlirValue v);
 /// Unites v's dims with w's, dimension by dimension (same rank).
 void acSymUniteShapes(AcSymbols *s, MlirValue v, MlirValue w);
-/// Applies the shape rules of one top-level op (symbol_rules.c); its
-/// results have their nodes already.
+
+/*===------------------------ rules (symbol_rules.c) ----------------------===*/
+
+/// Applies the shape rules of one top-level op (its results have their
+/// nodes already): unites the nodes the rules say are equal.
 void acSymRuleOp(AcSymbols *s, MlirOperation op);
 
 #ifdef __cplusplus

@@ -15,7 +15,8 @@
  *   argmax: the running maxima (the result's shape, the input's type).
  * Every other followed op writes its result only. */
 #include "import/tosa.h"
-#include "import/import.h"
+#include "autoac/graph.h" /* AC_MAX_BYTES */
+#include "import/ir.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"

@@ -1,6 +1,6 @@
 /* test_import_order.c - the import's reorder against a real re-import.
  *
- * When the import sinks backward views and constants (lib/import/import.c),
+ * When the import sinks backward views and constants (lib/import/normalize.c),
  * it does not read the moved IR again: it puts its first graph in the new
  * order (acGraphReorderOps) and its per-op and per-value arrays with it.
  * This test checks that shortcut against the straightforward way: the
