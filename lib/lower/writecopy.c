@@ -232,7 +232,7 @@ static MlirValue chainBase(MlirOperation op, MlirValue y, MlirOperation *head,
 }
 
 /* The init an scf.if writes its result j into, as the import sees it
- * (import.c acDpsResultInit): the value that every branch's yield j reaches
+ * (import/dps.c acDpsResultInit): the value that every branch's yield j reaches
  * by following destination-style writes (initOperands) back inside the
  * branch, when it is defined outside the if; null otherwise. */
 static MlirValue ifInit(MlirOperation op, intptr_t j) {
