@@ -231,7 +231,7 @@ typedef struct AcUnknownOp {
 /// Parses a size: bytes, or a number with B, KB, MB, GB, TB (powers of 1000)
 /// or KiB, MiB, GiB, TiB (powers of 1024); "24GB", "1.5GiB", "3e9".  Rejects
 /// negatives, NaN, overflow and junk with AC_ERR_INVALID quoting the text.
-AcStatus acParseSize(const char *text, int64_t *out, AcError *err);
+AUTOAC_API AcStatus acParseSize(const char *text, int64_t *out, AcError *err);
 
 #ifdef __cplusplus
 }

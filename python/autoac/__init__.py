@@ -24,8 +24,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-__all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "write_output", "library_path",
-           "library_candidates", "cpu_profile"]
+__all__ = ["AutoacError", "PlanResult", "plan", "plan_file", "parse_size", "write_output",
+           "library_path", "library_candidates", "cpu_profile"]
 
 # The cpu device profiles' thread counts (lib/cost/device.c): PyTorch's CPU
 # kernels on that many threads decide some op workspaces.
@@ -203,6 +203,9 @@ def _load():
                                    ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(_AcError)]
         lib.acFileSetDestroy.restype = None
         lib.acFileSetDestroy.argtypes = [ctypes.c_void_p]
+        lib.acParseSize.restype = ctypes.c_int
+        lib.acParseSize.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int64),
+                                    ctypes.POINTER(_AcError)]
         _option_names = _library_option_names(lib)
         _lib = lib
     return _lib
@@ -223,6 +226,20 @@ def _option_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def parse_size(text: str) -> int:
+    """Bytes of a size as the contract reads it ("24GB", "1.5GiB", "3e9"):
+    the library's own parser (acParseSize); AutoacError with its message
+    for anything else."""
+    if "\x00" in text:
+        raise AutoacError(f"size contains a NUL character: {text!r}")
+    lib = _load()
+    out, err = ctypes.c_int64(), _AcError()
+    if lib.acParseSize(text.encode("utf-8", errors="surrogateescape"), ctypes.byref(out),
+                       ctypes.byref(err)) != 0:
+        raise AutoacError(err.message.decode("utf-8", errors="replace"))
+    return out.value
 
 
 def plan(mlir: Union[str, bytes], source_name: str = "<python>", **options: Any) -> PlanResult:

@@ -1,6 +1,9 @@
 """The door's accounting for calls that share parameters (a pipeline stage's
 microbatches): sizes as the contract reads them, the repeated static bytes,
 and the report taken back to what runs (autoac/pytorch/_stacked.py)."""
+import pytest
+
+from autoac import AutoacError, parse_size
 from autoac.pytorch._stacked import repeated_static, size_bytes, unshifted
 
 
@@ -12,6 +15,12 @@ def test_size_bytes_reads_the_contracts_sizes():
     assert size_bytes(7) == 7
     # not a size: left to the library's own error
     assert size_bytes("lots") is None and size_bytes(None) is None and size_bytes("-1") is None
+
+
+def test_parse_size_is_the_librarys_parser():
+    assert parse_size("24GB") == 24 * 10**9
+    with pytest.raises(AutoacError, match="invalid size 'lots'"):
+        parse_size("lots")
 
 
 def test_repeated_static_counts_grads_and_optimizer_state_as_the_contract_does():

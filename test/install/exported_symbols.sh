@@ -22,7 +22,7 @@ if [ -n "$bad" ]; then
   status=1
 fi
 for n in acPlanMlirText acFree acOptionsCreate acOptionsSet acOptionsDestroy acRunOnModule \
-         acStatusName acRegisterPasses; do
+         acStatusName acRegisterPasses acParseSize; do
   names "$lib" | grep -qx "$n" || { echo "exported_symbols: FAIL: $lib lacks $n" >&2; status=1; }
 done
 names "$plugin" | grep -qx mlirGetPassPluginInfo ||

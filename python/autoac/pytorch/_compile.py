@@ -30,6 +30,7 @@ import hashlib
 import json
 import os
 import warnings
+import weakref
 from typing import Any, Callable, List, Optional, Sequence, Union
 
 import torch
@@ -230,7 +231,6 @@ class _Backend:
             joint.warnings = (joint.warnings + "\n" if joint.warnings else "") + \
                 "autoac: warning: " + cap.outside.message()
             warnings.warn(cap.outside.message(), RuntimeWarning, stacklevel=2)
-        import weakref
         self._captured_inputs = [weakref.ref(t) for t in cap.caller_inputs()]
         cap.keep.clear()
         self.partitioner.partition.joint = joint

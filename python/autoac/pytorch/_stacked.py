@@ -34,7 +34,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .. import AutoacError, plan as _plan
+from .. import AutoacError, parse_size, plan as _plan
 
 _HEADER = re.compile(r"func\.func @([A-Za-z0-9_$.]+)\(")
 
@@ -208,24 +208,18 @@ def plan_stacked(texts: Sequence[str], sequence: Sequence[int], budget: Any,
                      report=report, warnings=warns, module=module, candidates=tried)
 
 
-_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-          "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
-_SIZE = re.compile(r"\s*((?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z]*)\s*")
-
-
 def size_bytes(budget: Any) -> Optional[int]:
     """A budget in bytes as the contract reads it (`24GB`, `1.5GiB`,
-    `3e9`, an int), or None when it is none or not one of those (the
-    library then gives its own error)."""
+    `3e9`, an int: the library's parser), or None when it is none or not a
+    size (planning then gives the library's own error)."""
     if budget is None or isinstance(budget, bool):
         return None
     if isinstance(budget, int):
         return budget
-    m = _SIZE.fullmatch(str(budget))
-    if m is None or m.group(2).lower() not in _UNITS:
+    try:
+        return parse_size(str(budget))
+    except AutoacError:
         return None
-    from fractions import Fraction
-    return int(round(Fraction(m.group(1)) * _UNITS[m.group(2).lower()]))
 
 
 def _human(n: int) -> str:
