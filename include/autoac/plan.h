@@ -51,6 +51,31 @@ typedef struct AcPlanOptions {
                          ///< bounded by deterministic work limits.
 } AcPlanOptions;
 
+/// Sets `o` to the defaults: greedy, no budget (-1), no static part, no
+/// floor search, no time limit.  (A zeroed struct is the same but for the
+/// budget: 0 bytes, not none.)
+void acPlanOptionsInit(AcPlanOptions *o);
+
+/// What every search from a starting save set is given (greedy's trajectory
+/// and plan for a budget, knapsack, the ILP, beam).  acSearchOptionsInit
+/// sets the defaults; each planner's options embed it as `search`.
+typedef struct AcSearchOptions {
+  /// The memory model: the peak limit in bytes, static part included
+  /// (< 0: none; default -1), and the static part itself, added to every
+  /// step (params + grads + optimizer state + reserve; default 0).
+  int64_t budget;
+  int64_t staticBytes;
+  /// The clock: the search stops once the monotonic clock (acClockSeconds)
+  /// passes `deadline` and returns the best found so far, marked limited
+  /// (<= 0: never; the default).  Without it a search is bounded by its
+  /// deterministic work limits only, and the same input gives the same
+  /// plan on any machine.
+  double deadline;
+} AcSearchOptions;
+
+/// Sets `o` to the defaults: no budget, no static part, no deadline.
+void acSearchOptionsInit(AcSearchOptions *o);
+
 /// Bounds of greedy's floor search (AcPlanOptions.floorSearch): beam on
 /// starts with at most this many droppable values ...
 #define AC_FLOOR_BEAM_DROPPABLE 256
@@ -195,26 +220,37 @@ AcStatus acGreedyPlanForBudget(const AcGraph *g, const uint8_t *initialSaved,
 /// min-cut plan's.
 double acKnapsackFraction(int64_t budget, int64_t peak, int64_t savedBytes);
 /// Knapsack plan from the starting save set `initialSaved` (the min-cut one
-/// in acPlanRun): keeps the droppable saves that avoid the most recompute
-/// time within fraction * saved bytes, drops the rest.  `fraction` (may be
-/// NULL) receives the fraction used.
+/// in acPlanRun) for opts->budget and opts->staticBytes: keeps the
+/// droppable saves that avoid the most recompute time within fraction *
+/// saved bytes, drops the rest.  One pass, no search: opts->deadline is not
+/// read.  `fraction` (may be NULL) receives the fraction used.
 AcStatus acKnapsackFrom(const AcGraph *g, const uint8_t *initialSaved,
-                        int64_t staticBytes, int64_t budget, AcPlan *plan,
+                        const AcSearchOptions *opts, AcPlan *plan,
                         double *fraction, AcError *err);
 
 
 /*===-------------------------- exact planner (ILP) ------------------------===*/
 
-/// Options of acIlpFrom (zero-initialized: the defaults).
+/// Options of acIlpFrom; acIlpOptionsInit sets the defaults (the search's,
+/// and 0 for the rest).
 typedef struct AcIlpOptions {
-  double timeLimit;     ///< wall-clock seconds for the whole solve; <= 0:
-                        ///< none (the default).  A time limit makes the plan
-                        ///< depend on the machine's speed and load.
-  intptr_t maxRounds;   ///< MILP solves at most; <= 0: no limit
-  intptr_t maxNodes;    ///< branch-and-bound nodes over all solves (the
-                        ///< deterministic work limit); <= 0: the default,
-                        ///< AC_ILP_DEFAULT_NODES
+  /// Budget, static part and deadline.  The solve stops at the deadline or
+  /// at timeLimit, whichever comes first.
+  AcSearchOptions search;
+  /// Time: wall-clock seconds for the whole solve, counted from the call;
+  /// <= 0: none (the default).  A time limit (or a deadline) makes the plan
+  /// depend on the machine's speed and load.
+  double timeLimit;
+  /// Work: MILP solves at most (<= 0: no limit), and branch-and-bound nodes
+  /// over all solves (the deterministic work limit; <= 0: the default,
+  /// AC_ILP_DEFAULT_NODES).
+  intptr_t maxRounds;
+  intptr_t maxNodes;
 } AcIlpOptions;
+
+/// Sets `o` to the defaults: acSearchOptionsInit's, no time limit, the
+/// default work limits.
+void acIlpOptionsInit(AcIlpOptions *o);
 
 /// The ILP's default work limit in branch-and-bound nodes: the same plan
 /// on any machine, whatever the load (docs/optimality.md).
@@ -247,7 +283,8 @@ typedef struct AcIlpStats {
 /// The exact planner over greedy's space: the plans `initialSaved` minus any
 /// set of its droppable values (plan_internal.h).  Returns in `plan` one that
 /// minimizes the simulated recompute seconds subject to the simulated peak
-/// (acSimulate, static part included) <= budget.  A GLPK MILP with a linear
+/// (acSimulate, static part opts->search.staticBytes included) <=
+/// opts->search.budget.  A GLPK MILP with a linear
 /// lower bound on the simulated peak proposes plans in order of cost; each is
 /// simulated, and one that does not fit is cut off and the MILP solved again
 /// (docs/optimality.md).  The greedy plan for the budget is the starting
@@ -258,9 +295,8 @@ typedef struct AcIlpStats {
 /// cut off, until none is lower (then optimal) or the limits stop it.
 /// The limits are deterministic by default (maxNodes; no wall clock), so
 /// the same input gives the same plan on any machine under any load.
-/// No budget (< 0): the starting plan.  `opts` and `stats` may be NULL.
+/// No budget (< 0): the starting plan.  `stats` may be NULL.
 AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
-                   int64_t staticBytes, int64_t budget,
                    const AcIlpOptions *opts, AcPlan *plan, AcIlpStats *stats,
                    AcError *err);
 
@@ -293,7 +329,8 @@ typedef struct AcBeamFront {
 #define AC_BEAM_MIN_SIMULATIONS 64
 intptr_t acBeamMaxSimulations(const AcGraph *g);
 
-/// Runs the beam search from `initialSaved` (width <= 0: 8).
+/// Runs the beam search from `initialSaved` (width <= 0: 8), budget ignored,
+/// with no deadline and beam's default work limit (acBeamMaxSimulations).
 AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
                       int64_t staticBytes, int32_t width, AcBeamFront **out,
                       AcError *err);

@@ -143,48 +143,64 @@ static AcStatus acMcDiagnose(const AcGraph *g, const uint8_t *flags,
   return st;
 }
 
-AcStatus acMincutSaveSet(const AcGraph *g, uint8_t *saved, AcError *err) {
-  AcStatus st = AC_OK;
-  uint8_t *flags = NULL;
-  int32_t *node = NULL; /* per value: k, with in = 2+2k and out = 3+2k */
-  AcMaxflow *net = NULL;
-  intptr_t nv = g->numValues;
-  intptr_t k = 0;          /* values in the network */
-  intptr_t numOpNodes = 0; /* ops joined to their results through a node */
-  intptr_t edgeHint = 0;
-  int64_t finiteSum = 0, flow = 0;
-  int32_t opNode = 0;
-  const int32_t S = 0, T = 1;
+/* One min-cut run: the flags and network node of each value, the size of
+ * the network. */
+typedef struct AcMc {
+  const AcGraph *g;
+  uint8_t *flags;          /* per value: AC_MC_* */
+  int32_t *node;           /* per value: k, with in = 2+2k and out = 3+2k */
+  intptr_t k;              /* values in the network */
+  intptr_t numOpNodes;     /* ops joined to their results through a node */
+  intptr_t edgeHint;
+  AcMaxflow *net;
+  AcError *err;
+} AcMc;
 
-  memset(saved, 0, (size_t)nv);
+enum { AC_MC_S = 0, AC_MC_T = 1 };
 
-  /* Validate the markers and sizes. */
+static AcStatus acMcNoMem(AcMc *mc) {
+  return acErrorSet(mc->err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory in the min-cut partitioner");
+}
+
+static AcStatus acMcTooLarge(AcMc *mc) {
+  return acErrorSet(mc->err, AC_ERR_INVALID, AC_NONE, AC_NONE,
+                    "the graph is too large for the min-cut partitioner");
+}
+
+/* The markers and sizes are valid. */
+static AcStatus acMcValidate(const AcGraph *g, AcError *err) {
   for (intptr_t o = 0; o < g->numOps; ++o) {
     const AcOp *op = &g->ops[o];
-    if (op->phase == AC_PHASE_FWD && op->mustRecompute && !op->recomputable) {
-      st = acErrorSet(err, AC_ERR_INFEASIBLE, (AcId)o, AC_NONE,
-                      "op '%s' is marked ac.recompute but cannot be "
-                      "recomputed (%s)", op->name, acMcWhyNot(op));
-      goto cleanup;
-    }
+    if (op->phase == AC_PHASE_FWD && op->mustRecompute && !op->recomputable)
+      return acErrorSet(err, AC_ERR_INFEASIBLE, (AcId)o, AC_NONE,
+                        "op '%s' is marked ac.recompute but cannot be "
+                        "recomputed (%s)", op->name, acMcWhyNot(op));
   }
-  for (intptr_t v = 0; v < nv; ++v) {
+  for (intptr_t v = 0; v < g->numValues; ++v) {
     int64_t bytes = g->values[v].bytes;
-    if (bytes < 0 || bytes >= AC_CAP_INF / 2) {
-      st = acErrorSet(err, AC_ERR_INVALID, g->values[v].producer, (AcId)v,
-                      "value %ld has an invalid size (%lld bytes)", (long)v,
-                      (long long)bytes);
-      goto cleanup;
-    }
+    if (bytes < 0 || bytes >= AC_CAP_INF / 2)
+      return acErrorSet(err, AC_ERR_INVALID, g->values[v].producer, (AcId)v,
+                        "value %ld has an invalid size (%lld bytes)", (long)v,
+                        (long long)bytes);
   }
+  return AC_OK;
+}
 
-  flags = acCalloc((size_t)nv + 1, 1);
-  node = acMalloc(((size_t)nv + 1) * sizeof *node);
-  if (!flags || !node)
-    goto nomem;
+/* How many results of forward op `op` the backward needs. */
+static int32_t acMcNeededResults(const AcMc *mc, const AcOp *op) {
+  int32_t nres = 0;
+  for (int32_t r = 0; r < op->numResults; ++r)
+    nres += (mc->flags[op->firstResult + r] & AC_MC_NEEDED) != 0;
+  return nres;
+}
 
-  /* What the backward reads, then (one reverse sweep in SSA order) every
-     forward value those reads depend on through forward ops. */
+/* What the backward reads, then (one reverse sweep in SSA order) every
+ * forward value those reads depend on through forward ops; counts the op
+ * nodes and edges the network will need. */
+static void acMcMarkNeeded(AcMc *mc) {
+  const AcGraph *g = mc->g;
+  uint8_t *flags = mc->flags;
   for (intptr_t o = 0; o < g->numOps; ++o) {
     const AcOp *op = &g->ops[o];
     if (op->phase != AC_PHASE_BWD)
@@ -199,67 +215,88 @@ AcStatus acMincutSaveSet(const AcGraph *g, uint8_t *saved, AcError *err) {
     const AcOp *op = &g->ops[o];
     if (op->phase != AC_PHASE_FWD)
       continue;
-    int32_t nres = 0;
-    for (int32_t r = 0; r < op->numResults; ++r)
-      nres += (flags[op->firstResult + r] & AC_MC_NEEDED) != 0;
+    int32_t nres = acMcNeededResults(mc, op);
     if (nres == 0)
       continue;
     for (int32_t i = 0; i < op->numOperands; ++i)
       flags[acOpOperand(g, (AcId)o, i)] |= AC_MC_NEEDED;
     if (nres > 1 && op->numOperands > 1) {
-      ++numOpNodes;
-      edgeHint += op->numOperands + nres;
+      ++mc->numOpNodes;
+      mc->edgeHint += op->numOperands + nres;
     } else {
-      edgeHint += (intptr_t)op->numOperands * nres;
+      mc->edgeHint += (intptr_t)op->numOperands * nres;
     }
   }
-  for (intptr_t v = 0; v < nv; ++v) {
-    node[v] = -1;
-    if (!(flags[v] & AC_MC_NEEDED))
+}
+
+/* Numbers the needed values (mc->node, mc->k); the finite capacities must
+ * sum below AC_CAP_INF / 2 and the nodes fit int32_t. */
+static AcStatus acMcNumber(AcMc *mc) {
+  const AcGraph *g = mc->g;
+  int64_t finiteSum = 0;
+  for (intptr_t v = 0; v < g->numValues; ++v) {
+    mc->node[v] = -1;
+    if (!(mc->flags[v] & AC_MC_NEEDED))
       continue;
-    node[v] = (int32_t)k++;
+    mc->node[v] = (int32_t)mc->k++;
     int64_t cap = acMcValueCap(g, (AcId)v);
     if (cap < AC_CAP_INF) {
       finiteSum += cap;
       if (finiteSum >= AC_CAP_INF / 2)
-        goto tooLarge;
+        return acMcTooLarge(mc);
     }
   }
-  if (2 + 2 * k + numOpNodes > INT32_MAX)
-    goto tooLarge;
-  edgeHint += 3 * k;
+  if (2 + 2 * mc->k + mc->numOpNodes > INT32_MAX)
+    return acMcTooLarge(mc);
+  mc->edgeHint += 3 * mc->k;
+  return AC_OK;
+}
 
-  net = acMaxflowCreate(2 + 2 * k + numOpNodes, edgeHint);
-  if (!net)
-    goto nomem;
-  /* Of equally small cuts, take the one nearest the backward: it saves the
-     latest values and so recomputes the least (an MLP saves relu outputs,
-     not the addmm outputs the relu would then be rerun from). */
-  acMaxflowPreferSinkSide(net, 1);
+/* A failed acMaxflowAddEdge as this run reports it. */
+static AcStatus acMcEdgeFailed(AcMc *mc, AcStatus st) {
+  if (st == AC_ERR_NOMEM)
+    return acMcNoMem(mc);
+  return acErrorSet(mc->err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                    "building the flow network failed: %s", acStatusName(st));
+}
+
 #define AC_MC_EDGE(a, b, c)                                                    \
   do {                                                                         \
-    if ((st = acMaxflowAddEdge(net, (a), (b), (c))) != AC_OK)                  \
-      goto addFailed;                                                          \
+    if ((st = acMaxflowAddEdge(mc->net, (a), (b), (c))) != AC_OK)              \
+      return acMcEdgeFailed(mc, st);                                           \
   } while (0)
-  for (intptr_t v = 0; v < nv; ++v) {
-    if (node[v] < 0)
+
+/* The values' edges: in -> out at the value's capacity, S -> in for values
+ * that cannot be recomputed, out -> T for the backward's reads. */
+static AcStatus acMcValueEdges(AcMc *mc) {
+  const AcGraph *g = mc->g;
+  AcStatus st;
+  for (intptr_t v = 0; v < g->numValues; ++v) {
+    if (mc->node[v] < 0)
       continue;
     const AcValue *val = &g->values[v];
-    int32_t in = 2 + 2 * node[v], out = in + 1;
+    int32_t in = 2 + 2 * mc->node[v], out = in + 1;
     AC_MC_EDGE(in, out, acMcValueCap(g, (AcId)v));
     if (val->producer == AC_NONE || acMcBanned(&g->ops[val->producer]))
-      AC_MC_EDGE(S, in, AC_CAP_INF);
-    if (flags[v] & AC_MC_BWDREAD)
-      AC_MC_EDGE(out, T, AC_CAP_INF);
+      AC_MC_EDGE(AC_MC_S, in, AC_CAP_INF);
+    if (mc->flags[v] & AC_MC_BWDREAD)
+      AC_MC_EDGE(out, AC_MC_T, AC_CAP_INF);
   }
-  opNode = (int32_t)(2 + 2 * k);
+  return AC_OK;
+}
+
+/* The ops' edges: each needed result's in-node from each operand's
+ * out-node, through one op node when the op has several of each. */
+static AcStatus acMcOpEdges(AcMc *mc) {
+  const AcGraph *g = mc->g;
+  const int32_t *node = mc->node;
+  AcStatus st;
+  int32_t opNode = (int32_t)(2 + 2 * mc->k);
   for (intptr_t o = 0; o < g->numOps; ++o) {
     const AcOp *op = &g->ops[o];
     if (op->phase != AC_PHASE_FWD)
       continue;
-    int32_t nres = 0;
-    for (int32_t r = 0; r < op->numResults; ++r)
-      nres += (flags[op->firstResult + r] & AC_MC_NEEDED) != 0;
+    int32_t nres = acMcNeededResults(mc, op);
     if (nres == 0)
       continue;
     int viaNode = nres > 1 && op->numOperands > 1;
@@ -280,24 +317,18 @@ AcStatus acMincutSaveSet(const AcGraph *g, uint8_t *saved, AcError *err) {
       ++opNode;
     }
   }
+  assert(opNode == 2 + 2 * mc->k + mc->numOpNodes);
+  return AC_OK;
+}
 #undef AC_MC_EDGE
-  assert(opNode == 2 + 2 * k + numOpNodes);
 
-  st = acMaxflowSolve(net, S, T, &flow);
-  if (st == AC_ERR_NOMEM)
-    goto nomem;
-  if (st != AC_OK) {
-    st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
-                    "max flow failed: %s", acStatusName(st));
-    goto cleanup;
-  }
-  if (flow >= AC_CAP_INF) {
-    st = acMcDiagnose(g, flags, err);
-    goto cleanup;
-  }
-
-  /* Read off the cut, keeping only what the backward needs: walk back from
-     the backward's reads, stopping at saved values and arguments. */
+/* Reads off the cut into `saved`, keeping only what the backward needs:
+ * walks back from the backward's reads, stopping at saved values and
+ * arguments. */
+static AcStatus acMcReadCut(AcMc *mc, uint8_t *saved) {
+  const AcGraph *g = mc->g;
+  uint8_t *flags = mc->flags;
+  intptr_t nv = g->numValues;
   for (intptr_t v = 0; v < nv; ++v)
     if (flags[v] & AC_MC_BWDREAD)
       flags[v] |= AC_MC_KEEP;
@@ -305,9 +336,9 @@ AcStatus acMincutSaveSet(const AcGraph *g, uint8_t *saved, AcError *err) {
     if (!(flags[v] & AC_MC_KEEP))
       continue;
     const AcValue *val = &g->values[v];
-    int32_t in = 2 + 2 * node[v];
-    int inSrc = acMaxflowSourceSide(net, in);
-    int outSrc = acMaxflowSourceSide(net, in + 1);
+    int32_t in = 2 + 2 * mc->node[v];
+    int inSrc = acMaxflowSourceSide(mc->net, in);
+    int outSrc = acMaxflowSourceSide(mc->net, in + 1);
     assert(!outSrc && "a needed value's out-node must be on the sink side");
     if (val->producer == AC_NONE)
       continue;
@@ -319,50 +350,90 @@ AcStatus acMincutSaveSet(const AcGraph *g, uint8_t *saved, AcError *err) {
     /* Recomputed: its producer must be allowed to rerun. */
     if (outSrc || acMcBanned(op)) {
       assert(0 && "min cut recomputes a value that must be saved");
-      st = acErrorSet(err, AC_ERR_INTERNAL, val->producer, (AcId)v,
-                      "min cut recomputes op '%s', which must not be "
-                      "recomputed", op->name);
-      goto cleanup;
+      return acErrorSet(mc->err, AC_ERR_INTERNAL, val->producer, (AcId)v,
+                        "min cut recomputes op '%s', which must not be "
+                        "recomputed", op->name);
     }
     for (int32_t i = 0; i < op->numOperands; ++i)
       flags[acOpOperand(g, val->producer, i)] |= AC_MC_KEEP;
   }
-#ifndef NDEBUG
-  {
-    int64_t savedCap = 0;
-    for (intptr_t v = 0; v < nv; ++v) {
-      if (!saved[v])
-        continue;
-      const AcValue *val = &g->values[v];
-      assert(val->role == AC_ROLE_RESULT && val->phase == AC_PHASE_FWD);
-      assert(val->aliasRoot == v ||
-             (val->bytes == 0 && acMcBanned(&g->ops[val->producer])));
-      assert(!g->ops[val->producer].mustRecompute);
-      savedCap += acMcValueCap(g, (AcId)v);
-    }
-    assert(savedCap <= flow);
-  }
-#endif
-  goto cleanup;
+  return AC_OK;
+}
 
-addFailed:
-  if (st == AC_ERR_NOMEM)
-    goto nomem;
-  st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
-                  "building the flow network failed: %s", acStatusName(st));
-  goto cleanup;
-tooLarge:
-  st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                  "the graph is too large for the min-cut partitioner");
-  goto cleanup;
-nomem:
-  st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                  "out of memory in the min-cut partitioner");
+#ifndef NDEBUG
+/* The save set's invariants (plan.h) and its capacity within the flow. */
+static void acMcCheckSaved(const AcGraph *g, const uint8_t *saved,
+                           int64_t flow) {
+  int64_t savedCap = 0;
+  for (intptr_t v = 0; v < g->numValues; ++v) {
+    if (!saved[v])
+      continue;
+    const AcValue *val = &g->values[v];
+    assert(val->role == AC_ROLE_RESULT && val->phase == AC_PHASE_FWD);
+    assert(val->aliasRoot == v ||
+           (val->bytes == 0 && acMcBanned(&g->ops[val->producer])));
+    assert(!g->ops[val->producer].mustRecompute);
+    savedCap += acMcValueCap(g, (AcId)v);
+  }
+  assert(savedCap <= flow);
+}
+#endif
+
+AcStatus acMincutSaveSet(const AcGraph *g, uint8_t *saved, AcError *err) {
+  AcStatus st = AC_OK;
+  AcMc mc;
+  intptr_t nv = g->numValues;
+  int64_t flow = 0;
+  memset(&mc, 0, sizeof mc);
+  mc.g = g;
+  mc.err = err;
+  memset(saved, 0, (size_t)nv);
+  if ((st = acMcValidate(g, err)) != AC_OK)
+    goto cleanup;
+  mc.flags = acCalloc((size_t)nv + 1, 1);
+  mc.node = acMalloc(((size_t)nv + 1) * sizeof *mc.node);
+  if (!mc.flags || !mc.node) {
+    st = acMcNoMem(&mc);
+    goto cleanup;
+  }
+  acMcMarkNeeded(&mc);
+  if ((st = acMcNumber(&mc)) != AC_OK)
+    goto cleanup;
+  mc.net = acMaxflowCreate(2 + 2 * mc.k + mc.numOpNodes, mc.edgeHint);
+  if (!mc.net) {
+    st = acMcNoMem(&mc);
+    goto cleanup;
+  }
+  /* Of equally small cuts, take the one nearest the backward: it saves the
+     latest values and so recomputes the least (an MLP saves relu outputs,
+     not the addmm outputs the relu would then be rerun from). */
+  acMaxflowPreferSinkSide(mc.net, 1);
+  if ((st = acMcValueEdges(&mc)) != AC_OK || (st = acMcOpEdges(&mc)) != AC_OK)
+    goto cleanup;
+  st = acMaxflowSolve(mc.net, AC_MC_S, AC_MC_T, &flow);
+  if (st == AC_ERR_NOMEM) {
+    st = acMcNoMem(&mc);
+    goto cleanup;
+  }
+  if (st != AC_OK) {
+    st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                    "max flow failed: %s", acStatusName(st));
+    goto cleanup;
+  }
+  if (flow >= AC_CAP_INF) {
+    st = acMcDiagnose(g, mc.flags, err);
+    goto cleanup;
+  }
+  if ((st = acMcReadCut(&mc, saved)) != AC_OK)
+    goto cleanup;
+#ifndef NDEBUG
+  acMcCheckSaved(g, saved, flow);
+#endif
 cleanup:
   if (st != AC_OK)
     memset(saved, 0, (size_t)nv);
-  acMaxflowDestroy(net);
-  acFree(flags);
-  acFree(node);
+  acMaxflowDestroy(mc.net);
+  acFree(mc.flags);
+  acFree(mc.node);
   return st;
 }

@@ -152,10 +152,13 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
   if (!(mincutSaved = acMalloc((size_t)g->numValues + 1)))
     goto nomem;
   if ((st = acPlanStartSet(g, staticBytes, mincutSaved, &err)) != AC_OK ||
-      (st = acGreedyIncrementalDeadline(g, mincutSaved, staticBytes, -1, deadline,
-                                        &cut, NULL, &traj, &err)) != AC_OK ||
-      (st = acBeamSearchLimited(g, mincutSaved, staticBytes, 0, deadline, &front,
-                                &err)) != AC_OK)
+      (st = acGreedyIncrementalRun(
+           g, mincutSaved,
+           &(AcGreedyOptions){{-1, staticBytes, deadline}, 0, NULL}, &cut,
+           &traj, &err)) != AC_OK ||
+      (st = acBeamSearchRun(g, mincutSaved,
+                            &(AcBeamOptions){{-1, staticBytes, deadline}, 0, 0, 0},
+                            &front, &err)) != AC_OK)
     goto fail;
   intptr_t droppable = acPlanDroppableCount(g, mincutSaved);
   if (droppable < 0)
@@ -199,9 +202,10 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
         /* The product's plan: the trajectory until a plan fits, and the
            budget's last drop (acGreedyPlanForBudget). */
         AcTrajectory *bt = NULL;
-        if ((st = acGreedyPlanForBudgetDeadline(g, mincutSaved, staticBytes, budget,
-                                                deadline, NULL, NULL, plan, &bt,
-                                                &err)) != AC_OK)
+        if ((st = acGreedyPlanForBudgetRun(
+                 g, mincutSaved,
+                 &(AcGreedyOptions){{budget, staticBytes, deadline}, 0, NULL},
+                 NULL, plan, &bt, &err)) != AC_OK)
           goto fail;
         intptr_t k = acTrajectoryChoose(bt, budget);
         int refined = bt->refinedDrop != AC_NONE;

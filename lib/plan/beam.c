@@ -244,24 +244,25 @@ static intptr_t acBeamFront(const AcBeam *bm, AcBeamKey *order) {
   return nf;
 }
 
+void acBeamOptionsInit(AcBeamOptions *o) {
+  memset(o, 0, sizeof *o);
+  acSearchOptionsInit(&o->search);
+}
+
 AcStatus acBeamSearch(const AcGraph *g, const uint8_t *initialSaved,
                       int64_t staticBytes, int32_t width, AcBeamFront **out,
                       AcError *err) {
-  return acBeamSearchLimited(g, initialSaved, staticBytes, width, 0, out, err);
+  AcBeamOptions o;
+  acBeamOptionsInit(&o);
+  o.search.staticBytes = staticBytes;
+  o.width = width;
+  return acBeamSearchRun(g, initialSaved, &o, out, err);
 }
 
 intptr_t acBeamMaxSimulations(const AcGraph *g) {
   intptr_t size = (intptr_t)g->numOps + g->numValues + 1;
   intptr_t n = AC_BEAM_MAX_WORK / size;
   return n < AC_BEAM_MIN_SIMULATIONS ? AC_BEAM_MIN_SIMULATIONS : n;
-}
-
-AcStatus acBeamSearchLimited(const AcGraph *g, const uint8_t *initialSaved,
-                             int64_t staticBytes, int32_t width,
-                             double deadline, AcBeamFront **out,
-                             AcError *err) {
-  AcBeamRun run = {width, acBeamMaxSimulations(g), 0, deadline};
-  return acBeamSearchRun(g, initialSaved, staticBytes, &run, out, err);
 }
 
 intptr_t acBeamFloorSimulations(const AcGraph *g, intptr_t droppable) {
@@ -285,252 +286,332 @@ int acBeamFullIsCheap(const AcGraph *g, intptr_t droppable) {
   return most <= AC_FLOOR_FULL_BEAM_WORK / size;
 }
 
-AcStatus acBeamSearchRun(const AcGraph *g, const uint8_t *initialSaved,
-                         int64_t staticBytes, const AcBeamRun *run,
-                         AcBeamFront **out, AcError *err) {
-  AcStatus st = AC_OK;
-  int limited = 0, cut = 0;
-  int32_t width = run->width;
-  double deadline = run->deadline;
-  intptr_t maxSims = run->maxSimulations;
+/* One beam search: the archive, the options resolved, and the scratch of
+ * the rounds (the plans picked for expansion, the stepping stones for the
+ * next round, the children of this one). */
+typedef struct AcBeamSearchState {
   AcBeam bm;
-  memset(&bm, 0, sizeof bm);
-  bm.g = g;
-  AcPlan *plan = acPlanCreate(g);
+  const uint8_t *s0;
+  int64_t staticBytes;
+  double deadline;
+  int32_t width;
+  int floorOnly;
+  intptr_t maxSims;
+  int limited;
+  AcPlan *plan;          /* scratch for acBeamEval */
+  uint64_t *child;       /* [words] a drop set being built */
+  int32_t *varIndex;     /* [numValues] index among vars, or -1 */
+  intptr_t *pick, *stones, *kids;
+  intptr_t numPick, capPick, numStones, capStones, numKids, capKids;
+  AcBeamKey *keys, *order;
+  AcError *err;
+} AcBeamSearchState;
+
+static void acBeamStateFree(AcBeamSearchState *s) {
+  acPlanDestroy(s->plan);
+  acFree(s->varIndex);
+  acFree(s->pick);
+  acFree(s->stones);
+  acFree(s->kids);
+  acFree(s->keys);
+  acFree(s->order);
+  acFree(s->child);
+  acFree(s->bm.vars);
+  acFree(s->bm.bits);
+  acFree(s->bm.nodes);
+  acFree(s->bm.table);
+}
+
+static AcStatus acBeamNoMem(AcBeamSearchState *s) {
+  return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory in the beam planner");
+}
+
+/* The variables (the droppable values of S0, ascending) and the root of
+ * the archive: S0 itself, simulated. */
+static AcStatus acBeamRoot(AcBeamSearchState *s) {
+  AcBeam *bm = &s->bm;
+  const AcGraph *g = bm->g;
+  AcStatus st = AC_OK;
   AcDropChecker *ck = acDropCheckerCreate(g);
-  AcTrajectory *traj = NULL;
-  int32_t *varIndex = NULL;
-  intptr_t *pick = NULL, *stones = NULL, *kids = NULL;
-  intptr_t numPick = 0, capPick = 0, numStones = 0, capStones = 0;
-  intptr_t numKids = 0, capKids = 0;
-  AcBeamKey *keys = NULL, *order = NULL;
-  uint64_t *child = NULL;
-  AcBeamFront *f = NULL;
-  *out = NULL;
-  if (width <= 0)
-    width = AC_BEAM_DEFAULT_WIDTH;
-  bm.vars = acMalloc(((size_t)g->numValues + 1) * sizeof *bm.vars);
-  varIndex = acMalloc(((size_t)g->numValues + 1) * sizeof *varIndex);
-  if (!plan || !ck || !bm.vars || !varIndex)
-    goto nomem;
-  if ((st = acPlanFromSaved(g, initialSaved, plan, err)) != AC_OK)
+  s->plan = acPlanCreate(g);
+  bm->vars = acMalloc(((size_t)g->numValues + 1) * sizeof *bm->vars);
+  s->varIndex = acMalloc(((size_t)g->numValues + 1) * sizeof *s->varIndex);
+  if (!s->plan || !ck || !bm->vars || !s->varIndex) {
+    st = acBeamNoMem(s);
+    goto cleanup;
+  }
+  if ((st = acPlanFromSaved(g, s->s0, s->plan, s->err)) != AC_OK)
     goto cleanup;
   for (intptr_t v = 0; v < g->numValues; ++v) {
-    varIndex[v] = -1;
-    if (acDropCheckerOk(ck, initialSaved, (AcId)v)) {
-      varIndex[v] = (int32_t)bm.numVars;
-      bm.vars[bm.numVars++] = (AcId)v;
+    s->varIndex[v] = -1;
+    if (acDropCheckerOk(ck, s->s0, (AcId)v)) {
+      s->varIndex[v] = (int32_t)bm->numVars;
+      bm->vars[bm->numVars++] = (AcId)v;
     }
   }
-  bm.words = (bm.numVars + 63) / 64;
-  if (bm.words == 0)
-    bm.words = 1;
-  child = acCalloc((size_t)bm.words, sizeof *child);
-  if (!child)
-    goto nomem;
-  if (!acBeamAdd(&bm, child))
-    goto nomem;
-  if ((st = acBeamEval(&bm, initialSaved, child, staticBytes, plan,
-                       &bm.nodes[0].peak, &bm.nodes[0].seconds, err)) != AC_OK)
+  bm->words = (bm->numVars + 63) / 64;
+  if (bm->words == 0)
+    bm->words = 1;
+  s->child = acCalloc((size_t)bm->words, sizeof *s->child);
+  if (!s->child || !acBeamAdd(bm, s->child)) {
+    st = acBeamNoMem(s);
     goto cleanup;
-  bm.nodes[0].parent = -1;
+  }
+  if ((st = acBeamEval(bm, s->s0, s->child, s->staticBytes, s->plan,
+                       &bm->nodes[0].peak, &bm->nodes[0].seconds,
+                       s->err)) != AC_OK)
+    goto cleanup;
+  bm->nodes[0].parent = -1;
+cleanup:
+  acDropCheckerDestroy(ck);
+  return st;
+}
 
-  /* Greedy's trajectory joins the archive (its plans are simulated
-     already), so no budget gets a costlier plan than greedy's. */
-  if ((st = acGreedyIncrementalDeadline(g, initialSaved, staticBytes, -1,
-                                        deadline, &cut, NULL, &traj,
-                                        err)) != AC_OK)
+/* Greedy's trajectory joins the archive (its plans are simulated already),
+ * so no budget gets a costlier plan than greedy's.  Cut short by the
+ * deadline or its work limit, it leaves the search limited. */
+static AcStatus acBeamAddGreedy(AcBeamSearchState *s) {
+  AcBeam *bm = &s->bm;
+  AcTrajectory *traj = NULL;
+  AcGreedyOptions go;
+  int cut = 0;
+  acGreedyOptionsInit(&go);
+  go.search.staticBytes = s->staticBytes;
+  go.search.deadline = s->deadline;
+  AcStatus st = acGreedyIncrementalRun(bm->g, s->s0, &go, &cut, &traj, s->err);
+  if (st != AC_OK)
     goto cleanup;
-  limited = cut;
+  s->limited = cut;
   for (intptr_t k = 1; k < traj->numPlans; ++k) {
-    int32_t vi = varIndex[traj->dropped[k]];
+    int32_t vi = s->varIndex[traj->dropped[k]];
     if (vi < 0)
       break; /* (cannot happen: greedy drops droppable values of S0) */
-    child[vi / 64] |= (uint64_t)1 << (vi % 64);
+    s->child[vi / 64] |= (uint64_t)1 << (vi % 64);
     intptr_t slot;
-    if (acBeamFind(&bm, child, &slot) >= 0)
+    if (acBeamFind(bm, s->child, &slot) >= 0)
       continue;
-    if (!acBeamAdd(&bm, child))
-      goto nomem;
-    AcBeamNode *nc = &bm.nodes[bm.numNodes - 1];
+    if (!acBeamAdd(bm, s->child)) {
+      st = acBeamNoMem(s);
+      goto cleanup;
+    }
+    AcBeamNode *nc = &bm->nodes[bm->numNodes - 1];
     nc->peak = traj->peakBytes[k];
     nc->seconds = traj->recomputeSeconds[k];
-    nc->parent = bm.numNodes - 2;
+    nc->parent = bm->numNodes - 2;
   }
+cleanup:
+  acTrajectoryDestroy(traj);
+  return st;
+}
 
-  /* Rounds: expand up to `width` unexpanded plans of the current front,
-     spread along it, and up to `width` stepping stones (the best children
-     of the last round by greedy's ratio, which may not be on the front
-     yet, e.g. a drop that only pays off with a second one). */
-  intptr_t maxExpand = (intptr_t)width * 2 * (bm.numVars + 1), expanded = 0;
-  while (expanded < maxExpand && !limited) {
-    acFree(order);
-    order = acMalloc(((size_t)bm.numNodes + 1) * sizeof *order);
-    if (!order)
-      goto nomem;
-    intptr_t nf = acBeamFront(&bm, order), nc = 0;
-    /* Candidates: unexpanded plans within AC_BEAM_SLACK of the front's
-       seconds at their peak (the cheapest front plan that fits it), in
-       peak order. */
-    acFree(keys);
-    keys = acMalloc(((size_t)bm.numNodes + 1) * sizeof *keys);
-    if (!keys)
-      goto nomem;
-    for (intptr_t n = 0; n < bm.numNodes; ++n) {
-      const AcBeamNode *x = &bm.nodes[n];
-      if (x->expanded)
-        continue;
-      intptr_t lo = 0, hi = nf; /* first front plan with peak <= x->peak */
-      while (lo < hi) {
-        intptr_t mid = (lo + hi) / 2;
-        if (order[mid].peak <= x->peak)
-          hi = mid;
-        else
-          lo = mid + 1;
-      }
-      if (lo < nf && x->seconds <= order[lo].seconds * (1 + AC_BEAM_SLACK) +
-                                       1e-15)
-        keys[nc++] = acBeamKeyOf(&bm, n);
+/* Room for one key per archived node in `*keys`; 0 on allocation failure. */
+static int acBeamKeysAlloc(AcBeamKey **keys, intptr_t n) {
+  acFree(*keys);
+  *keys = acMalloc(((size_t)n + 1) * sizeof **keys);
+  return *keys != NULL;
+}
+
+/* Marks node n expanded and adds it to the round's picks (unless it was
+ * already expanded); 0 on allocation failure. */
+static int acBeamPickNode(AcBeamSearchState *s, intptr_t n) {
+  if (s->bm.nodes[n].expanded)
+    return 1;
+  s->bm.nodes[n].expanded = 1;
+  return acBeamPushId(&s->pick, &s->numPick, &s->capPick, n);
+}
+
+/* The plans to expand this round into s->pick: up to `width` unexpanded
+ * plans within AC_BEAM_SLACK of the front's seconds at their peak (the
+ * cheapest front plan that fits it), spread along the peaks (the lowest
+ * peaks for the floor), then the stepping stones of the last round. */
+static AcStatus acBeamPickRound(AcBeamSearchState *s) {
+  AcBeam *bm = &s->bm;
+  if (!acBeamKeysAlloc(&s->order, bm->numNodes) ||
+      !acBeamKeysAlloc(&s->keys, bm->numNodes))
+    return acBeamNoMem(s);
+  intptr_t nf = acBeamFront(bm, s->order), nc = 0;
+  for (intptr_t n = 0; n < bm->numNodes; ++n) {
+    const AcBeamNode *x = &bm->nodes[n];
+    if (x->expanded)
+      continue;
+    intptr_t lo = 0, hi = nf; /* first front plan with peak <= x->peak */
+    while (lo < hi) {
+      intptr_t mid = (lo + hi) / 2;
+      if (s->order[mid].peak <= x->peak)
+        hi = mid;
+      else
+        lo = mid + 1;
     }
-    if (nc > 1)
-      qsort(keys, (size_t)nc, sizeof *keys, acBeamComparePeak);
-    for (intptr_t i = 0; i < nc; ++i)
-      order[i] = keys[i];
-    numPick = 0;
-    for (intptr_t i = 0; i < nc && i < width; ++i) {
-      /* The floor: the lowest peaks (the end of the peak order); else
-         spread along the front. */
-      intptr_t at = run->floorOnly ? nc - 1 - i
-                    : nc <= width  ? i
-                                   : (intptr_t)((double)i * (double)(nc - 1) /
-                                                    (double)(width - 1) +
-                                                0.5);
-      intptr_t n = order[at].node;
-      if (!bm.nodes[n].expanded && !acBeamPushId(&pick, &numPick, &capPick, n))
-        goto nomem;
-      bm.nodes[n].expanded = 1; /* (marks duplicates of the spread too) */
-    }
-    for (intptr_t i = 0; i < numStones; ++i) {
-      intptr_t n = stones[i];
-      if (!bm.nodes[n].expanded) {
-        if (!acBeamPushId(&pick, &numPick, &capPick, n))
-          goto nomem;
-        bm.nodes[n].expanded = 1;
-      }
-    }
-    if (numPick == 0)
+    if (lo < nf && x->seconds <= s->order[lo].seconds * (1 + AC_BEAM_SLACK) +
+                                     1e-15)
+      s->keys[nc++] = acBeamKeyOf(bm, n);
+  }
+  if (nc > 1)
+    qsort(s->keys, (size_t)nc, sizeof *s->keys, acBeamComparePeak);
+  for (intptr_t i = 0; i < nc; ++i)
+    s->order[i] = s->keys[i];
+  intptr_t width = s->width;
+  s->numPick = 0;
+  for (intptr_t i = 0; i < nc && i < width; ++i) {
+    /* The floor: the lowest peaks (the end of the peak order); else
+       spread along the front. */
+    intptr_t at = s->floorOnly ? nc - 1 - i
+                  : nc <= width ? i
+                                : (intptr_t)((double)i * (double)(nc - 1) /
+                                                 (double)(width - 1) +
+                                             0.5);
+    intptr_t n = s->order[at].node;
+    if (!acBeamPickNode(s, n))
+      return acBeamNoMem(s);
+    bm->nodes[n].expanded = 1; /* (marks duplicates of the spread too) */
+  }
+  for (intptr_t i = 0; i < s->numStones; ++i)
+    if (!acBeamPickNode(s, s->stones[i]))
+      return acBeamNoMem(s);
+  return AC_OK;
+}
+
+/* Expands plan p: simulates each neighbour not visited yet (value k
+ * dropped, or a drop taken back) and keeps those that do not raise the
+ * peak as this round's children, scored by greedy's rule.  The work limit
+ * (simulations) and the deadline stop it (s->limited): the front of what
+ * was visited stands. */
+static AcStatus acBeamExpand(AcBeamSearchState *s, intptr_t p) {
+  AcBeam *bm = &s->bm;
+  AcStatus st;
+  for (intptr_t k = 0; k < bm->numVars; ++k) {
+    if (bm->numNodes >= s->maxSims ||
+        (s->deadline > 0 && acClockSeconds() > s->deadline)) {
+      s->limited = 1;
       break;
-    numKids = 0;
-    for (intptr_t pi = 0; pi < numPick && !limited; ++pi) {
-      intptr_t p = pick[pi];
-      ++expanded;
-      for (intptr_t k = 0; k < bm.numVars; ++k) {
-        /* The work limit (simulations) and the deadline: the front of
-           what was visited stands. */
-        if (bm.numNodes >= maxSims ||
-            (deadline > 0 && acClockSeconds() > deadline)) {
-          limited = 1;
-          break;
-        }
-        /* Drop value k, or take a drop back (backtracking). */
-        const uint64_t *pb = acBeamBits(&bm, p);
-        memcpy(child, pb, (size_t)bm.words * sizeof *child);
-        child[k / 64] ^= (uint64_t)1 << (k % 64);
-        intptr_t slot;
-        if (acBeamFind(&bm, child, &slot) >= 0)
-          continue; /* visited */
-        if (!acBeamAdd(&bm, child))
-          goto nomem;
-        intptr_t c = bm.numNodes - 1;
-        AcBeamNode *ncd = &bm.nodes[c];
-        if ((st = acBeamEval(&bm, initialSaved, child, staticBytes, plan,
-                             &ncd->peak, &ncd->seconds, err)) != AC_OK)
-          goto cleanup;
-        const AcBeamNode *np = &bm.nodes[p];
-        ncd->parent = p;
-        ncd->fall = np->peak - ncd->peak;
-        double extra = ncd->seconds - np->seconds;
-        if (ncd->fall < 0)
-          continue; /* raises the peak: archived, not a stepping stone */
-        ncd->stepClass = ncd->fall > 0 ? 0 : 1;
-        ncd->key = ncd->fall > 0 ? extra / (double)ncd->fall : extra;
-        if (!acBeamPushId(&kids, &numKids, &capKids, c))
-          goto nomem;
-      }
     }
-    /* Stepping stones for the next round. */
-    acFree(keys);
-    keys = acMalloc(((size_t)numKids + 1) * sizeof *keys);
-    if (!keys)
-      goto nomem;
-    for (intptr_t i = 0; i < numKids; ++i)
-      keys[i] = acBeamKeyOf(&bm, kids[i]);
-    if (numKids > 1)
-      qsort(keys, (size_t)numKids, sizeof *keys, acBeamCompare);
-    numStones = 0;
-    for (intptr_t i = 0; i < numKids && i < width; ++i)
-      if (!acBeamPushId(&stones, &numStones, &capStones, keys[i].node))
-        goto nomem;
+    memcpy(s->child, acBeamBits(bm, p), (size_t)bm->words * sizeof *s->child);
+    s->child[k / 64] ^= (uint64_t)1 << (k % 64);
+    intptr_t slot;
+    if (acBeamFind(bm, s->child, &slot) >= 0)
+      continue; /* visited */
+    if (!acBeamAdd(bm, s->child))
+      return acBeamNoMem(s);
+    intptr_t c = bm->numNodes - 1;
+    AcBeamNode *ncd = &bm->nodes[c];
+    if ((st = acBeamEval(bm, s->s0, s->child, s->staticBytes, s->plan,
+                         &ncd->peak, &ncd->seconds, s->err)) != AC_OK)
+      return st;
+    const AcBeamNode *np = &bm->nodes[p];
+    ncd->parent = p;
+    ncd->fall = np->peak - ncd->peak;
+    double extra = ncd->seconds - np->seconds;
+    if (ncd->fall < 0)
+      continue; /* raises the peak: archived, not a stepping stone */
+    ncd->stepClass = ncd->fall > 0 ? 0 : 1;
+    ncd->key = ncd->fall > 0 ? extra / (double)ncd->fall : extra;
+    if (!acBeamPushId(&s->kids, &s->numKids, &s->capKids, c))
+      return acBeamNoMem(s);
   }
+  return AC_OK;
+}
 
-  /* The Pareto front of everything visited. */
-  acFree(order);
-  order = acMalloc(((size_t)bm.numNodes + 1) * sizeof *order);
-  if (!order)
-    goto nomem;
-  intptr_t nf = acBeamFront(&bm, order), ndrops = 0;
+/* The stepping stones for the next round: the `width` best children of
+ * this one by greedy's rule (acBeamCompare). */
+static AcStatus acBeamNextStones(AcBeamSearchState *s) {
+  if (!acBeamKeysAlloc(&s->keys, s->numKids))
+    return acBeamNoMem(s);
+  for (intptr_t i = 0; i < s->numKids; ++i)
+    s->keys[i] = acBeamKeyOf(&s->bm, s->kids[i]);
+  if (s->numKids > 1)
+    qsort(s->keys, (size_t)s->numKids, sizeof *s->keys, acBeamCompare);
+  s->numStones = 0;
+  for (intptr_t i = 0; i < s->numKids && i < s->width; ++i)
+    if (!acBeamPushId(&s->stones, &s->numStones, &s->capStones,
+                      s->keys[i].node))
+      return acBeamNoMem(s);
+  return AC_OK;
+}
+
+/* The Pareto front of everything visited, as an AcBeamFront. */
+static AcStatus acBeamMakeFront(AcBeamSearchState *s, AcBeamFront **out) {
+  const AcBeam *bm = &s->bm;
+  const AcGraph *g = bm->g;
+  if (!acBeamKeysAlloc(&s->order, bm->numNodes))
+    return acBeamNoMem(s);
+  intptr_t nf = acBeamFront(bm, s->order), ndrops = 0;
   for (intptr_t i = 0; i < nf; ++i)
-    for (intptr_t w = 0; w < bm.words; ++w)
-      ndrops += __builtin_popcountll(acBeamBits(&bm, order[i].node)[w]);
-  f = acCalloc(1, sizeof *f);
+    for (intptr_t w = 0; w < bm->words; ++w)
+      ndrops += __builtin_popcountll(acBeamBits(bm, s->order[i].node)[w]);
+  AcBeamFront *f = acCalloc(1, sizeof *f);
   if (!f)
-    goto nomem;
+    return acBeamNoMem(s);
   f->numPlans = nf;
   f->numValues = g->numValues;
-  f->simulations = bm.numNodes;
-  f->limited = limited;
+  f->simulations = bm->numNodes;
+  f->limited = s->limited;
   f->dropBegin = acMalloc(((size_t)nf + 1) * sizeof *f->dropBegin);
   f->dropped = acMalloc(((size_t)ndrops + 1) * sizeof *f->dropped);
   f->peakBytes = acMalloc(((size_t)nf + 1) * sizeof *f->peakBytes);
   f->recomputeSeconds = acMalloc(((size_t)nf + 1) * sizeof *f->recomputeSeconds);
   f->initialSaved = acMalloc((size_t)g->numValues + 1);
   if (!f->dropBegin || !f->dropped || !f->peakBytes || !f->recomputeSeconds ||
-      !f->initialSaved)
-    goto nomem;
-  memcpy(f->initialSaved, initialSaved, (size_t)g->numValues);
+      !f->initialSaved) {
+    acBeamFrontDestroy(f);
+    return acBeamNoMem(s);
+  }
+  memcpy(f->initialSaved, s->s0, (size_t)g->numValues);
   int32_t at = 0;
   for (intptr_t i = 0; i < nf; ++i) {
-    intptr_t n = order[i].node;
+    intptr_t n = s->order[i].node;
     f->dropBegin[i] = at;
-    f->peakBytes[i] = bm.nodes[n].peak;
-    f->recomputeSeconds[i] = bm.nodes[n].seconds;
-    for (intptr_t k = 0; k < bm.numVars; ++k)
-      if (acBeamBits(&bm, n)[k / 64] >> (k % 64) & 1)
-        f->dropped[at++] = bm.vars[k];
+    f->peakBytes[i] = bm->nodes[n].peak;
+    f->recomputeSeconds[i] = bm->nodes[n].seconds;
+    for (intptr_t k = 0; k < bm->numVars; ++k)
+      if (acBeamBits(bm, n)[k / 64] >> (k % 64) & 1)
+        f->dropped[at++] = bm->vars[k];
   }
   f->dropBegin[nf] = at;
   *out = f;
-  f = NULL;
-  goto cleanup;
-nomem:
-  st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                  "out of memory in the beam planner");
+  return AC_OK;
+}
+
+AcStatus acBeamSearchRun(const AcGraph *g, const uint8_t *initialSaved,
+                         const AcBeamOptions *opts, AcBeamFront **out,
+                         AcError *err) {
+  AcStatus st;
+  AcBeamSearchState s;
+  memset(&s, 0, sizeof s);
+  s.bm.g = g;
+  s.s0 = initialSaved;
+  s.staticBytes = opts->search.staticBytes;
+  s.deadline = opts->search.deadline;
+  s.width = opts->width > 0 ? opts->width : AC_BEAM_DEFAULT_WIDTH;
+  s.floorOnly = opts->floorOnly;
+  s.maxSims = opts->maxSimulations > 0 ? opts->maxSimulations
+                                       : acBeamMaxSimulations(g);
+  s.err = err;
+  *out = NULL;
+  if ((st = acBeamRoot(&s)) != AC_OK || (st = acBeamAddGreedy(&s)) != AC_OK)
+    goto cleanup;
+  /* Rounds: expand up to `width` unexpanded plans of the current front,
+     spread along it, and up to `width` stepping stones (the best children
+     of the last round by greedy's ratio, which may not be on the front
+     yet, e.g. a drop that only pays off with a second one). */
+  intptr_t maxExpand = (intptr_t)s.width * 2 * (s.bm.numVars + 1), expanded = 0;
+  while (expanded < maxExpand && !s.limited) {
+    if ((st = acBeamPickRound(&s)) != AC_OK)
+      goto cleanup;
+    if (s.numPick == 0)
+      break;
+    s.numKids = 0;
+    for (intptr_t pi = 0; pi < s.numPick && !s.limited; ++pi) {
+      ++expanded;
+      if ((st = acBeamExpand(&s, s.pick[pi])) != AC_OK)
+        goto cleanup;
+    }
+    if ((st = acBeamNextStones(&s)) != AC_OK)
+      goto cleanup;
+  }
+  st = acBeamMakeFront(&s, out);
 cleanup:
-  acPlanDestroy(plan);
-  acDropCheckerDestroy(ck);
-  acTrajectoryDestroy(traj);
-  acFree(varIndex);
-  acFree(pick);
-  acFree(stones);
-  acFree(kids);
-  acFree(keys);
-  acFree(order);
-  acFree(child);
-  acFree(bm.vars);
-  acFree(bm.bits);
-  acFree(bm.nodes);
-  acFree(bm.table);
-  acBeamFrontDestroy(f);
+  acBeamStateFree(&s);
   return st;
 }
 

@@ -40,28 +40,28 @@ AcStatus acGreedyTrajectory(const AcGraph *g, int64_t staticBytes,
 AcStatus acGreedyPlanForBudget(const AcGraph *g, const uint8_t *initialSaved,
                                int64_t staticBytes, int64_t budget,
                                AcPlan *plan, AcTrajectory **out, AcError *err) {
-  return acGreedyPlanForBudgetDeadline(g, initialSaved, staticBytes, budget, 0,
-                                       NULL, NULL, plan, out, err);
+  AcGreedyOptions o;
+  acGreedyOptionsInit(&o);
+  o.search.budget = budget;
+  o.search.staticBytes = staticBytes;
+  return acGreedyPlanForBudgetRun(g, initialSaved, &o, NULL, plan, out, err);
 }
 
-AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
-                                       const uint8_t *initialSaved,
-                                       int64_t staticBytes, int64_t budget,
-                                       double deadline, int *cutShort,
-                                       const AcSimResult *startSim,
-                                       AcPlan *plan, AcTrajectory **out,
-                                       AcError *err) {
+AcStatus acGreedyPlanForBudgetRun(const AcGraph *g, const uint8_t *initialSaved,
+                                  const AcGreedyOptions *opts, int *cutShort,
+                                  AcPlan *plan, AcTrajectory **out,
+                                  AcError *err) {
   AcTrajectory *t = NULL;
   AcStatus st;
+  int64_t budget = opts->search.budget;
   if (out)
     *out = NULL;
   if (cutShort)
     *cutShort = 0;
   if (budget < 0) {
     st = acPlanFromSaved(g, initialSaved, plan, err);
-  } else if ((st = acGreedyIncrementalDeadline(g, initialSaved, staticBytes,
-                                               budget, deadline, cutShort,
-                                               startSim, &t, err)) == AC_OK) {
+  } else if ((st = acGreedyIncrementalRun(g, initialSaved, opts, cutShort, &t,
+                                          err)) == AC_OK) {
     st = acTrajectoryBudgetPlan(g, t, budget, plan, err);
   }
   if (out && st == AC_OK)

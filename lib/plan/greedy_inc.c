@@ -62,14 +62,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static AcStatus acGreedyIncrementalRun(const AcGraph *g,
-                                       const uint8_t *initialSaved,
-                                       int64_t staticBytes, int64_t budget,
-                                       int check, double deadline,
-                                       int *cutShort,
-                                       const AcSimResult *startSim,
-                                       AcTrajectory **out, AcError *err);
-
 intptr_t acGreedyWorkOverride;
 intptr_t acGreedyWorkLast;
 
@@ -80,37 +72,178 @@ intptr_t acGreedyWorkLimit(const AcGraph *g) {
          AC_GREEDY_WORK_MIN;
 }
 
+void acGreedyOptionsInit(AcGreedyOptions *o) {
+  memset(o, 0, sizeof *o);
+  acSearchOptionsInit(&o->search);
+}
+
 AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
                                   int64_t staticBytes, int64_t budget,
                                   int check, AcTrajectory **out, AcError *err) {
-  return acGreedyIncrementalRun(g, initialSaved, staticBytes, budget, check,
-                                0, NULL, NULL, out, err);
+  AcGreedyOptions o;
+  acGreedyOptionsInit(&o);
+  o.search.budget = budget;
+  o.search.staticBytes = staticBytes;
+  o.check = check;
+  return acGreedyIncrementalRun(g, initialSaved, &o, NULL, out, err);
 }
 
-AcStatus acGreedyIncrementalDeadline(const AcGraph *g,
-                                     const uint8_t *initialSaved,
-                                     int64_t staticBytes, int64_t budget,
-                                     double deadline, int *cutShort,
-                                     const AcSimResult *startSim,
-                                     AcTrajectory **out, AcError *err) {
-  return acGreedyIncrementalRun(g, initialSaved, staticBytes, budget, 0,
-                                deadline, cutShort, startSim, out, err);
+/* Simulates plan 0 into *sim (the timeline only for the check: the peak
+ * alone is compared without), or takes the caller's simulation of the set
+ * when there is one. */
+static AcStatus acIncSimulateStart(const AcGraph *g, const AcPlan *plan,
+                                   const AcGreedyOptions *opts,
+                                   AcSimResult *sim, AcError *err) {
+  const AcSimResult *given = opts->startSim;
+  if (given && given->peakBytes >= 0 && !opts->check) {
+    *sim = *given;
+    sim->steps = NULL;
+    sim->live = NULL;
+    return AC_OK;
+  }
+  return acSimulate(g, plan, opts->search.staticBytes, opts->check, sim, err);
 }
 
-static AcStatus acGreedyIncrementalRun(const AcGraph *g,
-                                       const uint8_t *initialSaved,
-                                       int64_t staticBytes, int64_t budget,
-                                       int check, double deadline,
-                                       int *cutShort,
-                                       const AcSimResult *startSim,
-                                       AcTrajectory **out, AcError *err) {
+/* The incremental state of plan 0 must be its simulation's: the same peak
+ * and saved bytes (with the check, the same profile top too). */
+static AcStatus acIncCheckStart(const AcInc *s, const AcSimResult *sim,
+                                int check, AcError *err) {
+  AcProfileTop have = acCurrentProfile(s);
+  int64_t havePeak =
+      s->numLeaves > 0 ? have.top + s->staticBytes : s->staticBytes;
+  int same = havePeak == sim->peakBytes && sim->savedBytes == s->savedBytes;
+  if (check) {
+    AcProfileTop want = acProfileTopOf(sim->live, sim->numSteps);
+    same = same && want.top == have.top && want.count == have.count &&
+           want.second == have.second;
+  }
+  if (same)
+    return AC_OK;
+  return acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                    "greedy: the incremental profile (peak %lld) differs "
+                    "from the simulation (%lld)",
+                    (long long)havePeak, (long long)sim->peakBytes);
+}
+
+/* Sets up the state for plan 0 (`plan`, derived) and pushes plan 0 onto
+ * `t`: its peak and recompute seconds from *sim.  Every candidate starts
+ * stale. */
+static AcStatus acIncStart(AcInc *s, AcPlan *plan, const AcGreedyOptions *opts,
+                           AcSimResult *sim, AcTrajectory *t, intptr_t *cap,
+                           AcError *err) {
+  AcStatus st;
+  if ((st = acIncSimulateStart(s->g, plan, opts, sim, err)) != AC_OK ||
+      (st = acIncInit(s, plan, err)) != AC_OK)
+    return st;
+  /* The candidate list doubles as scratch for popped candidates. */
+  AcId *cl = acRealloc(s->candList, (2 * (size_t)s->numCand + 1) * sizeof *cl);
+  if (!cl)
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory in the greedy planner");
+  s->candList = cl;
+  if ((st = acIncCheckStart(s, sim, opts->check, err)) != AC_OK)
+    return st;
+  if (!acTrajectoryPush(t, cap, AC_NONE, sim->peakBytes, sim->recomputeSeconds,
+                        s->savedBytes))
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory in the greedy planner");
+  for (intptr_t i = 0; i < s->numCand; ++i)
+    acMarkStale(s, s->candList[i]);
+  return AC_OK;
+}
+
+/* When pick `v` (a peak-lowering drop from the plan of peak `peak` and
+ * recompute seconds `seconds`) is the first to fit the budget, records the
+ * budget's last drop on `t`: a cheaper one from the same plan may take its
+ * place.  A secondary drop keeps the peak, which is above the budget. */
+static void acIncLastDrop(AcInc *s, AcTrajectory *t, AcId v, int primary,
+                          int64_t peak, double seconds, int64_t budget) {
+  if (budget < 0 || s->numLeaves == 0 || !primary)
+    return;
+  int64_t pickPeak = peak - AC_CAND_OF(s, v).fall;
+  assert(pickPeak ==
+         acEvalProfile(s, &AC_CAND_OF(s, v)).top + s->staticBytes);
+  if (pickPeak > budget)
+    return;
+  AcLastDrop last = {AC_NONE, 0, 0};
+  acIncRefine(s, v, pickPeak, budget, &last);
+  acTrajectorySetLastDrop(t, v, &last, seconds);
+}
+
+#ifdef AC_GREEDY_STATS
+static void acIncPrintStats(const AcInc *s, const AcTrajectory *t,
+                            intptr_t workMax) {
+  const AcGraph *g = s->g;
+  int32_t maxg = 0;
+  intptr_t sumg = 0, ng = 0;
+  for (intptr_t o = 0; o < g->numOps; ++o)
+    if (s->grpLen[o]) {
+      ng++;
+      sumg += s->grpLen[o];
+      maxg = s->grpLen[o] > maxg ? s->grpLen[o] : maxg;
+    }
+  fprintf(stderr,
+          "greedy: %ld plans, %ld candidates, %ld describes (%ld by alias "
+          "groups, %ld leaf refreshes), %ld pops, %ld evaluations, %ld "
+          "secondary picks; %ld groups (%ld ops, largest %d)\n",
+          (long)t->numPlans, (long)s->numCand, (long)s->statDescribe,
+          (long)s->statRoot, (long)s->statDescribeLeaves, (long)s->statPop,
+          (long)s->statEval, (long)s->statSecondary, (long)ng, (long)sumg,
+          maxg);
+  fprintf(stderr, "greedy: work %ld of %ld\n", (long)s->work, (long)workMax);
+}
+#endif
+
+/* The trajectory loop from plan 0 (pushed on `t`, of recompute seconds
+ * `seconds`): picks and applies drops until a plan fits the budget, no drop
+ * improves the profile, or the work limit or the deadline stops it
+ * (*cutShort). */
+static AcStatus acIncLoop(AcInc *s, const AcGreedyOptions *opts,
+                          double seconds, AcTrajectory *t, intptr_t *cap,
+                          int *cutShort, AcError *err) {
+  AcStatus st;
+  int64_t budget = opts->search.budget;
+  double deadline = opts->search.deadline;
+  int64_t peak = t->peakBytes[0];
+  intptr_t workMax = acGreedyWorkLimit(s->g);
+  while (budget < 0 || t->peakBytes[t->numPlans - 1] > budget) {
+    AcId v = AC_NONE;
+    int primary = 0;
+    /* The work limit, then the clock (a few nanoseconds a read). */
+    if (s->work > workMax || (deadline > 0 && acClockSeconds() > deadline)) {
+      *cutShort = 1;
+      break;
+    }
+    if ((st = acIncPick(s, &v, &primary, err)) != AC_OK)
+      return st;
+    if (v == AC_NONE)
+      break;
+    double extra = AC_CAND_OF(s, v).extra;
+    acIncLastDrop(s, t, v, primary, peak, seconds, budget);
+    if ((st = acIncApply(s, v, err)) != AC_OK)
+      return st;
+    seconds += extra;
+    AcProfileTop now = acCurrentProfile(s);
+    peak = s->numLeaves > 0 ? now.top + s->staticBytes : s->staticBytes;
+    assert(peak <= t->peakBytes[t->numPlans - 1]);
+    if (!acTrajectoryPush(t, cap, v, peak, seconds, s->savedBytes))
+      return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                        "out of memory in the greedy planner");
+    if (opts->check && (st = acIncCheck(s, t->numPlans - 1, err)) != AC_OK)
+      return st;
+  }
+  return AC_OK;
+}
+
+AcStatus acGreedyIncrementalRun(const AcGraph *g, const uint8_t *initialSaved,
+                                const AcGreedyOptions *opts, int *cutShort,
+                                AcTrajectory **out, AcError *err) {
   AcStatus st = AC_OK;
-  if (cutShort)
-    *cutShort = 0;
+  int cut = 0;
   AcInc s;
   memset(&s, 0, sizeof s);
   s.g = g;
-  s.staticBytes = staticBytes;
+  s.staticBytes = opts->search.staticBytes;
   AcPlan *plan = acPlanCreate(g);
   AcTrajectory *t = acCalloc(1, sizeof *t);
   intptr_t cap = 0;
@@ -125,107 +258,15 @@ static AcStatus acGreedyIncrementalRun(const AcGraph *g,
   if (!t->initialSaved)
     goto nomem;
   memcpy(t->initialSaved, initialSaved, (size_t)g->numValues);
-  if ((st = acPlanFromSaved(g, initialSaved, plan, err)) != AC_OK)
+  if ((st = acPlanFromSaved(g, initialSaved, plan, err)) != AC_OK ||
+      (st = acIncStart(&s, plan, opts, &sim, t, &cap, err)) != AC_OK ||
+      (st = acIncLoop(&s, opts, sim.recomputeSeconds, t, &cap, &cut,
+                      err)) != AC_OK)
     goto cleanup;
-  /* The timeline only for the check: the peak alone is compared without.
-     The caller's simulation of the set, when it has one, stands for it. */
-  if (startSim && startSim->peakBytes >= 0 && !check) {
-    sim = *startSim;
-    sim.steps = NULL;
-    sim.live = NULL;
-  } else if ((st = acSimulate(g, plan, staticBytes, check, &sim, err)) != AC_OK) {
-    goto cleanup;
-  }
-  if ((st = acIncInit(&s, plan, err)) != AC_OK)
-    goto cleanup;
-  /* The candidate list doubles as scratch for popped candidates. */
-  {
-    AcId *cl = acRealloc(s.candList, (2 * (size_t)s.numCand + 1) * sizeof *cl);
-    if (!cl)
-      goto nomem;
-    s.candList = cl;
-  }
-  {
-    AcProfileTop have = acCurrentProfile(&s);
-    int64_t havePeak = s.numLeaves > 0 ? have.top + staticBytes : staticBytes;
-    int same = havePeak == sim.peakBytes && sim.savedBytes == s.savedBytes;
-    if (check) {
-      AcProfileTop want = acProfileTopOf(sim.live, sim.numSteps);
-      same = same && want.top == have.top && want.count == have.count &&
-             want.second == have.second;
-    }
-    if (!same) {
-      st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
-                      "greedy: the incremental profile (peak %lld) differs "
-                      "from the simulation (%lld)",
-                      (long long)havePeak, (long long)sim.peakBytes);
-      goto cleanup;
-    }
-  }
-  double seconds = sim.recomputeSeconds;
-  int64_t peak = sim.peakBytes;
-  if (!acTrajectoryPush(t, &cap, AC_NONE, peak, seconds, s.savedBytes))
-    goto nomem;
-  for (intptr_t i = 0; i < s.numCand; ++i)
-    acMarkStale(&s, s.candList[i]);
-  intptr_t workMax = acGreedyWorkLimit(g);
-  while (budget < 0 || t->peakBytes[t->numPlans - 1] > budget) {
-    AcId v = AC_NONE;
-    int primary = 0;
-    /* The work limit, then the clock (a few nanoseconds a read). */
-    if (s.work > workMax || (deadline > 0 && acClockSeconds() > deadline)) {
-      if (cutShort)
-        *cutShort = 1;
-      break;
-    }
-    if ((st = acIncPick(&s, &v, &primary, err)) != AC_OK)
-      goto cleanup;
-    if (v == AC_NONE)
-      break;
-    double extra = AC_CAND_OF(&s, v).extra;
-    if (budget >= 0 && s.numLeaves > 0 && primary) {
-      /* A secondary drop keeps the peak, which is above the budget. */
-      int64_t pickPeak = peak - AC_CAND_OF(&s, v).fall;
-      assert(pickPeak == acEvalProfile(&s, &AC_CAND_OF(&s, v)).top + staticBytes);
-      if (pickPeak <= budget) {
-        /* The last drop: the budget may take a cheaper one. */
-        AcLastDrop last = {AC_NONE, 0, 0};
-        acIncRefine(&s, v, pickPeak, budget, &last);
-        acTrajectorySetLastDrop(t, v, &last, seconds);
-      }
-    }
-    if ((st = acIncApply(&s, v, err)) != AC_OK)
-      goto cleanup;
-    seconds += extra;
-    AcProfileTop now = acCurrentProfile(&s);
-    peak = s.numLeaves > 0 ? now.top + staticBytes : staticBytes;
-    assert(peak <= t->peakBytes[t->numPlans - 1]);
-    if (!acTrajectoryPush(t, &cap, v, peak, seconds, s.savedBytes))
-      goto nomem;
-    if (check && (st = acIncCheck(&s, t->numPlans - 1, err)) != AC_OK)
-      goto cleanup;
-  }
   acTrajectoryTrim(t);
   acGreedyWorkLast = s.work;
 #ifdef AC_GREEDY_STATS
-  {
-    int32_t maxg = 0;
-    intptr_t sumg = 0, ng = 0;
-    for (intptr_t o = 0; o < g->numOps; ++o)
-      if (s.grpLen[o]) {
-        ng++;
-        sumg += s.grpLen[o];
-        maxg = s.grpLen[o] > maxg ? s.grpLen[o] : maxg;
-      }
-    fprintf(stderr,
-            "greedy: %ld plans, %ld candidates, %ld describes (%ld by alias "
-            "groups, %ld leaf refreshes), %ld pops, %ld evaluations, %ld "
-            "secondary picks; %ld groups (%ld ops, largest %d)\n",
-            (long)t->numPlans, (long)s.numCand, (long)s.statDescribe,
-            (long)s.statRoot, (long)s.statDescribeLeaves, (long)s.statPop,
-            (long)s.statEval, (long)s.statSecondary, (long)ng, (long)sumg, maxg);
-    fprintf(stderr, "greedy: work %ld of %ld\n", (long)s.work, (long)workMax);
-  }
+  acIncPrintStats(&s, t, acGreedyWorkLimit(g));
 #endif
   *out = t;
   t = NULL;
@@ -234,10 +275,11 @@ nomem:
   st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                   "out of memory in the greedy planner");
 cleanup:
+  if (cutShort)
+    *cutShort = cut;
   acSimResultClear(&sim);
   acIncFree(&s);
   acPlanDestroy(plan);
   acTrajectoryDestroy(t);
   return st;
 }
-

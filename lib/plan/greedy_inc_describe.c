@@ -577,22 +577,18 @@ nomem:
                     "out of memory in the greedy planner");
 }
 
-/* The dirty leaves' partial summaries after the drop, the bound and the
- * key.  Needs the description's touched slots, moving ops and dirty leaves
- * stamped with the current epoch.  0 on NOMEM. */
-static int acDescribeLeaves(AcInc *s, AcCand *d, int all) {
-  /* Records: each touched slot's old and new partial entries, by dirty leaf
-     (kept: a refresh of the leaf summaries reuses them). */
-  if (all) {
-    if (!acArrayGrow((void **)&d->recFirst, &d->capRecFirst, d->numDirty + 2, sizeof *d->recFirst))
-      goto nomem;
-    if (!acArrayGrow((void **)&d->rec, &d->capRec, 4 * d->numSlots + 1, sizeof *d->rec))
-      goto nomem;
-    memset(d->recFirst, 0, ((size_t)d->numDirty + 2) * sizeof *d->recFirst);
-    for (int32_t i = 0; i < d->numDirty; ++i)
-      s->leafIdx[d->dirty[i].leaf] = i;
-  }
-  for (int pass = 0; pass < 2 && all; ++pass) {
+/* Records: each touched slot's old and new partial entries, by dirty leaf
+ * (CSR d->recFirst, d->rec; kept: a refresh of the leaf summaries reuses
+ * them).  0 on NOMEM. */
+static int acDescribeRecords(AcInc *s, AcCand *d) {
+  if (!acArrayGrow((void **)&d->recFirst, &d->capRecFirst, d->numDirty + 2, sizeof *d->recFirst))
+    return 0;
+  if (!acArrayGrow((void **)&d->rec, &d->capRec, 4 * d->numSlots + 1, sizeof *d->rec))
+    return 0;
+  memset(d->recFirst, 0, ((size_t)d->numDirty + 2) * sizeof *d->recFirst);
+  for (int32_t i = 0; i < d->numDirty; ++i)
+    s->leafIdx[d->dirty[i].leaf] = i;
+  for (int pass = 0; pass < 2; ++pass) {
     for (int32_t i = 0; i < d->numSlots; ++i) {
       const AcSlotNew *sn = &d->slots[i];
       intptr_t sl = sn->slot;
@@ -615,61 +611,73 @@ static int acDescribeLeaves(AcInc *s, AcCand *d, int all) {
       for (int32_t i = 0; i < d->numDirty; ++i)
         d->recFirst[i + 2] += d->recFirst[i + 1];
   }
-  if (all) {
-    /* Keys and bytes of each record; per leaf, the records ordered by start
-       and by end key; the M ops by old anchor.  Kept for refreshes. */
-    int32_t nrec = d->recFirst[d->numDirty];
-    if (!acArrayGrow((void **)&d->recs, &d->capRecs, nrec + 1, sizeof *d->recs))
-      goto nomem;
-    if (!acArrayGrow((void **)&d->ordA, &d->capOrdA, nrec + 1, sizeof *d->ordA))
-      goto nomem;
-    if (!acArrayGrow((void **)&d->ordZ, &d->capOrdZ, nrec + 1, sizeof *d->ordZ))
-      goto nomem;
-    if (!acKvReserve(s, 1, (intptr_t)nrec + 1) || !acKvReserve(s, 4, (intptr_t)nrec + 1))
-      goto nomem;
-    for (int32_t i = 0; i < d->numDirty; ++i) {
-      int32_t leaf = d->dirty[i].leaf, r0 = d->recFirst[i], r1 = d->recFirst[i + 1];
-      for (int32_t r = r0; r < r1; ++r) {
-        const AcSlotNew *sn = &d->slots[d->rec[r] >> 1];
-        intptr_t sl = sn->slot;
-        int64_t bytes = s->g->values[s->slotRoot[sl]].bytes;
-        if (d->rec[r] & 1) {
-          acIncClip(sn->a, sn->z, leaf, &d->recs[r].a, &d->recs[r].z);
-          d->recs[r].amount = bytes;
-        } else {
-          acIncClip(s->slotA[sl], s->slotZ[sl], leaf, &d->recs[r].a, &d->recs[r].z);
-          d->recs[r].amount = -bytes;
-        }
-      }
-      struct AcKv *kv = s->kv[1];
-      for (int side = 0; side < 2; ++side) {
-        for (int32_t r = r0; r < r1; ++r) {
-          kv[r - r0].key = side ? d->recs[r].z : d->recs[r].a;
-          kv[r - r0].amount = r - r0;
-        }
-        acSortKv(kv, r1 - r0, s->kv[4]);
-        int32_t *ord = side ? d->ordZ : d->ordA;
-        for (int32_t r = r0; r < r1; ++r)
-          ord[r] = (int32_t)kv[r - r0].amount;
+  return 1;
+}
+
+/* Keys and bytes of each record; per leaf, the records ordered by start and
+ * by end key.  Kept for refreshes.  0 on NOMEM. */
+static int acDescribeRecordKeys(AcInc *s, AcCand *d) {
+  int32_t nrec = d->recFirst[d->numDirty];
+  if (!acArrayGrow((void **)&d->recs, &d->capRecs, nrec + 1, sizeof *d->recs) ||
+      !acArrayGrow((void **)&d->ordA, &d->capOrdA, nrec + 1, sizeof *d->ordA) ||
+      !acArrayGrow((void **)&d->ordZ, &d->capOrdZ, nrec + 1, sizeof *d->ordZ))
+    return 0;
+  if (!acKvReserve(s, 1, (intptr_t)nrec + 1) || !acKvReserve(s, 4, (intptr_t)nrec + 1))
+    return 0;
+  for (int32_t i = 0; i < d->numDirty; ++i) {
+    int32_t leaf = d->dirty[i].leaf, r0 = d->recFirst[i], r1 = d->recFirst[i + 1];
+    for (int32_t r = r0; r < r1; ++r) {
+      const AcSlotNew *sn = &d->slots[d->rec[r] >> 1];
+      intptr_t sl = sn->slot;
+      int64_t bytes = s->g->values[s->slotRoot[sl]].bytes;
+      if (d->rec[r] & 1) {
+        acIncClip(sn->a, sn->z, leaf, &d->recs[r].a, &d->recs[r].z);
+        d->recs[r].amount = bytes;
+      } else {
+        acIncClip(s->slotA[sl], s->slotZ[sl], leaf, &d->recs[r].a, &d->recs[r].z);
+        d->recs[r].amount = -bytes;
       }
     }
-    d->numMoved = 0;
-    if (!acArrayGrow((void **)&d->moved, &d->capMoved, d->numOps + 1, sizeof *d->moved))
-      goto nomem;
-    for (int32_t i = 0; i < d->numOps; ++i)
-      if (d->ops[i].oldAnchor != AC_NONE)
-        d->moved[d->numMoved++] = d->ops[i];
-    /* d->ops is sorted by op: a stable sort by old anchor orders by both. */
-    if (!acKvReserve(s, 3, (intptr_t)d->numMoved + 1))
-      goto nomem;
-    for (int32_t i = 0; i < d->numMoved; ++i)
-      s->kv[3][i] = (struct AcKv){d->moved[i].oldAnchor, d->moved[i].op};
-    acSortKv(s->kv[3], d->numMoved, s->kv[4]);
-    for (int32_t i = 0; i < d->numMoved; ++i) {
-      d->moved[i].oldAnchor = (AcId)s->kv[3][i].key;
-      d->moved[i].op = (AcId)s->kv[3][i].amount;
+    struct AcKv *kv = s->kv[1];
+    for (int side = 0; side < 2; ++side) {
+      for (int32_t r = r0; r < r1; ++r) {
+        kv[r - r0].key = side ? d->recs[r].z : d->recs[r].a;
+        kv[r - r0].amount = r - r0;
+      }
+      acSortKv(kv, r1 - r0, s->kv[4]);
+      int32_t *ord = side ? d->ordZ : d->ordA;
+      for (int32_t r = r0; r < r1; ++r)
+        ord[r] = (int32_t)kv[r - r0].amount;
     }
   }
+  return 1;
+}
+
+/* The M ops (moving into an earlier group) by (old anchor, op).  0 on
+ * NOMEM. */
+static int acDescribeMoved(AcInc *s, AcCand *d) {
+  d->numMoved = 0;
+  if (!acArrayGrow((void **)&d->moved, &d->capMoved, d->numOps + 1, sizeof *d->moved))
+    return 0;
+  for (int32_t i = 0; i < d->numOps; ++i)
+    if (d->ops[i].oldAnchor != AC_NONE)
+      d->moved[d->numMoved++] = d->ops[i];
+  /* d->ops is sorted by op: a stable sort by old anchor orders by both. */
+  if (!acKvReserve(s, 3, (intptr_t)d->numMoved + 1))
+    return 0;
+  for (int32_t i = 0; i < d->numMoved; ++i)
+    s->kv[3][i] = (struct AcKv){d->moved[i].oldAnchor, d->moved[i].op};
+  acSortKv(s->kv[3], d->numMoved, s->kv[4]);
+  for (int32_t i = 0; i < d->numMoved; ++i) {
+    d->moved[i].oldAnchor = (AcId)s->kv[3][i].key;
+    d->moved[i].op = (AcId)s->kv[3][i].amount;
+  }
+  return 1;
+}
+
+/* Each dirty leaf's partial summary after the drop (with `all` clear, only
+ * those changed since the description's were computed).  0 on NOMEM. */
+static int acDescribeLeafSummaries(AcInc *s, AcCand *d, int all) {
   for (int32_t i = 0; i < d->numDirty; ++i) {
     int32_t leaf = d->dirty[i].leaf;
     if (!all && s->leafChanged[leaf] <= d->leavesAt)
@@ -691,7 +699,11 @@ static int acDescribeLeaves(AcInc *s, AcCand *d, int all) {
     if (!acLeafPartialNow(s, leaf, grp, ng, d, rec, nrec, &d->dirty[i].partial))
       return 0;
   }
-  /* The bound: the largest reduction of a leaf's highest level. */
+  return 1;
+}
+
+/* The bound (the largest reduction of a leaf's highest level) and key. */
+static void acDescribeBound(AcInc *s, AcCand *d) {
   int64_t bound = 0;
   for (int32_t i = 0; i < d->numSegs; ++i)
     bound = acMax64(bound, -d->segs[i].amount);
@@ -703,9 +715,20 @@ static int acDescribeLeaves(AcInc *s, AcCand *d, int all) {
   d->bound = bound;
   d->key = bound > 0 ? d->extra / (double)bound : HUGE_VAL;
   d->leavesAt = s->step;
+}
+
+/* The dirty leaves' partial summaries after the drop, the bound and the
+ * key; with `all`, first the records and moved ops they read.  Needs the
+ * description's touched slots, moving ops and dirty leaves stamped with
+ * the current epoch.  0 on NOMEM. */
+static int acDescribeLeaves(AcInc *s, AcCand *d, int all) {
+  if (all && (!acDescribeRecords(s, d) || !acDescribeRecordKeys(s, d) ||
+              !acDescribeMoved(s, d)))
+    return 0;
+  if (!acDescribeLeafSummaries(s, d, all))
+    return 0;
+  acDescribeBound(s, d);
   return 1;
-nomem:
-  return 0;
 }
 
 /* A dirty leaf of candidate v changed under it: only its leaf summaries,

@@ -140,30 +140,46 @@ AcStatus acGreedyIncrementalUntil(const AcGraph *g, const uint8_t *initialSaved,
                                   int64_t staticBytes, int64_t budget,
                                   int check, AcTrajectory **out, AcError *err);
 
-/// As acGreedyIncrementalUntil (check off), also stopping once the monotonic
-/// clock (acClockSeconds) passes `deadline` (<= 0: never); `*cutShort`
-/// (may be NULL) says whether it did.  A trajectory cut short is a prefix of
-/// the full one.  `startSim` (may be NULL, or peakBytes < 0: unknown) is the
-/// caller's simulation of `initialSaved` at `staticBytes` (acPlanStartSetSim);
-/// plan 0's peak, recompute seconds and saved bytes are then taken from it
-/// instead of simulating the set again.
-AcStatus acGreedyIncrementalDeadline(const AcGraph *g,
-                                     const uint8_t *initialSaved,
-                                     int64_t staticBytes, int64_t budget,
-                                     double deadline, int *cutShort,
-                                     const AcSimResult *startSim,
-                                     AcTrajectory **out, AcError *err);
+/// Options of the incremental trajectory and of greedy's plan for a budget
+/// (acGreedyIncrementalRun, acGreedyPlanForBudgetRun); acGreedyOptionsInit
+/// sets the defaults (acSearchOptionsInit's, check off, no start
+/// simulation).
+typedef struct AcGreedyOptions {
+  /// Budget, static part and deadline: the trajectory stops at the first
+  /// plan whose peak fits search.budget (< 0: runs to the end), or once the
+  /// clock passes search.deadline (<= 0: never), or at its work limit
+  /// (acGreedyWorkLimit).  A trajectory cut short is a prefix of the full
+  /// one.
+  AcSearchOptions search;
+  /// For tests: every accepted plan is re-simulated from scratch and its
+  /// peak, step count at the peak and second level compared with the
+  /// incremental state (AC_ERR_INTERNAL on a difference).
+  int check;
+  /// The caller's simulation of `initialSaved` at search.staticBytes
+  /// (acPlanStartSetSim; NULL, or peakBytes < 0: unknown): plan 0's peak,
+  /// recompute seconds and saved bytes are then taken from it instead of
+  /// simulating the set again (not with `check`).  Nothing in it is owned.
+  const AcSimResult *startSim;
+} AcGreedyOptions;
 
-/// acGreedyPlanForBudget under a deadline (acGreedyIncrementalDeadline,
-/// `startSim` as there): cut short, the plan is the lowest-peak one reached
-/// by then (greedy_budget.c).
-AcStatus acGreedyPlanForBudgetDeadline(const AcGraph *g,
-                                       const uint8_t *initialSaved,
-                                       int64_t staticBytes, int64_t budget,
-                                       double deadline, int *cutShort,
-                                       const AcSimResult *startSim,
-                                       AcPlan *plan, AcTrajectory **out,
-                                       AcError *err);
+void acGreedyOptionsInit(AcGreedyOptions *o);
+
+/// The incremental trajectory as `opts` says; `*cutShort` (may be NULL)
+/// says whether the deadline or the work limit stopped it.
+/// acGreedyIncrementalUntil is this with {{budget, staticBytes, 0}, check,
+/// NULL}.
+AcStatus acGreedyIncrementalRun(const AcGraph *g, const uint8_t *initialSaved,
+                                const AcGreedyOptions *opts, int *cutShort,
+                                AcTrajectory **out, AcError *err);
+
+/// acGreedyPlanForBudget as `opts` says (the trajectory is
+/// acGreedyIncrementalRun's): cut short, the plan is the lowest-peak one
+/// reached by then (greedy_budget.c).  acGreedyPlanForBudget is this with
+/// {{budget, staticBytes, 0}, 0, NULL}.
+AcStatus acGreedyPlanForBudgetRun(const AcGraph *g, const uint8_t *initialSaved,
+                                  const AcGreedyOptions *opts, int *cutShort,
+                                  AcPlan *plan, AcTrajectory **out,
+                                  AcError *err);
 
 /// The incremental greedy's work limit for `g` (docs/planner.md, "Bounded
 /// time"): AC_GREEDY_WORK_PER_ITEM units per op and value plus

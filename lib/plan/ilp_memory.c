@@ -442,6 +442,132 @@ static int acIlpTermsReserve(AcIlpTerms *t, intptr_t cuts, intptr_t terms) {
   return 1;
 }
 
+/* One storage as acIlpStorage sees it: its bytes over positions [from,
+ * end], its starts, its last backward read and its late readers. */
+typedef struct AcIlpSpan {
+  int64_t bytes;
+  intptr_t from, end;
+  const AcIlpStart *st;
+  int32_t numStarts;
+  intptr_t lastRead;
+  const AcIlpLate *late;
+  intptr_t numLate;
+  const AcIlpCand *cand;
+} AcIlpSpan;
+
+/* The breakpoints of span `sp` into tm->cuts, sorted: its first position,
+ * its starts, the end of its backward reads, its late readers' ends and
+ * where their candidates' reach changes.  Returns how many, or -1 on
+ * allocation failure (the term scratch is reserved for acIlpPairRow too). */
+static intptr_t acIlpStorageCuts(const AcIlpModel *m, AcIlpTerms *tm,
+                                 const AcIlpReach *rc, const AcIlpSpan *sp) {
+  intptr_t nc = 0, maxTerms = 4, from = sp->from;
+  const AcIlpLate *late = sp->late;
+  for (intptr_t k = 0; k < sp->numLate; ++k)
+    maxTerms = acIlpMax(maxTerms, 4 + late[k].numCand);
+  intptr_t needCuts = 2 + sp->numStarts + (sp->lastRead >= 0) + sp->numLate;
+  for (intptr_t k = 0; k < sp->numLate; ++k)
+    for (intptr_t c = late[k].firstCand;
+         c < late[k].firstCand + late[k].numCand; ++c) {
+      const AcIlpReachInfo *in = &rc->info[m->varOf[sp->cand[c].w]];
+      needCuts += 2 + in->numThr;
+    }
+  if (!acIlpTermsReserve(tm, needCuts, maxTerms))
+    return -1;
+  tm->cuts[nc++] = from;
+  for (int32_t i = 0; i < sp->numStarts; ++i)
+    if (sp->st[i].pos > from)
+      tm->cuts[nc++] = sp->st[i].pos;
+  if (sp->lastRead >= from)
+    tm->cuts[nc++] = sp->lastRead + 1;
+  for (intptr_t k = 0; k < sp->numLate; ++k) {
+    if (late[k].last + 1 > from)
+      tm->cuts[nc++] = late[k].last + 1;
+    for (intptr_t c = late[k].firstCand;
+         c < late[k].firstCand + late[k].numCand; ++c) {
+      const AcIlpReachInfo *in = &rc->info[m->varOf[sp->cand[c].w]];
+      if (in->pos0 != AC_ILP_NEVER && in->pos0 > from)
+        tm->cuts[nc++] = in->pos0;
+      for (intptr_t i = 0; i < in->numThr; ++i)
+        if (rc->thr[in->firstThr + i] > from)
+          tm->cuts[nc++] = rc->thr[in->firstThr + i];
+    }
+  }
+  qsort(tm->cuts, (size_t)nc, sizeof *tm->cuts, acIlpCompareIntptr);
+  return nc;
+}
+
+/* Merges repeated columns of the nt terms in tm (a start and a candidate
+ * may name the same value); returns the count left. */
+static int32_t acIlpMergeTerms(AcIlpTerms *tm, int32_t nt) {
+  int32_t nu = 0;
+  for (int32_t a = 0; a < nt; ++a) {
+    int32_t b = 0;
+    while (b < nu && tm->col[b] != tm->col[a])
+      ++b;
+    if (b < nu) {
+      tm->coef[b] += tm->coef[a];
+    } else {
+      tm->col[nu] = tm->col[a];
+      tm->coef[nu++] = tm->coef[a];
+    }
+  }
+  return nu;
+}
+
+/* The row of one (start, end) pair at position t: y >= AND(start) + L - 1
+ * with AND(start) >= sum(cols) - (n - 1).  Start i (-1: none needed) and
+ * end k (-1: the backward read; else late reader k); a pair that cannot
+ * hold at t adds nothing.  *y is the piece's auxiliary column, made on its
+ * first row.  0 on allocation failure. */
+static int acIlpPairRow(AcIlpModel *m, AcIlpTerms *tm, AcIlpReach *rc,
+                        const AcIlpSpan *sp, int32_t i, intptr_t k,
+                        intptr_t t, int32_t *y) {
+  int32_t nt = 0, constant = 0;
+  /* AND(start) >= sum(cols) - (n - 1); 1 when no start is needed. */
+  constant += 1;
+  if (i >= 0) {
+    for (int32_t j = 0; j < sp->st[i].numCols; ++j) {
+      tm->col[nt] = sp->st[i].cols[j];
+      tm->coef[nt++] = 1;
+    }
+    constant -= sp->st[i].numCols;
+  }
+  if (k < 0) { /* the backward-read end */
+    if (t > sp->lastRead)
+      return 1;
+    constant += 1;
+  } else {
+    const AcIlpLate *l = &sp->late[k];
+    if (l->last < t)
+      return 1;
+    if (m->opVarOf[l->op] >= 0) {
+      tm->col[nt] = (int32_t)m->numVars + m->opVarOf[l->op];
+      tm->coef[nt++] = 1;
+    } else {
+      constant += 1; /* recomputed in every plan */
+    }
+    for (intptr_t q = l->firstCand; q < l->firstCand + l->numCand; ++q) {
+      int32_t rcol = acIlpReachCol(m, rc, sp->cand[q].w, t);
+      if (rcol == -2)
+        return 0;
+      if (rcol >= 0) {
+        tm->col[nt] = rcol;
+        tm->coef[nt++] = -1;
+      }
+    }
+    if (l->minus >= 0) {
+      tm->col[nt] = l->minus;
+      tm->coef[nt++] = -1;
+    }
+  }
+  constant -= 1; /* AND(start) + L - 1 */
+  int32_t nu = acIlpMergeTerms(tm, nt);
+  if (*y < 0 && (*y = acIlpNewAux(m, 0)) < 0)
+    return 0;
+  return acIlpPushGe(m, *y, constant, tm->col, tm->coef, nu);
+}
+
 /* One storage of `bytes` over positions [from, end]: live at t when some
  * start (pos <= t; none given: always) holds and some end holds: a
  * backward read at or after t (t <= lastRead), or a late reader with
@@ -456,38 +582,11 @@ static int acIlpStorage(AcIlpModel *m, AcIlpTerms *tm, AcIlpReach *rc,
                         intptr_t numLate, const AcIlpCand *cand) {
   if (from > end || bytes == 0)
     return 1;
-  intptr_t nc = 0, maxTerms = 4;
-  for (intptr_t k = 0; k < numLate; ++k)
-    maxTerms = acIlpMax(maxTerms, 4 + late[k].numCand);
-  intptr_t needCuts = 2 + numStarts + (lastRead >= 0) + numLate;
-  for (intptr_t k = 0; k < numLate; ++k)
-    for (intptr_t c = late[k].firstCand;
-         c < late[k].firstCand + late[k].numCand; ++c) {
-      const AcIlpReachInfo *in = &rc->info[m->varOf[cand[c].w]];
-      needCuts += 2 + in->numThr;
-    }
-  if (!acIlpTermsReserve(tm, needCuts, maxTerms))
+  AcIlpSpan sp = {bytes, from, end, st, numStarts, lastRead, late, numLate,
+                  cand};
+  intptr_t nc = acIlpStorageCuts(m, tm, rc, &sp);
+  if (nc < 0)
     return 0;
-  tm->cuts[nc++] = from;
-  for (int32_t i = 0; i < numStarts; ++i)
-    if (st[i].pos > from)
-      tm->cuts[nc++] = st[i].pos;
-  if (lastRead >= from)
-    tm->cuts[nc++] = lastRead + 1;
-  for (intptr_t k = 0; k < numLate; ++k) {
-    if (late[k].last + 1 > from)
-      tm->cuts[nc++] = late[k].last + 1;
-    for (intptr_t c = late[k].firstCand;
-         c < late[k].firstCand + late[k].numCand; ++c) {
-      const AcIlpReachInfo *in = &rc->info[m->varOf[cand[c].w]];
-      if (in->pos0 != AC_ILP_NEVER && in->pos0 > from)
-        tm->cuts[nc++] = in->pos0;
-      for (intptr_t i = 0; i < in->numThr; ++i)
-        if (rc->thr[in->firstThr + i] > from)
-          tm->cuts[nc++] = rc->thr[in->firstThr + i];
-    }
-  }
-  qsort(tm->cuts, (size_t)nc, sizeof *tm->cuts, acIlpCompareIntptr);
   for (intptr_t c = 0; c < nc; ++c) {
     intptr_t t = tm->cuts[c];
     if (t > end)
@@ -509,65 +608,9 @@ static int acIlpStorage(AcIlpModel *m, AcIlpTerms *tm, AcIlpReach *rc,
       /* i = -1: no start needed (numStarts == 0) */
       if ((i < 0) != (numStarts == 0) || (i >= 0 && st[i].pos > t))
         continue;
-      for (intptr_t k = -1; k < numLate; ++k) {
-        int32_t nt = 0, constant = 0;
-        /* AND(start) >= sum(cols) - (n - 1); 1 when no start is needed. */
-        constant += 1;
-        if (i >= 0) {
-          for (int32_t j = 0; j < st[i].numCols; ++j) {
-            tm->col[nt] = st[i].cols[j];
-            tm->coef[nt++] = 1;
-          }
-          constant -= st[i].numCols;
-        }
-        if (k < 0) { /* the backward-read end */
-          if (t > lastRead)
-            continue;
-          constant += 1;
-        } else {
-          const AcIlpLate *l = &late[k];
-          if (l->last < t)
-            continue;
-          if (m->opVarOf[l->op] >= 0) {
-            tm->col[nt] = (int32_t)m->numVars + m->opVarOf[l->op];
-            tm->coef[nt++] = 1;
-          } else {
-            constant += 1; /* recomputed in every plan */
-          }
-          for (intptr_t q = l->firstCand; q < l->firstCand + l->numCand; ++q) {
-            int32_t rcol = acIlpReachCol(m, rc, cand[q].w, t);
-            if (rcol == -2)
-              return 0;
-            if (rcol >= 0) {
-              tm->col[nt] = rcol;
-              tm->coef[nt++] = -1;
-            }
-          }
-          if (l->minus >= 0) {
-            tm->col[nt] = l->minus;
-            tm->coef[nt++] = -1;
-          }
-        }
-        constant -= 1; /* AND(start) + L - 1 */
-        /* Merge repeated columns (a start and a candidate may name the
-           same value). */
-        int32_t nu = 0;
-        for (int32_t a = 0; a < nt; ++a) {
-          int32_t b = 0;
-          while (b < nu && tm->col[b] != tm->col[a])
-            ++b;
-          if (b < nu) {
-            tm->coef[b] += tm->coef[a];
-          } else {
-            tm->col[nu] = tm->col[a];
-            tm->coef[nu++] = tm->coef[a];
-          }
-        }
-        if (y < 0 && (y = acIlpNewAux(m, 0)) < 0)
+      for (intptr_t k = -1; k < numLate; ++k)
+        if (!acIlpPairRow(m, tm, rc, &sp, i, k, t, &y))
           return 0;
-        if (!acIlpPushGe(m, y, constant, tm->col, tm->coef, nu))
-          return 0;
-      }
     }
     if (y >= 0 && !acIlpAdd(m, t, hi, y, bytes))
       return 0;

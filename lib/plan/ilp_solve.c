@@ -99,24 +99,11 @@ static void acIlpPut(AcIlpRow *row, int col, double v) {
   row->val[row->len] = v;
 }
 
-/* Fills the problem: the columns (d binary, r and y in [0, 1]), the cost
- * rows, the y definitions and the memory rows for `liveBudget` bytes of
- * live memory (the budget less the static bytes).  Returns the number of
- * memory rows, or -1 when some step's constant alone exceeds liveBudget (no
- * plan fits), or -2 on allocation failure, or -4 when the memory rows pass
- * AC_ILP_MAX_NONZEROS (the model is then incomplete and must not be
- * solved).  Peak mode (peakScale > 0): one more column P (nc + 1, >= 0,
- * the objective) and every memory row reads live <= peakScale * P instead,
- * so the MILP minimizes the model's peak (liveBudget and costScale are
- * unused). */
-static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t liveBudget,
-                          double costScale, double peakScale, AcIlpRow *row) {
-  const AcGraph *g = m->g;
+/* The columns (d binary, r and y in [0, 1], P >= 0 in peak mode) and the
+ * objective: the recompute seconds scaled by costScale, or P. */
+static void acIlpFillColumns(const AcIlpModel *m, glp_prob *lp,
+                             double costScale, int peak) {
   intptr_t nd = m->numVars, nr = m->numOpVars, nc = acIlpNumCols(m);
-  intptr_t rows = 0, nonzeros = 0;
-  int peak = peakScale > 0;
-  if (peak)
-    liveBudget = 0;
   glp_set_obj_dir(lp, GLP_MIN);
   if (nc + peak > 0)
     glp_add_cols(lp, (int)(nc + peak));
@@ -130,8 +117,15 @@ static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t liveBudget,
     glp_set_col_bnds(lp, (int)nc + 1, GLP_LO, 0.0, 0.0);
     glp_set_obj_coef(lp, (int)nc + 1, 1.0);
   }
-  /* The recompute closure. */
-  for (intptr_t k = 0; k < nr; ++k) {
+}
+
+/* The recompute closure: r_p >= u_w for every result w of p read by the
+ * backward or by an op recomputed in every plan, and r_p >= r_q + u_w - 1
+ * for every reader q that may be recomputed. */
+static void acIlpFillClosure(const AcIlpModel *m, glp_prob *lp, AcIlpRow *row) {
+  const AcGraph *g = m->g;
+  intptr_t nd = m->numVars;
+  for (intptr_t k = 0; k < m->numOpVars; ++k) {
     AcId p = m->opVars[k];
     int colP = (int)(nd + k) + 1;
     const AcOp *op = &g->ops[p];
@@ -166,7 +160,10 @@ static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t liveBudget,
       }
     }
   }
-  /* The auxiliary columns' bounds. */
+}
+
+/* The auxiliary columns' bounds (the y definitions). */
+static void acIlpFillGe(const AcIlpModel *m, glp_prob *lp, AcIlpRow *row) {
   for (intptr_t i = 0; i < m->numGe; ++i) {
     const AcIlpGe *e = &m->ge[i];
     acIlpPut(row, e->y + 1, 1.0);
@@ -177,7 +174,63 @@ static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t liveBudget,
     else
       acIlpAddRow(lp, row, GLP_UP, 0.0, (double)e->constant);
   }
-  /* Memory rows: one per segment between interval ends. */
+}
+
+/* One memory row from the segment's coefficients `coef` and its highest
+ * constant `best`: scaled by a power of two so the largest coefficient is
+ * in [1, 2); coefficients below 1e-7 of it (which the solver's tolerances
+ * would blur) are relaxed away: a positive one dropped, a negative one
+ * taken at its most favourable value (x = 1) into the bound.  Peak mode:
+ * P's coefficient counts among the row's largest, so that the row stays
+ * well scaled (bytes against the whole peak).  Returns the row's nonzeros,
+ * or -1 when the row has no coefficient and is not in peak mode (its
+ * constant alone exceeds the budget); the row is added only when
+ * *nonzeros stays within AC_ILP_MAX_NONZEROS. */
+static intptr_t acIlpMemoryRow(glp_prob *lp, AcIlpRow *row,
+                               const int64_t *coef, intptr_t nc, int64_t best,
+                               int64_t liveBudget, double peakScale,
+                               intptr_t *nonzeros) {
+  int peak = peakScale > 0;
+  int64_t maxAbs = 0;
+  for (intptr_t k = 0; k < nc; ++k)
+    if (llabs(coef[k]) > maxAbs)
+      maxAbs = llabs(coef[k]);
+  if (maxAbs == 0 && !peak)
+    return -1;
+  double big = peak ? fmax((double)maxAbs, peakScale) : (double)maxAbs;
+  int ex;
+  (void)frexp(big, &ex);
+  double scale = ldexp(1.0, 1 - ex);
+  int64_t rowBudget = liveBudget - best;
+  for (intptr_t k = 0; k < nc; ++k) {
+    if (coef[k] == 0)
+      continue;
+    if ((double)llabs(coef[k]) < 1e-7 * big) {
+      if (coef[k] < 0)
+        rowBudget -= coef[k];
+      continue;
+    }
+    acIlpPut(row, (int)k + 1, (double)coef[k] * scale);
+  }
+  if (peak)
+    acIlpPut(row, (int)nc + 1, -peakScale * scale);
+  intptr_t len = row->len;
+  if ((*nonzeros += len) > AC_ILP_MAX_NONZEROS) {
+    row->len = 0;
+    return len;
+  }
+  acIlpAddRow(lp, row, GLP_UP, 0.0, (double)rowBudget * scale);
+  return len;
+}
+
+/* Memory rows: one per segment between interval ends whose worst case can
+ * exceed liveBudget (every segment in peak mode).  Returns acIlpFill's
+ * codes. */
+static intptr_t acIlpFillMemory(const AcIlpModel *m, glp_prob *lp,
+                                int64_t liveBudget, double peakScale,
+                                AcIlpRow *row) {
+  intptr_t nc = acIlpNumCols(m), rows = 0, nonzeros = 0;
+  int peak = peakScale > 0;
   int64_t *coef = acCalloc((size_t)nc + 1, sizeof *coef);
   if (!coef)
     return -2;
@@ -203,47 +256,40 @@ static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t liveBudget,
         worst += coef[k];
     if (!peak && worst <= liveBudget)
       continue; /* no plan can exceed liveBudget here */
-    /* Scaled by a power of two so the largest coefficient is in [1, 2);
-       coefficients below 1e-7 of it (which the solver's tolerances would
-       blur) are relaxed away: a positive one dropped, a negative one
-       taken at its most favourable value (x = 1) into the bound. */
-    int64_t maxAbs = 0;
-    for (intptr_t k = 0; k < nc; ++k)
-      if (llabs(coef[k]) > maxAbs)
-        maxAbs = llabs(coef[k]);
-    if (maxAbs == 0 && !peak) {
-      acFree(coef);
-      return -1;
+    if (acIlpMemoryRow(lp, row, coef, nc, best, liveBudget, peakScale,
+                       &nonzeros) < 0) {
+      rows = -1;
+      break;
     }
-    /* Peak mode: P's coefficient counts among the row's largest, so that
-       the row stays well scaled (bytes against the whole peak). */
-    double big = peak ? fmax((double)maxAbs, peakScale) : (double)maxAbs;
-    int ex;
-    (void)frexp(big, &ex);
-    double scale = ldexp(1.0, 1 - ex);
-    int64_t rowBudget = liveBudget - best;
-    for (intptr_t k = 0; k < nc; ++k) {
-      if (coef[k] == 0)
-        continue;
-      if ((double)llabs(coef[k]) < 1e-7 * big) {
-        if (coef[k] < 0)
-          rowBudget -= coef[k];
-        continue;
-      }
-      acIlpPut(row, (int)k + 1, (double)coef[k] * scale);
+    if (nonzeros > AC_ILP_MAX_NONZEROS) {
+      rows = -4;
+      break;
     }
-    if (peak)
-      acIlpPut(row, (int)nc + 1, -peakScale * scale);
-    if ((nonzeros += row->len) > AC_ILP_MAX_NONZEROS) {
-      acFree(coef);
-      row->len = 0;
-      return -4;
-    }
-    acIlpAddRow(lp, row, GLP_UP, 0.0, (double)rowBudget * scale);
     ++rows;
   }
   acFree(coef);
   return rows;
+}
+
+/* Fills the problem: the columns (d binary, r and y in [0, 1]), the cost
+ * rows, the y definitions and the memory rows for `liveBudget` bytes of
+ * live memory (the budget less the static bytes).  Returns the number of
+ * memory rows, or -1 when some step's constant alone exceeds liveBudget (no
+ * plan fits), or -2 on allocation failure, or -4 when the memory rows pass
+ * AC_ILP_MAX_NONZEROS (the model is then incomplete and must not be
+ * solved).  Peak mode (peakScale > 0): one more column P (nc + 1, >= 0,
+ * the objective) and every memory row reads live <= peakScale * P instead,
+ * so the MILP minimizes the model's peak (liveBudget and costScale are
+ * unused). */
+static intptr_t acIlpFill(const AcIlpModel *m, glp_prob *lp, int64_t liveBudget,
+                          double costScale, double peakScale, AcIlpRow *row) {
+  int peak = peakScale > 0;
+  if (peak)
+    liveBudget = 0;
+  acIlpFillColumns(m, lp, costScale, peak);
+  acIlpFillClosure(m, lp, row);
+  acIlpFillGe(m, lp, row);
+  return acIlpFillMemory(m, lp, liveBudget, peakScale, row);
 }
 
 /* One MILP solve: the LP relaxation by the simplex (warm from the last
@@ -323,11 +369,71 @@ static int acIlpLower(const AcSimResult *a, const AcSimResult *b) {
           a->recomputeSeconds < b->recomputeSeconds * (1 - AC_ILP_COST_EPS));
 }
 
-typedef struct AcIlpLimits {
+/* One call of acIlpFrom: the options resolved, the model and the problem,
+ * the incumbent (best, bestSim) and the scratch of the rounds. */
+typedef struct AcIlpRun {
+  const AcGraph *g;
+  const uint8_t *s0;
+  int64_t staticBytes, budget;
   double seconds;      /* wall clock for the call, <= 0: none */
   double t0;           /* when the call started */
   intptr_t maxRounds;  /* < 0: none */
-} AcIlpLimits;
+  AcIlpWork work;
+  AcIlpStats *S;
+  AcIlpModel m;
+  glp_prob *lp;        /* the cost MILP */
+  double costScale;    /* its objective's scale */
+  AcIlpRow row;
+  uint8_t *d;          /* [numVars] a proposal */
+  AcPlan *best, *trial;
+  AcSimResult bestSim, sim;
+  int haveBest;        /* best fits the budget */
+  AcError *err;
+} AcIlpRun;
+
+static AcStatus acIlpNoMem(AcIlpRun *r) {
+  return acErrorSet(r->err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory in the ILP planner");
+}
+
+/* Milliseconds GLPK may spend on the next solve, or 0 when a limit of the
+ * call (time, rounds, nodes, iterations) is spent. */
+static int acIlpTimeLeft(const AcIlpRun *r) {
+  double left = r->seconds > 0 ? r->seconds - (acClockSeconds() - r->t0)
+                               : HUGE_VAL;
+  if (left <= 0 || (r->maxRounds >= 0 && r->S->rounds >= r->maxRounds) ||
+      r->work.used >= r->work.max || r->work.itUsed >= r->work.maxIters)
+    return 0;
+  return left * 1000 > INT32_MAX ? INT32_MAX : (int)(left * 1000) + 1;
+}
+
+/* Reads the MILP's solution of `lp` into r->d and simulates it into
+ * r->trial, r->sim. */
+static AcStatus acIlpTryLp(AcIlpRun *r, glp_prob *lp) {
+  for (intptr_t k = 0; k < r->m.numVars; ++k)
+    r->d[k] = glp_mip_col_val(lp, (int)k + 1) > 0.5;
+  return acIlpTry(&r->m, r->d, r->staticBytes, r->trial, &r->sim, r->err);
+}
+
+/* The trial just simulated becomes the incumbent. */
+static void acIlpTakeTrial(AcIlpRun *r) {
+  acPlanCopy(r->best, r->trial);
+  acSimResultClear(&r->bestSim);
+  r->bestSim = r->sim;
+  memset(&r->sim, 0, sizeof r->sim);
+}
+
+/* No-good cut: sum_{k in T} (1 - d_k) + sum_{k not in T} d_k >= 1 removes
+ * exactly the proposal in r->d from `lp`. */
+static void acIlpCutOff(AcIlpRun *r, glp_prob *lp) {
+  int inT = 0;
+  for (intptr_t k = 0; k < r->m.numVars; ++k) {
+    acIlpPut(&r->row, (int)k + 1, r->d[k] ? -1.0 : 1.0);
+    inT += r->d[k];
+  }
+  acIlpAddRow(lp, &r->row, GLP_LO, 1.0 - inT, 0.0);
+  r->S->cuts++;
+}
 
 /* The plan of the space with the lowest simulated peak, starting from the
  * incumbent (best, bestSim).  The MILP in peak mode minimizes the model's
@@ -335,15 +441,13 @@ typedef struct AcIlpLimits {
  * cutoff row; each plan it proposes is simulated, kept if lower, and cut
  * off; no solution proves the incumbent lowest (*lowest = 1).  Shares the
  * call's limits; stopped by them, *lowest stays 0. */
-static AcStatus acIlpLowest(const AcIlpModel *m, int64_t staticBytes,
-                            const AcIlpLimits *lim, AcIlpWork *work,
-                            AcIlpStats *S, AcIlpRow *row, uint8_t *d,
-                            AcPlan *best, AcSimResult *bestSim, AcPlan *trial,
-                            AcSimResult *sim, int *lowest, AcError *err) {
+static AcStatus acIlpLowest(AcIlpRun *r, int *lowest) {
+  const AcIlpModel *m = &r->m;
+  AcIlpStats *S = r->S;
   AcStatus st = AC_OK;
   glp_prob *lp = NULL;
   *lowest = 0;
-  int64_t top = bestSim->peakBytes - staticBytes;
+  int64_t top = r->bestSim.peakBytes - r->staticBytes;
   if (m->numVars == 0 || top <= 0) {
     *lowest = 1; /* no choice, or nothing live at all */
     return AC_OK;
@@ -353,10 +457,9 @@ static AcStatus acIlpLowest(const AcIlpModel *m, int64_t staticBytes,
   double pscale = ldexp(1.0, ex); /* >= top: P stays in [0, 1] */
   lp = glp_create_prob();
   intptr_t nc = acIlpNumCols(m);
-  intptr_t filled = acIlpFill(m, lp, 0, 1.0, pscale, row);
+  intptr_t filled = acIlpFill(m, lp, 0, 1.0, pscale, &r->row);
   if (filled == -2) {
-    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                    "out of memory in the ILP planner");
+    st = acIlpNoMem(r);
     goto cleanup;
   }
   if (filled == -4) {
@@ -364,48 +467,33 @@ static AcStatus acIlpLowest(const AcIlpModel *m, int64_t staticBytes,
     goto cleanup;
   }
   /* Cutoff: strictly below the incumbent's live peak. */
-  acIlpPut(row, (int)nc + 1, 1.0);
+  acIlpPut(&r->row, (int)nc + 1, 1.0);
   int cutoff = glp_add_rows(lp, 1);
-  glp_set_mat_row(lp, cutoff, row->len, row->ind, row->val);
-  row->len = 0;
+  glp_set_mat_row(lp, cutoff, r->row.len, r->row.ind, r->row.val);
+  r->row.len = 0;
   for (;;) {
-    double below = (double)(bestSim->peakBytes - staticBytes);
+    double below = (double)(r->bestSim.peakBytes - r->staticBytes);
     below -= fmax(0.5, AC_ILP_COST_EPS * below);
     glp_set_row_bnds(lp, cutoff, GLP_UP, 0.0, below / pscale);
-    double left = lim->seconds > 0 ? lim->seconds - (acClockSeconds() - lim->t0)
-                                   : HUGE_VAL;
-    if (left <= 0 || (lim->maxRounds >= 0 && S->rounds >= lim->maxRounds) ||
-        work->used >= work->max || work->itUsed >= work->maxIters)
+    int tm = acIlpTimeLeft(r);
+    if (tm == 0)
       break;
-    int tm = left * 1000 > INT32_MAX ? INT32_MAX : (int)(left * 1000) + 1;
     int mst = GLP_UNDEF;
     S->rounds++;
-    int ret = acIlpSolve(lp, m->numVars, tm, work, &mst);
+    int ret = acIlpSolve(lp, m->numVars, tm, &r->work, &mst);
     if (ret == GLP_ENOPFS || (ret == 0 && mst == GLP_NOFEAS)) {
       *lowest = 1; /* nothing lower than the incumbent */
       break;
     }
     if (mst != GLP_OPT && mst != GLP_FEAS)
       break; /* a limit or a failure, with no plan to try */
-    for (intptr_t k = 0; k < m->numVars; ++k)
-      d[k] = glp_mip_col_val(lp, (int)k + 1) > 0.5;
-    if ((st = acIlpTry(m, d, staticBytes, trial, sim, err)) != AC_OK)
+    if ((st = acIlpTryLp(r, lp)) != AC_OK)
       goto cleanup;
-    if (acIlpLower(sim, bestSim)) {
-      acPlanCopy(best, trial);
-      acSimResultClear(bestSim);
-      *bestSim = *sim;
-      memset(sim, 0, sizeof *sim);
-    }
+    if (acIlpLower(&r->sim, &r->bestSim))
+      acIlpTakeTrial(r);
     if (ret != 0 || mst != GLP_OPT)
       break; /* stopped by a limit: not proven */
-    int inT = 0;
-    for (intptr_t k = 0; k < m->numVars; ++k) {
-      acIlpPut(row, (int)k + 1, d[k] ? -1.0 : 1.0);
-      inT += d[k];
-    }
-    acIlpAddRow(lp, row, GLP_LO, 1.0 - inT, 0.0);
-    S->cuts++;
+    acIlpCutOff(r, lp);
   }
 cleanup:
   if (lp)
@@ -413,124 +501,128 @@ cleanup:
   return st;
 }
 
-AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
-                   int64_t staticBytes, int64_t budget,
-                   const AcIlpOptions *opts, AcPlan *plan, AcIlpStats *stats,
-                   AcError *err) {
-  double t0 = acClockSeconds();
-  AcIlpStats local;
-  AcIlpStats *S = stats ? stats : &local;
-  AcStatus st = AC_OK;
-  AcIlpModel m;
-  AcPlan *best = acPlanCreate(g), *trial = acPlanCreate(g);
-  AcSimResult sim, bestSim;
-  glp_prob *lp = NULL;
-  AcIlpRow row = {NULL, NULL, 0};
-  uint8_t *d = NULL;
-  int haveBest = 0;
-  double limit = opts && opts->timeLimit > 0 ? opts->timeLimit : -1;
-  intptr_t maxRounds = opts && opts->maxRounds > 0 ? opts->maxRounds : -1;
-  AcIlpWork work = {0, opts && opts->maxNodes > 0 ? opts->maxNodes
-                                                 : AC_ILP_DEFAULT_NODES, 0, 0,
-                    INT64_MAX, 0, 0};
-  memset(S, 0, sizeof *S);
-  memset(&m, 0, sizeof m);
-  memset(&sim, 0, sizeof sim);
-  memset(&bestSim, 0, sizeof bestSim);
-  if (!best || !trial)
-    goto nomem;
-
-  /* The starting plan: the answer without a budget or when it fits (no plan
-     of the space recomputes less). */
-  if ((st = acPlanFromSaved(g, initialSaved, best, err)) != AC_OK)
-    goto cleanup;
-  if ((st = acSimulate(g, best, staticBytes, 0, &bestSim, err)) != AC_OK)
-    goto cleanup;
-  if (budget < 0 || bestSim.peakBytes <= budget) {
-    S->optimal = 1;
-    S->lowerBound = bestSim.recomputeSeconds;
-    haveBest = 1;
-    goto done;
+/* The starting plan into the incumbent: the answer without a budget or
+ * when it fits (no plan of the space recomputes less): *done. */
+static AcStatus acIlpStart(AcIlpRun *r, int *done) {
+  AcStatus st;
+  if ((st = acPlanFromSaved(r->g, r->s0, r->best, r->err)) != AC_OK ||
+      (st = acSimulate(r->g, r->best, r->staticBytes, 0, &r->bestSim,
+                       r->err)) != AC_OK)
+    return st;
+  *done = r->budget < 0 || r->bestSim.peakBytes <= r->budget;
+  if (*done) {
+    r->S->optimal = 1;
+    r->S->lowerBound = r->bestSim.recomputeSeconds;
+    r->haveBest = 1;
   }
-  if ((st = acIlpBuild(&m, g, initialSaved, err)) != AC_OK)
-    goto cleanup;
-  S->candidates = m.numVars;
+  return AC_OK;
+}
 
-  /* The incumbent: greedy's plan for the budget; its lowest-peak plan when
-     none of its plans fits (the fallback). */
+/* The model, and the incumbent: greedy's plan for the budget; its
+ * lowest-peak plan when none of its plans fits (the fallback).  *done
+ * (limited) when a wall-clock limit passed while greedy looked for it (its
+ * lowest-peak plan by then), or the model is past the work limit
+ * (AC_ILP_MAX_DROPPABLE: greedy's plan, not solved). */
+static AcStatus acIlpIncumbent(AcIlpRun *r, int *done) {
+  AcStatus st;
   int cutShort = 0;
-  if ((st = acGreedyPlanForBudgetDeadline(g, initialSaved, staticBytes, budget,
-                                          limit > 0 ? t0 + limit : 0,
-                                          &cutShort, NULL, best, NULL,
-                                          err)) != AC_OK)
-    goto cleanup;
-  acSimResultClear(&bestSim);
-  if ((st = acSimulate(g, best, staticBytes, 0, &bestSim, err)) != AC_OK)
-    goto cleanup;
-  haveBest = bestSim.peakBytes <= budget;
-  if (cutShort) {
-    /* A wall-clock limit (opts->timeLimit) passed while greedy looked for
-       the incumbent: its lowest-peak plan by then, marked limited. */
-    S->limited = 1;
-    S->lowerBound = m.baseSeconds;
-    goto done;
+  AcGreedyOptions go;
+  acGreedyOptionsInit(&go);
+  go.search.budget = r->budget;
+  go.search.staticBytes = r->staticBytes;
+  go.search.deadline = r->seconds > 0 ? r->t0 + r->seconds : 0;
+  if ((st = acIlpBuild(&r->m, r->g, r->s0, r->err)) != AC_OK)
+    return st;
+  r->S->candidates = r->m.numVars;
+  if ((st = acGreedyPlanForBudgetRun(r->g, r->s0, &go, &cutShort, r->best,
+                                     NULL, r->err)) != AC_OK)
+    return st;
+  acSimResultClear(&r->bestSim);
+  if ((st = acSimulate(r->g, r->best, r->staticBytes, 0, &r->bestSim,
+                       r->err)) != AC_OK)
+    return st;
+  r->haveBest = r->bestSim.peakBytes <= r->budget;
+  *done = cutShort || r->m.numVars > AC_ILP_MAX_DROPPABLE;
+  if (*done) {
+    r->S->limited = 1;
+    r->S->lowerBound = r->m.baseSeconds;
   }
-  if (m.numVars > AC_ILP_MAX_DROPPABLE) {
-    /* The work limit on the model: greedy's plan, not solved. */
-    S->limited = 1;
-    S->lowerBound = m.baseSeconds;
-    goto done;
-  }
+  return AC_OK;
+}
 
-  lp = glp_create_prob();
-  intptr_t ncols = acIlpNumCols(&m);
-  row.ind = acMalloc(((size_t)ncols + 2) * sizeof *row.ind);
-  row.val = acMalloc(((size_t)ncols + 2) * sizeof *row.val);
-  d = acCalloc((size_t)m.numVars + 1, 1);
-  if (!row.ind || !row.val || !d)
-    goto nomem;
-  double costScale = 0;
-  for (intptr_t k = 0; k < m.numOpVars; ++k)
-    costScale = fmax(costScale, m.opCost[k]);
-  if (!(costScale > 0))
-    costScale = 1;
-  intptr_t rows = acIlpFill(&m, lp, budget - staticBytes, costScale, 0, &row);
+/* The cost MILP: columns, rows for the budget and, with an incumbent that
+ * fits, the cutoff row asking for strictly cheaper plans.  *proven when
+ * some step no plan can bring under the budget; *done (limited) when the
+ * model is too large to solve. */
+static AcStatus acIlpCostProblem(AcIlpRun *r, int *proven, int *done) {
+  const AcIlpModel *m = &r->m;
+  r->lp = glp_create_prob();
+  intptr_t ncols = acIlpNumCols(m);
+  r->row.ind = acMalloc(((size_t)ncols + 2) * sizeof *r->row.ind);
+  r->row.val = acMalloc(((size_t)ncols + 2) * sizeof *r->row.val);
+  r->d = acCalloc((size_t)m->numVars + 1, 1);
+  if (!r->row.ind || !r->row.val || !r->d)
+    return acIlpNoMem(r);
+  r->costScale = 0;
+  for (intptr_t k = 0; k < m->numOpVars; ++k)
+    r->costScale = fmax(r->costScale, m->opCost[k]);
+  if (!(r->costScale > 0))
+    r->costScale = 1;
+  intptr_t rows = acIlpFill(m, r->lp, r->budget - r->staticBytes,
+                            r->costScale, 0, &r->row);
   if (rows == -2)
-    goto nomem;
+    return acIlpNoMem(r);
   if (rows == -4) {
-    S->limited = 1;   /* too large a model: greedy's plan, not solved */
-    S->lowerBound = m.baseSeconds;
-    goto done;
+    r->S->limited = 1;   /* too large a model: greedy's plan, not solved */
+    r->S->lowerBound = m->baseSeconds;
+    *done = 1;
+    return AC_OK;
   }
-  S->rows = rows < 0 ? 0 : rows;
-  int proven = rows == -1; /* a step no plan can bring under the budget */
-  int cutoffRow = 0;
-  if (haveBest && !proven) {
+  r->S->rows = rows < 0 ? 0 : rows;
+  *proven = rows == -1;
+  if (r->haveBest && !*proven) {
     /* Strictly cheaper than the incumbent. */
-    for (intptr_t k = 0; k < m.numOpVars; ++k)
-      acIlpPut(&row, (int)(m.numVars + k) + 1, m.opCost[k] / costScale);
-    double bound = (bestSim.recomputeSeconds - m.baseSeconds) / costScale;
+    for (intptr_t k = 0; k < m->numOpVars; ++k)
+      acIlpPut(&r->row, (int)(m->numVars + k) + 1, m->opCost[k] / r->costScale);
+    double bound = (r->bestSim.recomputeSeconds - m->baseSeconds) / r->costScale;
     bound -= AC_ILP_COST_EPS * fmax(1.0, fabs(bound));
-    cutoffRow = glp_add_rows(lp, 1);
-    glp_set_row_bnds(lp, cutoffRow, GLP_UP, 0.0, bound);
-    glp_set_mat_row(lp, cutoffRow, row.len, row.ind, row.val);
-    row.len = 0;
+    int cutoffRow = glp_add_rows(r->lp, 1);
+    glp_set_row_bnds(r->lp, cutoffRow, GLP_UP, 0.0, bound);
+    glp_set_mat_row(r->lp, cutoffRow, r->row.len, r->row.ind, r->row.val);
+    r->row.len = 0;
   }
-  S->lowerBound = m.baseSeconds;
-  work.maxIters = acIlpIterAllowance(lp);
-  while (!proven) {
-    double left = limit > 0 ? limit - (acClockSeconds() - t0) : HUGE_VAL;
-    if (left <= 0 || (maxRounds >= 0 && S->rounds >= maxRounds) ||
-        work.used >= work.max || work.itUsed >= work.maxIters) {
+  r->S->lowerBound = m->baseSeconds;
+  r->work.maxIters = acIlpIterAllowance(r->lp);
+  return AC_OK;
+}
+
+/* The trial fits the budget: it becomes the incumbent unless that is
+ * cheaper already (within the solver's tolerance). */
+static void acIlpTakeIfCheaper(AcIlpRun *r) {
+  if (!r->haveBest || r->sim.recomputeSeconds < r->bestSim.recomputeSeconds) {
+    acIlpTakeTrial(r);
+    r->haveBest = 1;
+  }
+}
+
+/* The cost loop: the cheapest plan of the relaxation is simulated; if it
+ * fits it is optimal (*proven), else it is cut off and the MILP solved
+ * again, until no solution is left (*proven: nothing cheaper than the
+ * incumbent fits) or a limit stops it (limited). */
+static AcStatus acIlpCostLoop(AcIlpRun *r, int *proven) {
+  AcIlpStats *S = r->S;
+  AcStatus st;
+  while (!*proven) {
+    int tm = acIlpTimeLeft(r);
+    if (tm == 0) {
       S->limited = 1;
       break;
     }
-    int tm = left * 1000 > INT32_MAX ? INT32_MAX : (int)(left * 1000) + 1;
     int mst = GLP_UNDEF;
     S->rounds++;
-    int ret = acIlpSolve(lp, m.numVars, tm, &work, &mst);
+    int ret = acIlpSolve(r->lp, r->m.numVars, tm, &r->work, &mst);
     if (ret == GLP_ENOPFS || (ret == 0 && mst == GLP_NOFEAS)) {
-      proven = 1; /* nothing cheaper than the incumbent fits */
+      *proven = 1; /* nothing cheaper than the incumbent fits */
       break;
     }
     if (ret != 0 || mst != GLP_OPT) {
@@ -539,93 +631,110 @@ AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
          cheaper (not proven optimal). */
       S->limited = 1;
       if (mst == GLP_FEAS) {
-        for (intptr_t k = 0; k < m.numVars; ++k)
-          d[k] = glp_mip_col_val(lp, (int)k + 1) > 0.5;
-        if ((st = acIlpTry(&m, d, staticBytes, trial, &sim, err)) != AC_OK)
-          goto cleanup;
-        if (sim.peakBytes <= budget &&
-            (!haveBest || sim.recomputeSeconds < bestSim.recomputeSeconds)) {
-          acPlanCopy(best, trial);
-          acSimResultClear(&bestSim);
-          bestSim = sim;
-          memset(&sim, 0, sizeof sim);
-          haveBest = 1;
-        }
+        if ((st = acIlpTryLp(r, r->lp)) != AC_OK)
+          return st;
+        if (r->sim.peakBytes <= r->budget)
+          acIlpTakeIfCheaper(r);
       }
       break;
     }
-    double lb = m.baseSeconds + glp_mip_obj_val(lp) * costScale;
+    double lb = r->m.baseSeconds + glp_mip_obj_val(r->lp) * r->costScale;
     if (lb > S->lowerBound)
       S->lowerBound = lb;
-    for (intptr_t k = 0; k < m.numVars; ++k)
-      d[k] = glp_mip_col_val(lp, (int)k + 1) > 0.5;
-    if ((st = acIlpTry(&m, d, staticBytes, trial, &sim, err)) != AC_OK)
-      goto cleanup;
-    if (sim.peakBytes <= budget) {
-      /* The cheapest plan of the relaxation fits: optimal.  Keep the
-         incumbent if this is no cheaper (within the solver's tolerance). */
-      if (!haveBest || sim.recomputeSeconds < bestSim.recomputeSeconds) {
-        acPlanCopy(best, trial);
-        acSimResultClear(&bestSim);
-        bestSim = sim;
-        memset(&sim, 0, sizeof sim);
-        haveBest = 1;
-      }
-      proven = 1;
+    if ((st = acIlpTryLp(r, r->lp)) != AC_OK)
+      return st;
+    if (r->sim.peakBytes <= r->budget) {
+      acIlpTakeIfCheaper(r); /* the relaxation's cheapest fits: optimal */
+      *proven = 1;
       break;
     }
     /* Nothing fits so far: the lowest-peak plan seen is the fallback. */
-    if (!haveBest && acIlpLower(&sim, &bestSim)) {
-      acPlanCopy(best, trial);
-      acSimResultClear(&bestSim);
-      bestSim = sim;
-      memset(&sim, 0, sizeof sim);
-    }
-    /* No-good cut: sum_{k in T} (1 - d_k) + sum_{k not in T} d_k >= 1. */
-    int inT = 0;
-    for (intptr_t k = 0; k < m.numVars; ++k) {
-      acIlpPut(&row, (int)k + 1, d[k] ? -1.0 : 1.0);
-      inT += d[k];
-    }
-    acIlpAddRow(lp, &row, GLP_LO, 1.0 - inT, 0.0);
-    S->cuts++;
+    if (!r->haveBest && acIlpLower(&r->sim, &r->bestSim))
+      acIlpTakeTrial(r);
+    acIlpCutOff(r, r->lp);
   }
+  return AC_OK;
+}
+
+/* Solves from the incumbent: the cost loop, then, when no plan fits
+ * (proven, or none found within the limits), the ILP's own lowest-peak
+ * plan within what is left of the limits. */
+static AcStatus acIlpSearch(AcIlpRun *r) {
+  AcIlpStats *S = r->S;
+  AcStatus st;
+  int proven = 0, done = 0, lowest = 0;
+  if ((st = acIlpCostProblem(r, &proven, &done)) != AC_OK || done)
+    return st;
+  if ((st = acIlpCostLoop(r, &proven)) != AC_OK)
+    return st;
   S->optimal = proven;
   if (proven)
-    S->lowerBound = haveBest ? bestSim.recomputeSeconds : HUGE_VAL;
-  if (!haveBest) {
-    /* No plan fits (proven, or none found within the limits): the ILP's
-       own lowest-peak plan, searched within what is left of the limits. */
-    int lowest = 0;
-    AcIlpLimits lim = {limit, t0, maxRounds};
-    if ((st = acIlpLowest(&m, staticBytes, &lim, &work, S, &row, d, best,
-                          &bestSim, trial, &sim, &lowest, err)) != AC_OK)
-      goto cleanup;
+    S->lowerBound = r->haveBest ? r->bestSim.recomputeSeconds : HUGE_VAL;
+  if (!r->haveBest) {
+    if ((st = acIlpLowest(r, &lowest)) != AC_OK)
+      return st;
     S->optimal = proven && lowest;
     S->limited = !S->optimal;
   }
-  S->nodes = work.used;
-done:
-  acPlanCopy(plan, best);
-  S->feasible = budget < 0 || bestSim.peakBytes <= budget;
-  S->peakBytes = bestSim.peakBytes;
-  S->recomputeSeconds = bestSim.recomputeSeconds;
-  goto cleanup;
-nomem:
-  st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                  "out of memory in the ILP planner");
-cleanup:
-  if (lp)
-    glp_delete_prob(lp);
-  acFree(row.ind);
-  acFree(row.val);
-  acFree(d);
-  acSimResultClear(&sim);
-  acSimResultClear(&bestSim);
-  acPlanDestroy(best);
-  acPlanDestroy(trial);
-  acIlpModelFree(&m);
-  S->seconds = acClockSeconds() - t0;
-  return st;
+  S->nodes = r->work.used;
+  return AC_OK;
 }
 
+AcStatus acIlpFrom(const AcGraph *g, const uint8_t *initialSaved,
+                   const AcIlpOptions *opts, AcPlan *plan, AcIlpStats *stats,
+                   AcError *err) {
+  AcIlpStats local;
+  AcIlpRun r;
+  AcStatus st;
+  int done = 0;
+  memset(&r, 0, sizeof r);
+  r.t0 = acClockSeconds();
+  r.g = g;
+  r.s0 = initialSaved;
+  r.staticBytes = opts->search.staticBytes;
+  r.budget = opts->search.budget;
+  /* The time: the time limit or the deadline, whichever comes first; a
+     deadline passed already leaves greedy's plan so far. */
+  r.seconds = opts->timeLimit > 0 ? opts->timeLimit : -1;
+  if (opts->search.deadline > 0) {
+    double left = opts->search.deadline - r.t0;
+    if (left <= 0)
+      left = 1e-9;
+    if (r.seconds <= 0 || left < r.seconds)
+      r.seconds = left;
+  }
+  r.maxRounds = opts->maxRounds > 0 ? opts->maxRounds : -1;
+  r.work = (AcIlpWork){0, opts->maxNodes > 0 ? opts->maxNodes
+                                             : AC_ILP_DEFAULT_NODES,
+                       0, 0, INT64_MAX, 0, 0};
+  r.S = stats ? stats : &local;
+  r.err = err;
+  memset(r.S, 0, sizeof *r.S);
+  r.best = acPlanCreate(g);
+  r.trial = acPlanCreate(g);
+  if (!r.best || !r.trial) {
+    st = acIlpNoMem(&r);
+    goto cleanup;
+  }
+  if ((st = acIlpStart(&r, &done)) != AC_OK ||
+      (!done && (st = acIlpIncumbent(&r, &done)) != AC_OK) ||
+      (!done && (st = acIlpSearch(&r)) != AC_OK))
+    goto cleanup;
+  acPlanCopy(plan, r.best);
+  r.S->feasible = r.budget < 0 || r.bestSim.peakBytes <= r.budget;
+  r.S->peakBytes = r.bestSim.peakBytes;
+  r.S->recomputeSeconds = r.bestSim.recomputeSeconds;
+cleanup:
+  if (r.lp)
+    glp_delete_prob(r.lp);
+  acFree(r.row.ind);
+  acFree(r.row.val);
+  acFree(r.d);
+  acSimResultClear(&r.sim);
+  acSimResultClear(&r.bestSim);
+  acPlanDestroy(r.best);
+  acPlanDestroy(r.trial);
+  acIlpModelFree(&r.m);
+  r.S->seconds = acClockSeconds() - r.t0;
+  return st;
+}

@@ -43,19 +43,107 @@ double acKnapsackFraction(int64_t budget, int64_t peak, int64_t savedBytes) {
   return f > 1 ? 1.0 : f;
 }
 
+/* The knapsack's items: the droppable saves of the starting plan, their
+ * bytes, quantized weights and value (recompute seconds avoided by
+ * keeping). */
+typedef struct AcKnapsackItems {
+  intptr_t n;
+  AcId *cand;
+  int64_t *bytes, *weight;
+  double *runtime;
+  int64_t candBytes;   /* sum of bytes */
+} AcKnapsackItems;
+
+static void acKnapsackItemsFree(AcKnapsackItems *it) {
+  acFree(it->cand);
+  acFree(it->bytes);
+  acFree(it->weight);
+  acFree(it->runtime);
+}
+
+/* Collects the items of derived plan `base`; 0 on allocation failure. */
+static int acKnapsackCollect(const AcGraph *g, const AcPlan *base,
+                             AcDropChecker *ck, const int32_t *inst,
+                             AcKnapsackItems *it) {
+  it->cand = acMalloc(((size_t)g->numValues + 1) * sizeof *it->cand);
+  it->bytes = acMalloc(((size_t)g->numValues + 1) * sizeof *it->bytes);
+  it->weight = acMalloc(((size_t)g->numValues + 1) * sizeof *it->weight);
+  it->runtime = acMalloc(((size_t)g->numValues + 1) * sizeof *it->runtime);
+  if (!it->cand || !it->bytes || !it->weight || !it->runtime)
+    return 0;
+  for (intptr_t i = 0; i < g->numValues; ++i) {
+    AcId v = (AcId)i;
+    if (!base->saved[v] || !acDropCheckerOk(ck, base->saved, v))
+      continue;
+    intptr_t n = it->n++;
+    it->cand[n] = v;
+    it->bytes[n] = g->values[v].bytes;
+    /* What a derivation without v would add, from a walk (no derivation
+       per candidate: linear in what each drop reruns). */
+    it->runtime[n] = acDropCheckerExtraSeconds(ck, base, v, inst);
+    it->candBytes += it->bytes[n];
+  }
+  return 1;
+}
+
+/* The 0/1 knapsack over quantized bytes: the items kept within
+ * `candBudget` bytes set in `saved` (the fixed saves already there).
+ * 0 on allocation failure. */
+static int acKnapsackSolve(AcKnapsackItems *it, double candBudget,
+                           uint8_t *saved) {
+  intptr_t n = it->n;
+  int64_t unit = it->candBytes / AC_KNAPSACK_BUCKETS +
+                 (it->candBytes % AC_KNAPSACK_BUCKETS != 0);
+  if (unit < 1)
+    unit = 1;
+  int64_t sumW = 0;
+  for (intptr_t i = 0; i < n; ++i) {
+    it->weight[i] = it->bytes[i] / unit + (it->bytes[i] % unit != 0);
+    sumW += it->weight[i];
+  }
+  int64_t capW = candBudget <= 0 ? 0 : (int64_t)floor(candBudget / (double)unit);
+  if (capW > sumW)
+    capW = sumW;
+  intptr_t width = (intptr_t)capW + 1;
+  double *best = acCalloc((size_t)width, sizeof *best);
+  uint8_t *choice = acCalloc((size_t)n * (size_t)width / 8 + 1, 1);
+  int ok = best && choice;
+  for (intptr_t i = 0; ok && i < n; ++i) {
+    int64_t w = it->weight[i];
+    for (int64_t c = capW; c >= w; --c) {
+      double with = best[c - w] + it->runtime[i];
+      if (with > best[c]) {
+        best[c] = with;
+        size_t bit = (size_t)i * (size_t)width + (size_t)c;
+        choice[bit / 8] |= (uint8_t)(1u << (bit % 8));
+      }
+    }
+  }
+  /* Keep the chosen candidates; the others stay dropped. */
+  int64_t c = capW;
+  for (intptr_t i = n - 1; ok && i >= 0; --i) {
+    size_t bit = (size_t)i * (size_t)width + (size_t)c;
+    if (choice[bit / 8] & (1u << (bit % 8))) {
+      saved[it->cand[i]] = 1;
+      c -= it->weight[i];
+      assert(c >= 0);
+    }
+  }
+  acFree(best);
+  acFree(choice);
+  return ok;
+}
+
 AcStatus acKnapsackFrom(const AcGraph *g, const uint8_t *initialSaved,
-                        int64_t staticBytes, int64_t budget, AcPlan *plan,
+                        const AcSearchOptions *opts, AcPlan *plan,
                         double *fraction, AcError *err) {
   AcStatus st = AC_OK;
   AcPlan *base = acPlanCreate(g), *trial = acPlanCreate(g);
   AcDropChecker *ck = acDropCheckerCreate(g);
   int32_t *inst = acCalloc((size_t)g->numFuncs + 1, sizeof *inst);
-  AcId *cand = NULL;
-  int64_t *bytes = NULL, *weight = NULL;
-  double *runtime = NULL, *best = NULL;
-  uint8_t *choice = NULL;
-  intptr_t n = 0;
+  AcKnapsackItems it;
   AcSimResult sim;
+  memset(&it, 0, sizeof it);
   memset(&sim, 0, sizeof sim);
   if (fraction)
     *fraction = 1.0;
@@ -64,90 +152,33 @@ AcStatus acKnapsackFrom(const AcGraph *g, const uint8_t *initialSaved,
   acPlanBwdInstances(g, inst);
   if ((st = acPlanFromSaved(g, initialSaved, base, err)) != AC_OK)
     goto cleanup;
-  if (budget < 0) { /* no budget: the starting plan */
+  if (opts->budget < 0) { /* no budget: the starting plan */
     acPlanCopy(plan, base);
     goto cleanup;
   }
-  if ((st = acSimulate(g, base, staticBytes, 0, &sim, err)) != AC_OK)
+  if ((st = acSimulate(g, base, opts->staticBytes, 0, &sim, err)) != AC_OK)
     goto cleanup;
   int64_t savedBytes = sim.savedBytes;
-  double frac = acKnapsackFraction(budget, sim.peakBytes, savedBytes);
+  double frac = acKnapsackFraction(opts->budget, sim.peakBytes, savedBytes);
   if (fraction)
     *fraction = frac;
-
-  /* Candidates and their value (recompute seconds avoided by keeping). */
-  cand = acMalloc(((size_t)g->numValues + 1) * sizeof *cand);
-  bytes = acMalloc(((size_t)g->numValues + 1) * sizeof *bytes);
-  weight = acMalloc(((size_t)g->numValues + 1) * sizeof *weight);
-  runtime = acMalloc(((size_t)g->numValues + 1) * sizeof *runtime);
-  if (!cand || !bytes || !weight || !runtime)
+  if (!acKnapsackCollect(g, base, ck, inst, &it))
     goto nomem;
-  int64_t candBytes = 0;
-  for (intptr_t i = 0; i < g->numValues; ++i) {
-    AcId v = (AcId)i;
-    if (!base->saved[v] || !acDropCheckerOk(ck, base->saved, v))
-      continue;
-    cand[n] = v;
-    bytes[n] = g->values[v].bytes;
-    /* What a derivation without v would add, from a walk (no derivation
-       per candidate: linear in what each drop reruns). */
-    runtime[n] = acDropCheckerExtraSeconds(ck, base, v, inst);
-    candBytes += bytes[n];
-    ++n;
-  }
   /* Bytes kept no matter what: the saves that are not candidates. */
   memcpy(trial->saved, base->saved, (size_t)g->numValues);
-  for (intptr_t i = 0; i < n; ++i)
-    trial->saved[cand[i]] = 0;
+  for (intptr_t i = 0; i < it.n; ++i)
+    trial->saved[it.cand[i]] = 0;
   int64_t fixedBytes = acPlanSavedBytes(g, trial);
   double candBudget = frac * (double)savedBytes - (double)fixedBytes;
-  if (candBudget >= (double)candBytes) {
+  if (candBudget >= (double)it.candBytes) {
     /* Everything fits (fraction 1 among others): the starting plan.  The
-       quantized DP below rounds weights up and could drop a save here. */
+       quantized DP rounds weights up and could drop a save here. */
     acPlanCopy(plan, base);
     goto cleanup;
   }
-
-  /* 0/1 knapsack over quantized bytes. */
-  int64_t unit = candBytes / AC_KNAPSACK_BUCKETS +
-                 (candBytes % AC_KNAPSACK_BUCKETS != 0);
-  if (unit < 1)
-    unit = 1;
-  int64_t sumW = 0;
-  for (intptr_t i = 0; i < n; ++i) {
-    weight[i] = bytes[i] / unit + (bytes[i] % unit != 0);
-    sumW += weight[i];
-  }
-  int64_t capW = candBudget <= 0 ? 0 : (int64_t)floor(candBudget / (double)unit);
-  if (capW > sumW)
-    capW = sumW;
-  intptr_t width = (intptr_t)capW + 1;
-  best = acCalloc((size_t)width, sizeof *best);
-  choice = acCalloc((size_t)n * (size_t)width / 8 + 1, 1);
-  if (!best || !choice)
-    goto nomem;
-  for (intptr_t i = 0; i < n; ++i) {
-    int64_t w = weight[i];
-    for (int64_t c = capW; c >= w; --c) {
-      double with = best[c - w] + runtime[i];
-      if (with > best[c]) {
-        best[c] = with;
-        size_t bit = (size_t)i * (size_t)width + (size_t)c;
-        choice[bit / 8] |= (uint8_t)(1u << (bit % 8));
-      }
-    }
-  }
-  /* Keep the chosen candidates; drop the others. */
   memcpy(plan->saved, trial->saved, (size_t)g->numValues);
-  int64_t c = capW;
-  for (intptr_t i = n - 1; i >= 0; --i) {
-    size_t bit = (size_t)i * (size_t)width + (size_t)c;
-    if (choice[bit / 8] & (1u << (bit % 8))) {
-      plan->saved[cand[i]] = 1;
-      c -= weight[i];
-      assert(c >= 0);
-    }
-  }
+  if (!acKnapsackSolve(&it, candBudget, plan->saved))
+    goto nomem;
   st = acPlanDerive(g, plan, err);
   goto cleanup;
 nomem:
@@ -159,11 +190,6 @@ cleanup:
   acPlanDestroy(trial);
   acDropCheckerDestroy(ck);
   acFree(inst);
-  acFree(cand);
-  acFree(bytes);
-  acFree(weight);
-  acFree(runtime);
-  acFree(best);
-  acFree(choice);
+  acKnapsackItemsFree(&it);
   return st;
 }

@@ -1,6 +1,7 @@
 /* plan.c - what the planners share beyond a plan's derivation (which is
  * lib/graph/derive.c): a plan from a save set, backward instances, the
- * extra seconds of a drop, the drop checker, strategy names. */
+ * extra seconds of a drop, the drop checker, strategy names, the options'
+ * defaults. */
 #include "plan_internal.h"
 
 #include <assert.h>
@@ -12,6 +13,21 @@ static int acCompareIds(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+void acPlanOptionsInit(AcPlanOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->strategy = AC_STRATEGY_GREEDY;
+  o->budget = -1;
+}
+
+void acSearchOptionsInit(AcSearchOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->budget = -1;
+}
+
+void acIlpOptionsInit(AcIlpOptions *o) {
+  memset(o, 0, sizeof *o);
+  acSearchOptionsInit(&o->search);
+}
 
 AcStatus acPlanFromSaved(const AcGraph *g, const uint8_t *saved, AcPlan *plan,
                          AcError *err) {

@@ -84,33 +84,34 @@ AcStatus acOffloadCompete(const AcGraph *g, const AcPlanOptions *opts,
                           const uint8_t *start, double deadline, AcPlan *plan,
                           int *changed, AcError *err);
 
-/* acBeamSearch that also stops once the monotonic clock (acClockSeconds)
- * passes `deadline` (<= 0: never), and at its work limit
- * (acBeamMaxSimulations); either sets the front's `limited`, and the front
- * is then that of the plans visited so far (greedy's trajectory, cut short
- * by its own limits, among them). */
-AcStatus acBeamSearchLimited(const AcGraph *g, const uint8_t *initialSaved,
-                             int64_t staticBytes, int32_t width,
-                             double deadline, AcBeamFront **out,
-                             AcError *err);
-
-/* How a beam search runs: its width (<= 0: the default), its simulation
- * limit, whether it looks for the floor only (each round expands the
- * unexpanded candidates with the lowest peaks instead of spreading along
- * the front: the floor search wants nothing above greedy's lowest peak),
- * and a deadline (<= 0: none). */
-typedef struct AcBeamRun {
+/* Options of a beam search (acBeamSearchRun); acBeamOptionsInit sets the
+ * defaults: those of acSearchOptionsInit, the default width, the default
+ * work limit, the full search. */
+typedef struct AcBeamOptions {
+  /* Static part and deadline: the search stops once the clock passes
+     search.deadline (<= 0: never) and sets the front's `limited`; the front
+     is then that of the plans visited so far (greedy's trajectory, cut
+     short by its own limits, among them).  search.budget is not read: the
+     front serves every budget (acBeamChoose). */
+  AcSearchOptions search;
+  /* Shape: plans expanded per round (<= 0: the default, 8), and whether the
+     search looks for the floor only (each round expands the unexpanded
+     candidates with the lowest peaks instead of spreading along the
+     front: the floor search wants nothing above greedy's lowest peak). */
   int32_t width;
-  intptr_t maxSimulations;
   int floorOnly;
-  double deadline;
-} AcBeamRun;
+  /* Work: plans simulated at most (<= 0: acBeamMaxSimulations(g)); reaching
+     it sets the front's `limited`. */
+  intptr_t maxSimulations;
+} AcBeamOptions;
 
-/* The beam search as `run` says (acBeamSearchLimited is
- * {width, acBeamMaxSimulations(g), 0, deadline}). */
+void acBeamOptionsInit(AcBeamOptions *o);
+
+/* The beam search as `opts` says (acBeamSearch is {{-1, staticBytes, 0},
+ * width, 0, 0}). */
 AcStatus acBeamSearchRun(const AcGraph *g, const uint8_t *initialSaved,
-                         int64_t staticBytes, const AcBeamRun *run,
-                         AcBeamFront **out, AcError *err);
+                         const AcBeamOptions *opts, AcBeamFront **out,
+                         AcError *err);
 
 /* The floor search's beam simulation limit for a start with `droppable`
  * droppable values: AC_FLOOR_BEAM_EXPANSIONS * (droppable + 1) (that many
@@ -118,9 +119,10 @@ AcStatus acBeamSearchRun(const AcGraph *g, const uint8_t *initialSaved,
  * less, never fewer than AC_FLOOR_BEAM_MIN_SIMULATIONS. */
 intptr_t acBeamFloorSimulations(const AcGraph *g, intptr_t droppable);
 
-/* Whether the full beam (acBeamSearchLimited's) on a start with `droppable`
- * droppable values does at most AC_FLOOR_FULL_BEAM_WORK units (simulations
- * x (ops + values + 1)) at its worst: the floor search then runs it instead
+/* Whether the full beam (acBeamSearchRun's with the default width and work
+ * limit) on a start with `droppable` droppable values does at most
+ * AC_FLOOR_FULL_BEAM_WORK units (simulations x (ops + values + 1)) at its
+ * worst: the floor search then runs it instead
  * of the floor-only beam (small graphs: the search the floor search always
  * ran there). */
 int acBeamFullIsCheap(const AcGraph *g, intptr_t droppable);

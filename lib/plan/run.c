@@ -33,6 +33,60 @@ static int acFloorBetter(const AcFloorPick *a, const AcFloorPick *b,
   return a->peak < b->peak || (a->peak == b->peak && a->seconds < b->seconds);
 }
 
+/* What the searches of a run share: its budget, static part and deadline. */
+static AcSearchOptions acRunSearchOptions(const AcPlanOptions *opts,
+                                          double deadline) {
+  AcSearchOptions so;
+  acSearchOptionsInit(&so);
+  so.budget = opts->budget;
+  so.staticBytes = opts->staticBytes;
+  so.deadline = deadline;
+  return so;
+}
+
+/* The floor search's beam from `saved` into `trial`: the floor-only beam
+ * within acBeamFloorSimulations, or the full beam where that is cheap. */
+static AcStatus acFloorBeam(const AcGraph *g, const uint8_t *saved,
+                            const AcPlanOptions *opts, double deadline,
+                            intptr_t droppable, AcPlan *trial,
+                            AcSearchStats *S, AcError *err) {
+  AcBeamFront *beam = NULL;
+  AcBeamOptions bo;
+  acBeamOptionsInit(&bo);
+  bo.search = acRunSearchOptions(opts, deadline);
+  if (!acBeamFullIsCheap(g, droppable)) {
+    bo.width = AC_FLOOR_BEAM_WIDTH;
+    bo.maxSimulations = acBeamFloorSimulations(g, droppable);
+    bo.floorOnly = 1;
+  }
+  AcStatus st = acBeamSearchRun(g, saved, &bo, &beam, err);
+  if (st == AC_OK)
+    st = acBeamPlan(g, beam, acBeamChoose(beam, opts->budget), trial, err);
+  /* Its simulation limit is the floor search's own bound, not a cut
+     (greedy's trajectory inside it is whole: greedy's own run, which
+     computed it, was not cut); the deadline is. */
+  if (st == AC_OK)
+    S->limited |= beam->limited && deadline > 0 && acClockSeconds() > deadline;
+  acBeamFrontDestroy(beam);
+  return st;
+}
+
+/* The floor search's ILP from `saved` into `trial`, within
+ * AC_FLOOR_ILP_NODES nodes (the floor search's own bound, not a cut). */
+static AcStatus acFloorIlp(const AcGraph *g, const uint8_t *saved,
+                           const AcPlanOptions *opts, double deadline,
+                           AcPlan *trial, AcSearchStats *S, AcError *err) {
+  AcIlpOptions io;
+  AcIlpStats is;
+  acIlpOptionsInit(&io);
+  io.search = acRunSearchOptions(opts, deadline);
+  io.maxNodes = AC_FLOOR_ILP_NODES;
+  AcStatus st = acIlpFrom(g, saved, &io, trial, &is, err);
+  if (st == AC_OK && deadline > 0 && acClockSeconds() > deadline && is.limited)
+    S->limited = 1;
+  return st;
+}
+
 /* Greedy's floor search (AcPlanOptions.floorSearch): `plan` holds greedy's
  * plan for the budget; when it misses the budget, beam and the ILP (within
  * their bounds) search the same space, and the best plan of the three
@@ -51,7 +105,6 @@ static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
   AcStatus st;
   AcSimResult tsim;
   AcPlan *trial = NULL;
-  AcBeamFront *beam = NULL;
   memset(&tsim, 0, sizeof tsim);
   S->foundBy = AC_STRATEGY_GREEDY;
   if ((st = acSimulate(g, plan, opts->staticBytes, wantTimeline, sim, err)) != AC_OK)
@@ -72,8 +125,7 @@ static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
   }
   S->floorSearched = AC_FLOOR_RAN;
   for (int which = 0; which < 2; ++which) {
-    double left = deadline > 0 ? deadline - acClockSeconds() : 0;
-    if (deadline > 0 && left <= 0) {
+    if (deadline > 0 && deadline - acClockSeconds() <= 0) {
       S->limited = 1; /* the time limit passed: greedy's plan (or beam's) */
       break;
     }
@@ -81,33 +133,16 @@ static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
       if (droppable > AC_FLOOR_BEAM_DROPPABLE)
         continue;
       S->floorSearched |= AC_FLOOR_BEAM;
-      AcBeamRun run = {AC_FLOOR_BEAM_WIDTH, acBeamFloorSimulations(g, droppable),
-                       1, deadline};
-      if (acBeamFullIsCheap(g, droppable))
-        run = (AcBeamRun){0, acBeamMaxSimulations(g), 0, deadline};
-      if ((st = acBeamSearchRun(g, saved, opts->staticBytes, &run, &beam,
-                                err)) != AC_OK ||
-          (st = acBeamPlan(g, beam, acBeamChoose(beam, opts->budget), trial,
-                           err)) != AC_OK)
+      if ((st = acFloorBeam(g, saved, opts, deadline, droppable, trial, S,
+                            err)) != AC_OK)
         goto cleanup;
-      /* Its simulation limit is the floor search's own bound, not a cut
-         (greedy's trajectory inside it is whole: greedy's own run, which
-         computed it, was not cut); the deadline is. */
-      S->limited |= beam->limited && deadline > 0 &&
-                    acClockSeconds() > deadline;
     } else {
       if (droppable > AC_FLOOR_ILP_DROPPABLE ||
           (intptr_t)g->numOps + g->numValues > AC_FLOOR_ILP_SIZE)
         continue;
       S->floorSearched |= AC_FLOOR_ILP;
-      /* The node limit is the floor search's own bound, not a cut. */
-      AcIlpOptions io = {left, 0, AC_FLOOR_ILP_NODES};
-      AcIlpStats is;
-      if ((st = acIlpFrom(g, saved, opts->staticBytes, opts->budget, &io, trial,
-                          &is, err)) != AC_OK)
+      if ((st = acFloorIlp(g, saved, opts, deadline, trial, S, err)) != AC_OK)
         goto cleanup;
-      if (deadline > 0 && acClockSeconds() > deadline && is.limited)
-        S->limited = 1;
     }
     acSimResultClear(&tsim);
     if ((st = acSimulate(g, trial, opts->staticBytes, 0, &tsim, err)) != AC_OK)
@@ -125,7 +160,6 @@ static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
   S->foundBy = best.by;
 cleanup:
   acSimResultClear(&tsim);
-  acBeamFrontDestroy(beam);
   acPlanDestroy(trial);
   return st;
 }
@@ -159,9 +193,11 @@ static AcStatus acNoWorseThanGreedy(const AcGraph *g, const uint8_t *saved,
   AcPlanOptions go = *opts;
   go.strategy = AC_STRATEGY_GREEDY;
   go.floorSearch = 1;
-  if ((st = acGreedyPlanForBudgetDeadline(g, saved, opts->staticBytes,
-                                          opts->budget, deadline, &cut, NULL,
-                                          gp, NULL, err)) != AC_OK)
+  AcGreedyOptions gro;
+  acGreedyOptionsInit(&gro);
+  gro.search = acRunSearchOptions(opts, deadline);
+  if ((st = acGreedyPlanForBudgetRun(g, saved, &gro, &cut, gp, NULL,
+                                     err)) != AC_OK)
     goto cleanup;
   if (!cut && (st = acGreedyFloorSearch(g, saved, &go, deadline, gp, &gs, 0,
                                         &b, err)) != AC_OK)
@@ -187,24 +223,184 @@ AcStatus acPlanRunStats(const AcGraph *g, const AcPlanOptions *opts,
   return acPlanRunSim(g, opts, plan, stats, 0, NULL, err);
 }
 
+/* One planning run (acPlanRunSim) past its start: the options, the
+ * starting set and its simulation, and what is handed back. */
+typedef struct AcPlanRunState {
+  const AcGraph *g;
+  const AcPlanOptions *opts;
+  double deadline;       /* of opts->timeLimit; 0: none */
+  uint8_t *saved;        /* [numValues] the starting set */
+  AcSimResult startSim;  /* the start's simulation (nothing owned);
+                            peakBytes -1: none */
+  AcSearchStats *S;
+  int wantTimeline;
+  AcSimResult *sim;      /* may be NULL */
+  int isStart;           /* the plan is the start's set */
+  int simulated;         /* *sim is filled */
+  AcError *err;
+} AcPlanRunState;
+
+/* Greedy's offload moves, once its plan is made and the run was not cut
+ * short: below the lowest peak recomputing reaches, offload (the plan
+ * missing the budget is the searches' lowest, the same for every such
+ * budget); where recomputing meets the budget, offload where it costs
+ * fewer seconds. */
+static AcStatus acRunOffload(AcPlanRunState *r, AcPlan *plan) {
+  const AcPlanOptions *opts = r->opts;
+  int changed = 0, olimited = 0, competed = 0;
+  AcStatus st = acOffloadSearch(r->g, opts, r->saved, r->deadline, plan,
+                                &changed, &olimited, r->err);
+  r->S->limited |= olimited;
+  if (st == AC_OK && !changed && opts->floorSearch)
+    st = acOffloadCompete(r->g, opts, r->saved, r->deadline, plan, &competed,
+                          r->err);
+  changed |= competed;
+  if (changed && r->simulated) {
+    acSimResultClear(r->sim);
+    r->simulated = 0;
+  }
+  return st;
+}
+
+/* The default strategy: the trajectory until a plan fits and the budget's
+ * last drop, then (not cut short) the floor search and the offload moves.
+ * No budget: the start. */
+static AcStatus acRunGreedy(AcPlanRunState *r, AcPlan *plan) {
+  const AcGraph *g = r->g;
+  const AcPlanOptions *opts = r->opts;
+  AcStatus st;
+  int cut = 0;
+  if (opts->budget < 0) {
+    r->isStart = 1;
+    return acPlanFromSaved(g, r->saved, plan, r->err);
+  }
+  AcGreedyOptions go;
+  acGreedyOptionsInit(&go);
+  go.search = acRunSearchOptions(opts, r->deadline);
+  go.startSim = &r->startSim;
+  st = acGreedyPlanForBudgetRun(g, r->saved, &go, &cut, plan, NULL, r->err);
+  r->S->limited = cut;
+  if (st == AC_OK && opts->floorSearch && !cut) {
+    AcSimResult fsim;
+    memset(&fsim, 0, sizeof fsim);
+    st = acGreedyFloorSearch(g, r->saved, opts, r->deadline, plan, r->S,
+                             r->sim && r->wantTimeline, &fsim, r->err);
+    if (st == AC_OK && r->sim && (fsim.steps || !r->wantTimeline)) {
+      *r->sim = fsim;
+      r->simulated = 1;
+    } else {
+      acSimResultClear(&fsim);
+    }
+  }
+  if (st == AC_OK && !cut)
+    st = acRunOffload(r, plan);
+  return st;
+}
+
+/* The exact planner, never above the default strategy's plan for a budget
+ * it misses. */
+static AcStatus acRunIlp(AcPlanRunState *r, AcPlan *plan) {
+  AcIlpStats is;
+  AcIlpOptions io;
+  AcSearchStats *S = r->S;
+  acIlpOptionsInit(&io);
+  io.search = acRunSearchOptions(r->opts, r->deadline);
+  S->searched = 1;
+  AcStatus st = acIlpFrom(r->g, r->saved, &io, plan, &is, r->err);
+  S->optimal = is.optimal;
+  S->limited = is.limited;
+  S->work = is.nodes;
+  S->foundBy = AC_STRATEGY_ILP;
+  if (st == AC_OK && r->opts->budget >= 0)
+    st = acNoWorseThanGreedy(r->g, r->saved, r->opts, r->deadline, plan, S,
+                             r->err);
+  return st;
+}
+
+/* Beam search, never above the default strategy's plan for a budget it
+ * misses.  No budget: the start, the cheapest plan of the space (dropping
+ * only adds recompute). */
+static AcStatus acRunBeam(AcPlanRunState *r, AcPlan *plan) {
+  const AcGraph *g = r->g;
+  const AcPlanOptions *opts = r->opts;
+  AcSearchStats *S = r->S;
+  AcBeamFront *beam = NULL;
+  S->searched = 1;
+  if (opts->budget < 0) {
+    S->optimal = 1;
+    r->isStart = 1;
+    return acPlanFromSaved(g, r->saved, plan, r->err);
+  }
+  AcBeamOptions bo;
+  acBeamOptionsInit(&bo);
+  bo.search = acRunSearchOptions(opts, r->deadline);
+  AcStatus st = acBeamSearchRun(g, r->saved, &bo, &beam, r->err);
+  if (st == AC_OK) {
+    intptr_t k = acBeamChoose(beam, opts->budget);
+    /* Proven only when the starting plan itself fits. */
+    S->optimal = k == 0 && beam->peakBytes[0] <= opts->budget;
+    S->limited = beam->limited && !S->optimal;
+    S->work = beam->simulations;
+    S->foundBy = AC_STRATEGY_BEAM;
+    st = acBeamPlan(g, beam, k, plan, r->err);
+  }
+  if (st == AC_OK)
+    st = acNoWorseThanGreedy(g, r->saved, opts, r->deadline, plan, S, r->err);
+  acBeamFrontDestroy(beam);
+  return st;
+}
+
+/* The starting set into r->saved: the baselines start (and stay) at the
+ * min cut; the searches start from the improved set, never worse than
+ * save-all or the min cut. */
+static AcStatus acRunStart(AcPlanRunState *r) {
+  const AcGraph *g = r->g;
+  AcStrategy s = r->opts->strategy;
+  r->saved = acMalloc((size_t)g->numValues + 1);
+  if (!r->saved)
+    return acErrorSet(r->err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                      "out of memory while planning");
+  if (s == AC_STRATEGY_MINCUT || s == AC_STRATEGY_KNAPSACK)
+    return acMincutSaveSet(g, r->saved, r->err);
+  return acPlanStartSetSim(g, r->opts->staticBytes, r->saved, &r->startSim,
+                           r->err);
+}
+
+/* The strategy's plan from the starting set. */
+static AcStatus acRunStrategy(AcPlanRunState *r, AcPlan *plan) {
+  switch (r->opts->strategy) {
+  case AC_STRATEGY_GREEDY:
+    return acRunGreedy(r, plan);
+  case AC_STRATEGY_ILP:
+    return acRunIlp(r, plan);
+  case AC_STRATEGY_BEAM:
+    return acRunBeam(r, plan);
+  case AC_STRATEGY_KNAPSACK: {
+    AcSearchOptions ko = acRunSearchOptions(r->opts, r->deadline);
+    return acKnapsackFrom(r->g, r->saved, &ko, plan, NULL, r->err);
+  }
+  default: /* AC_STRATEGY_MINCUT */
+    return acPlanFromSaved(r->g, r->saved, plan, r->err);
+  }
+}
+
 AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
                       AcPlan *plan, AcSearchStats *stats, int wantTimeline,
                       AcSimResult *sim, AcError *err) {
   AcStatus st = AC_OK;
-  uint8_t *saved = NULL;
-  AcBeamFront *beam = NULL;
   AcSearchStats local;
-  AcSearchStats *S = stats ? stats : &local;
-  /* The start's simulation (nothing owned); whether the plan is the start's
-     set and whether *sim is filled. */
-  AcSimResult startSim;
-  int isStart = 0, simulated = 0;
+  AcPlanRunState r;
   double t0 = acClockSeconds();
-  double deadline = opts->timeLimit > 0 ? t0 + opts->timeLimit : 0;
-  int cut = 0;
-  memset(S, 0, sizeof *S);
-  memset(&startSim, 0, sizeof startSim);
-  startSim.peakBytes = -1;
+  memset(&r, 0, sizeof r);
+  r.g = g;
+  r.opts = opts;
+  r.deadline = opts->timeLimit > 0 ? t0 + opts->timeLimit : 0;
+  r.S = stats ? stats : &local;
+  r.wantTimeline = wantTimeline;
+  r.sim = sim;
+  r.err = err;
+  r.startSim.peakBytes = -1;
+  memset(r.S, 0, sizeof *r.S);
   if (sim)
     memset(sim, 0, sizeof *sim);
   memset(plan->offload, 0, (size_t)g->numValues);
@@ -218,119 +414,18 @@ AcStatus acPlanRunSim(const AcGraph *g, const AcPlanOptions *opts,
   if ((int)opts->strategy < 0 || opts->strategy >= AC_STRATEGY_COUNT)
     return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
                       "unknown strategy %d", (int)opts->strategy);
-  saved = acMalloc((size_t)g->numValues + 1);
-  if (!saved) {
-    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                    "out of memory while planning");
-    goto cleanup;
+  if ((st = acRunStart(&r)) == AC_OK)
+    st = acRunStrategy(&r, plan);
+  r.S->seconds = acClockSeconds() - t0;
+  r.S->timedOut =
+      r.S->limited && r.deadline > 0 && acClockSeconds() > r.deadline;
+  if (st == AC_OK && sim && r.isStart && !wantTimeline &&
+      r.startSim.peakBytes >= 0) {
+    *sim = r.startSim;
+    r.simulated = 1;
   }
-  /* The baselines start (and stay) at the min cut; the searches start from
-     the improved set, never worse than save-all or the min cut. */
-  if (opts->strategy == AC_STRATEGY_MINCUT || opts->strategy == AC_STRATEGY_KNAPSACK)
-    st = acMincutSaveSet(g, saved, err);
-  else
-    st = acPlanStartSetSim(g, opts->staticBytes, saved, &startSim, err);
-  if (st != AC_OK)
-    goto cleanup;
-  switch (opts->strategy) {
-  case AC_STRATEGY_GREEDY:
-    if (opts->budget < 0) {
-      st = acPlanFromSaved(g, saved, plan, err);
-      isStart = 1;
-      break;
-    }
-    /* The trajectory until a plan fits, and the budget's last drop. */
-    st = acGreedyPlanForBudgetDeadline(g, saved, opts->staticBytes,
-                                       opts->budget, deadline, &cut, &startSim,
-                                       plan, NULL, err);
-    S->limited = cut;
-    if (st == AC_OK && opts->floorSearch && !cut) {
-      AcSimResult fsim;
-      memset(&fsim, 0, sizeof fsim);
-      st = acGreedyFloorSearch(g, saved, opts, deadline, plan, S,
-                               sim && wantTimeline, &fsim, err);
-      if (st == AC_OK && sim && (fsim.steps || !wantTimeline)) {
-        *sim = fsim;
-        simulated = 1;
-      } else {
-        acSimResultClear(&fsim);
-      }
-    }
-    /* Below the lowest peak recomputing reaches: offload (the plan missing
-       the budget is the searches' lowest, the same for every such budget). */
-    if (st == AC_OK && !cut) {
-      int changed = 0, olimited = 0;
-      st = acOffloadSearch(g, opts, saved, deadline, plan, &changed, &olimited, err);
-      S->limited |= olimited;
-      /* Met by recomputing: offload where it costs fewer seconds. */
-      int competed = 0;
-      if (st == AC_OK && !changed && opts->floorSearch)
-        st = acOffloadCompete(g, opts, saved, deadline, plan, &competed, err);
-      changed |= competed;
-      if (changed && simulated) {
-        acSimResultClear(sim);
-        simulated = 0;
-      }
-    }
-    break;
-  case AC_STRATEGY_ILP: {
-    AcIlpStats is;
-    AcIlpOptions io = {0, 0, 0};
-    S->searched = 1;
-    if (deadline > 0 && (io.timeLimit = deadline - acClockSeconds()) <= 0)
-      io.timeLimit = 1e-9; /* passed already: greedy's plan so far */
-    st = acIlpFrom(g, saved, opts->staticBytes, opts->budget, &io, plan, &is,
-                   err);
-    S->optimal = is.optimal;
-    S->limited = is.limited;
-    S->work = is.nodes;
-    S->foundBy = AC_STRATEGY_ILP;
-    if (st == AC_OK && opts->budget >= 0)
-      st = acNoWorseThanGreedy(g, saved, opts, deadline, plan, S, err);
-    break;
-  }
-  case AC_STRATEGY_BEAM:
-    S->searched = 1;
-    if (opts->budget < 0) {
-      /* The starting plan: dropping only adds recompute, so it is the
-         cheapest of the space. */
-      S->optimal = 1;
-      st = acPlanFromSaved(g, saved, plan, err);
-      isStart = 1;
-      break;
-    }
-    st = acBeamSearchLimited(g, saved, opts->staticBytes, 0, deadline, &beam,
-                             err);
-    if (st == AC_OK) {
-      intptr_t k = acBeamChoose(beam, opts->budget);
-      /* Proven only when the starting plan itself fits. */
-      S->optimal = k == 0 && beam->peakBytes[0] <= opts->budget;
-      S->limited = beam->limited && !S->optimal;
-      S->work = beam->simulations;
-      S->foundBy = AC_STRATEGY_BEAM;
-      st = acBeamPlan(g, beam, k, plan, err);
-    }
-    if (st == AC_OK)
-      st = acNoWorseThanGreedy(g, saved, opts, deadline, plan, S, err);
-    break;
-  case AC_STRATEGY_KNAPSACK:
-    st = acKnapsackFrom(g, saved, opts->staticBytes, opts->budget, plan, NULL,
-                        err);
-    break;
-  default: /* AC_STRATEGY_MINCUT */
-    st = acPlanFromSaved(g, saved, plan, err);
-    break;
-  }
-cleanup:
-  S->seconds = acClockSeconds() - t0;
-  S->timedOut = S->limited && deadline > 0 && acClockSeconds() > deadline;
-  if (st == AC_OK && sim && isStart && !wantTimeline && startSim.peakBytes >= 0) {
-    *sim = startSim;
-    simulated = 1;
-  }
-  if (st == AC_OK && sim && !simulated)
+  if (st == AC_OK && sim && !r.simulated)
     st = acSimulate(g, plan, opts->staticBytes, wantTimeline, sim, err);
-  acBeamFrontDestroy(beam);
-  acFree(saved);
+  acFree(r.saved);
   return st;
 }

@@ -37,6 +37,14 @@ typedef struct AcStart {
   int64_t staticBytes;
   AcPlan *trial;
   AcSimResult sim;          /* of `trial` after acStartTry */
+  /* The current set: cur == curPlan->saved between the steps, curSim is
+     curPlan's (no timeline: nothing owned). */
+  uint8_t *cur;
+  AcPlan *curPlan;
+  AcSimResult curSim;
+  uint8_t *seen;            /* [numOps] scratch of acStartCandidates */
+  int abandoned;            /* a step stopped the refinement: the min-cut
+                               set is the start */
   AcError *err;
 } AcStart;
 
@@ -136,11 +144,153 @@ static intptr_t acStartSpread(const AcGraph *g, const AcPlan *plan, AcId *out,
   return n;
 }
 
-/* Makes s->trial, just tried, the current plan: its set in curPlan, its
- * simulation in *curSim. */
-static void acStartKeep(const AcStart *s, AcPlan *curPlan, AcSimResult *curSim) {
-  acPlanCopy(curPlan, s->trial);
-  *curSim = s->sim;
+/* Makes s->trial, just tried, the current plan. */
+static void acStartKeep(AcStart *s) {
+  acPlanCopy(s->curPlan, s->trial);
+  s->curSim = s->sim;
+}
+
+/* 1. Returned outputs the backward reads, which the current plan
+ * recomputes: live to the end anyway, so saved back, kept if that raises
+ * neither the peak nor the recompute time. */
+static AcStatus acStartSaveOutputs(AcStart *s) {
+  const AcGraph *g = s->g;
+  AcStatus st;
+  int added = 0, ok = 0;
+  for (AcId v = 0; v < (AcId)g->numValues; ++v) {
+    const AcValue *val = &g->values[v];
+    if ((val->retFlags & AC_RET_OUTPUT) && val->role == AC_ROLE_RESULT) {
+      AcId r = val->aliasRoot;
+      if (acStartSavable(g, r) && !s->cur[r] &&
+          s->curPlan->recompute[g->values[r].producer]) {
+        s->cur[r] = 1;
+        added = 1;
+      }
+    }
+  }
+  if (!added)
+    return AC_OK;
+  if ((st = acStartTry(s, s->cur, &ok)) != AC_OK)
+    return st;
+  if (ok && s->sim.peakBytes <= s->curSim.peakBytes &&
+      s->sim.recomputeSeconds <= s->curSim.recomputeSeconds)
+    acStartKeep(s);
+  else
+    memcpy(s->cur, s->curPlan->saved, (size_t)g->numValues);
+  return AC_OK;
+}
+
+/* Of the `nc` candidates, the one whose saving lowers the current peak
+ * most (ties: less recompute time) into *best (AC_NONE: none lowers it). */
+static AcStatus acStartBestOf(AcStart *s, const AcId *cand, intptr_t nc,
+                              AcId *best) {
+  int64_t bestPeak = s->curSim.peakBytes;
+  double bestSecs = s->curSim.recomputeSeconds;
+  int ok = 0;
+  *best = AC_NONE;
+  for (intptr_t k = 0; k < nc; ++k) {
+    s->cur[cand[k]] = 1;
+    AcStatus st = acStartTry(s, s->cur, &ok);
+    s->cur[cand[k]] = 0;
+    if (st != AC_OK)
+      return st;
+    if (ok && (s->sim.peakBytes < bestPeak ||
+               (*best != AC_NONE && s->sim.peakBytes == bestPeak &&
+                s->sim.recomputeSeconds < bestSecs))) {
+      *best = cand[k];
+      bestPeak = s->sim.peakBytes;
+      bestSecs = s->sim.recomputeSeconds;
+    }
+  }
+  return AC_OK;
+}
+
+/* 2. A peak in the backward (at a recompute or while recomputed values are
+ * live): save back what lowers the peak most, among the nearest recomputed
+ * values of the peak's group and values spread over every recomputed one
+ * (a long recomputed chain is split where it helps most).  Simulations are
+ * bounded by AC_START_WORK units of graph size. */
+static AcStatus acStartLowerPeak(AcStart *s) {
+  const AcGraph *g = s->g;
+  AcStatus st;
+  int ok = 0;
+  intptr_t simsLeft = AC_START_WORK / ((intptr_t)g->numOps + (intptr_t)g->numValues + 1);
+  if (simsLeft > AC_START_ROUNDS * 2 * AC_START_CANDIDATES)
+    simsLeft = AC_START_ROUNDS * 2 * AC_START_CANDIDATES;
+  if (simsLeft < AC_START_MIN_SIMS)
+    simsLeft = AC_START_MIN_SIMS;
+  /* Spread candidates per round: fewer on big graphs, so that the
+     simulations left still buy several rounds (several splits). */
+  intptr_t spread = simsLeft / 8;
+  spread = spread < 8 ? 8 : spread > 2 * AC_START_CANDIDATES ? 2 * AC_START_CANDIDATES : spread;
+  for (int round = 0; round < AC_START_ROUNDS; ++round) {
+    if (s->curSim.peakKind == AC_STEP_FWD || s->curSim.peakOp == AC_NONE)
+      break;
+    AcId cand[2 * AC_START_CANDIDATES];
+    intptr_t nc = 0;
+    if (s->curSim.peakKind == AC_STEP_RECOMPUTE)
+      nc = acStartCandidates(g, s->curPlan, s->curSim.peakOp, cand, s->seen);
+    nc = acStartSpread(g, s->curPlan, cand, nc,
+                       spread < 2 * AC_START_CANDIDATES - nc ? spread
+                                                            : 2 * AC_START_CANDIDATES - nc);
+    if (nc > simsLeft)
+      nc = simsLeft;
+    simsLeft -= nc;
+    AcId best = AC_NONE;
+    if ((st = acStartBestOf(s, cand, nc, &best)) != AC_OK)
+      return st;
+    if (best == AC_NONE)
+      break;
+    s->cur[best] = 1;
+    if ((st = acStartTry(s, s->cur, &ok)) != AC_OK)
+      return st;
+    if (!ok) {
+      /* (cannot happen: a superset of a set that derives) the min-cut set
+         stands, unsimulated. */
+      s->abandoned = 1;
+      return AC_OK;
+    }
+    acStartKeep(s);
+  }
+  return AC_OK;
+}
+
+/* 3. Save-all into `saved` if its peak is lower still, else the current
+ * set; s->curSim is then of `saved`. */
+static AcStatus acStartSaveAll(AcStart *s, uint8_t *saved) {
+  const AcGraph *g = s->g;
+  int ok = 0;
+  acPlanSaveAll(g, s->trial);
+  memcpy(saved, s->trial->saved, (size_t)g->numValues);
+  AcStatus st = acStartTry(s, saved, &ok);
+  if (st != AC_OK)
+    return st;
+  if (!ok || s->sim.peakBytes >= s->curSim.peakBytes)
+    memcpy(saved, s->curPlan->saved, (size_t)g->numValues);
+  else
+    s->curSim = s->sim;
+  return AC_OK;
+}
+
+/* 4. Saves the backward no longer reads (a saved-back value's inputs):
+ * dropping them from `saved` only frees memory. */
+static AcStatus acStartDropUnread(AcStart *s, uint8_t *saved) {
+  const AcGraph *g = s->g;
+  intptr_t dropped = 0;
+  int ok = 0;
+  AcStatus st;
+  memcpy(s->cur, saved, (size_t)g->numValues);
+  if ((st = acPlanDropUnread(g, s->cur, &dropped, s->err)) != AC_OK ||
+      dropped == 0)
+    return st;
+  if ((st = acStartTry(s, s->cur, &ok)) != AC_OK)
+    return st;
+  assert(!ok || s->sim.peakBytes <= s->curSim.peakBytes);
+  if (ok && s->sim.peakBytes <= s->curSim.peakBytes) {
+    memcpy(saved, s->cur, (size_t)g->numValues);
+    s->curSim = s->sim;
+  }
+  return AC_OK;
 }
 
 AcStatus acPlanStartSet(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
@@ -152,146 +302,43 @@ AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved
                            AcSimResult *sim, AcError *err) {
   AcStatus st;
   AcStart s;
-  uint8_t *cur = NULL, *seen = NULL;
-  AcPlan *curPlan = NULL;
   int ok = 0;
-  /* The simulation of curPlan, then of `saved` (no timeline: nothing owned). */
-  AcSimResult curSim;
-  memset(&curSim, 0, sizeof curSim);
-  curSim.peakBytes = -1;
-  if (sim) {
-    memset(sim, 0, sizeof *sim);
-    sim->peakBytes = -1;
-  }
   memset(&s, 0, sizeof s);
   s.g = g;
   s.staticBytes = staticBytes;
   s.err = err;
+  s.curSim.peakBytes = -1;
+  if (sim) {
+    memset(sim, 0, sizeof *sim);
+    sim->peakBytes = -1;
+  }
   if ((st = acMincutSaveSet(g, saved, err)) != AC_OK)
     return st;
   s.trial = acPlanCreate(g);
-  curPlan = acPlanCreate(g);
-  cur = acMalloc((size_t)g->numValues + 1);
-  seen = acCalloc((size_t)g->numOps + 1, 1);
-  if (!s.trial || !curPlan || !cur || !seen)
-    goto nomem;
-  memcpy(cur, saved, (size_t)g->numValues);
-  if ((st = acStartTry(&s, cur, &ok)) != AC_OK || !ok)
+  s.curPlan = acPlanCreate(g);
+  s.cur = acMalloc((size_t)g->numValues + 1);
+  s.seen = acCalloc((size_t)g->numOps + 1, 1);
+  if (!s.trial || !s.curPlan || !s.cur || !s.seen) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory choosing the starting save set");
+    goto cleanup;
+  }
+  memcpy(s.cur, saved, (size_t)g->numValues);
+  if ((st = acStartTry(&s, s.cur, &ok)) != AC_OK || !ok)
     goto cleanup;   /* the min-cut set itself (acPlanRun reports errors) */
-  /* cur == curPlan->saved between the steps; curSim is curPlan's. */
-  acStartKeep(&s, curPlan, &curSim);
-
-  /* 1. Returned outputs the backward reads: live to the end anyway. */
-  int added = 0;
-  for (AcId v = 0; v < (AcId)g->numValues; ++v) {
-    const AcValue *val = &g->values[v];
-    if ((val->retFlags & AC_RET_OUTPUT) && val->role == AC_ROLE_RESULT) {
-      AcId r = val->aliasRoot;
-      if (acStartSavable(g, r) && !cur[r] && curPlan->recompute[g->values[r].producer]) {
-        cur[r] = 1;
-        added = 1;
-      }
-    }
-  }
-  if (added) {
-    if ((st = acStartTry(&s, cur, &ok)) != AC_OK)
-      goto cleanup;
-    if (ok && s.sim.peakBytes <= curSim.peakBytes &&
-        s.sim.recomputeSeconds <= curSim.recomputeSeconds) {
-      acStartKeep(&s, curPlan, &curSim);
-    } else {
-      memcpy(cur, curPlan->saved, (size_t)g->numValues);
-    }
-  }
-
-  /* 2. A peak in the backward (at a recompute or while recomputed values
-     are live): save back what lowers the peak most, among the nearest
-     recomputed values of the peak's group and values spread over every
-     recomputed one (a long recomputed chain is split where it helps most).
-     Simulations are bounded by AC_START_WORK units of graph size. */
-  intptr_t simsLeft = AC_START_WORK / ((intptr_t)g->numOps + (intptr_t)g->numValues + 1);
-  if (simsLeft > AC_START_ROUNDS * 2 * AC_START_CANDIDATES)
-    simsLeft = AC_START_ROUNDS * 2 * AC_START_CANDIDATES;
-  if (simsLeft < AC_START_MIN_SIMS)
-    simsLeft = AC_START_MIN_SIMS;
-  /* Spread candidates per round: fewer on big graphs, so that the
-     simulations left still buy several rounds (several splits). */
-  intptr_t spread = simsLeft / 8;
-  spread = spread < 8 ? 8 : spread > 2 * AC_START_CANDIDATES ? 2 * AC_START_CANDIDATES : spread;
-  for (int round = 0; round < AC_START_ROUNDS; ++round) {
-    if (curSim.peakKind == AC_STEP_FWD || curSim.peakOp == AC_NONE)
-      break;
-    AcId cand[2 * AC_START_CANDIDATES];
-    intptr_t nc = 0;
-    if (curSim.peakKind == AC_STEP_RECOMPUTE)
-      nc = acStartCandidates(g, curPlan, curSim.peakOp, cand, seen);
-    nc = acStartSpread(g, curPlan, cand, nc,
-                       spread < 2 * AC_START_CANDIDATES - nc ? spread
-                                                            : 2 * AC_START_CANDIDATES - nc);
-    if (nc > simsLeft)
-      nc = simsLeft;
-    simsLeft -= nc;
-    AcId best = AC_NONE;
-    int64_t bestPeak = curSim.peakBytes;
-    double bestSecs = curSim.recomputeSeconds;
-    for (intptr_t k = 0; k < nc; ++k) {
-      cur[cand[k]] = 1;
-      st = acStartTry(&s, cur, &ok);
-      cur[cand[k]] = 0;
-      if (st != AC_OK)
-        goto cleanup;
-      if (ok && (s.sim.peakBytes < bestPeak ||
-                 (best != AC_NONE && s.sim.peakBytes == bestPeak &&
-                  s.sim.recomputeSeconds < bestSecs))) {
-        best = cand[k];
-        bestPeak = s.sim.peakBytes;
-        bestSecs = s.sim.recomputeSeconds;
-      }
-    }
-    if (best == AC_NONE)
-      break;
-    cur[best] = 1;
-    if ((st = acStartTry(&s, cur, &ok)) != AC_OK || !ok)
-      goto cleanup;
-    acStartKeep(&s, curPlan, &curSim);
-  }
-
-  /* 3. Save-all, if its peak is lower still. */
-  acPlanSaveAll(g, s.trial);
-  memcpy(saved, s.trial->saved, (size_t)g->numValues);
-  if ((st = acStartTry(&s, saved, &ok)) != AC_OK)
+  acStartKeep(&s);
+  if ((st = acStartSaveOutputs(&s)) != AC_OK ||
+      (st = acStartLowerPeak(&s)) != AC_OK || s.abandoned ||
+      (st = acStartSaveAll(&s, saved)) != AC_OK ||
+      (st = acStartDropUnread(&s, saved)) != AC_OK)
     goto cleanup;
-  if (!ok || s.sim.peakBytes >= curSim.peakBytes)
-    memcpy(saved, curPlan->saved, (size_t)g->numValues);
-  else
-    curSim = s.sim; /* now of `saved` */
-
-  /* 4. Saves the backward no longer reads (a saved-back value's inputs):
-     dropping them only frees memory. */
-  intptr_t dropped = 0;
-  memcpy(cur, saved, (size_t)g->numValues);
-  if ((st = acPlanDropUnread(g, cur, &dropped, err)) != AC_OK)
-    goto cleanup;
-  if (dropped > 0) {
-    if ((st = acStartTry(&s, cur, &ok)) != AC_OK)
-      goto cleanup;
-    assert(!ok || s.sim.peakBytes <= curSim.peakBytes);
-    if (ok && s.sim.peakBytes <= curSim.peakBytes) {
-      memcpy(saved, cur, (size_t)g->numValues);
-      curSim = s.sim;
-    }
-  }
   if (sim)
-    *sim = curSim;
-  goto cleanup;
-nomem:
-  st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                  "out of memory choosing the starting save set");
+    *sim = s.curSim;
 cleanup:
   acSimResultClear(&s.sim);
   acPlanDestroy(s.trial);
-  acPlanDestroy(curPlan);
-  acFree(cur);
-  acFree(seen);
+  acPlanDestroy(s.curPlan);
+  acFree(s.cur);
+  acFree(s.seen);
   return st;
 }

@@ -794,6 +794,113 @@ AcStatus acSimulateGroups(const AcGraph *g, const AcPlan *plan,
   return acSimulateImpl(g, plan, groups, staticBytes, 0, out, offloadable, err);
 }
 
+/* The walk's optional arrays: the offload marks' last forward and first
+ * backward uses (with `peakLive`), the timeline (with `wantTimeline`). */
+static AcStatus acSimAllocExtras(AcSim *s, AcSimResult *out, int peakLive,
+                                 int wantTimeline, AcError *err) {
+  if (peakLive) {
+    s->tLastFwd = acMalloc(((size_t)s->numSlots + 1) * sizeof *s->tLastFwd);
+    s->tFirstBwd = acMalloc(((size_t)s->numSlots + 1) * sizeof *s->tFirstBwd);
+    if (!s->tLastFwd || !s->tFirstBwd)
+      return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                        "out of memory while simulating");
+    for (intptr_t i = 0; i < s->numSlots; ++i)
+      s->tLastFwd[i] = s->tFirstBwd[i] = -1;
+  }
+  if (wantTimeline) {
+    out->steps = acCalloc((size_t)s->numSteps + 1, sizeof *out->steps);
+    out->live = acCalloc((size_t)s->numSteps + 1, sizeof *out->live);
+    if (!out->steps || !out->live)
+      return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                        "out of memory while simulating");
+  }
+  return AC_OK;
+}
+
+/* Slots to intervals, intervals to live bytes (the difference array). */
+static void acSimIntervals(AcSim *s) {
+  const AcGraph *g = s->g;
+  for (intptr_t e = 0; e < g->numSched; ++e) {
+    AcId f = g->sched[e].func;
+    for (AcId v = s->valueBase[f]; v < s->valueBase[f + 1]; ++v) {
+      intptr_t sl = s->slotBase[e] + (v - s->valueBase[f]);
+      if (s->allocAt[sl] < 0 || s->lastAt[sl] < s->allocAt[sl])
+        continue;
+      assert(s->lastAt[sl] < s->numSteps);
+      s->delta[s->allocAt[sl]] += g->values[v].bytes;
+      s->delta[s->lastAt[sl] + 1] -= g->values[v].bytes;
+    }
+  }
+}
+
+/* The peak step's op, kind and entry: found by replaying the step count
+ * (cheap; avoids keeping the timeline when not asked for). */
+static void acSimPeakOp(const AcSim *s, AcSimResult *out) {
+  const AcGraph *g = s->g;
+  intptr_t t = out->peakStep;
+  intptr_t e = 0;
+  while (s->entryBegin[e + 1] <= t)
+    ++e;
+  const AcSchedEntry *se = &g->sched[e];
+  const AcFunc *fn = &g->funcs[se->func];
+  intptr_t k = s->entryBegin[e];
+  for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
+    if (g->ops[o].phase != se->phase)
+      continue;
+    if (se->phase == AC_PHASE_BWD && s->anchorGroup[o] >= 0) {
+      const AcRecomputeGroup *grp = &s->groups->groups[s->anchorGroup[o]];
+      if (t < k + grp->numOps) {
+        out->peakOp = s->groups->ops[grp->firstOp + (t - k)];
+        out->peakKind = AC_STEP_RECOMPUTE;
+        break;
+      }
+      k += grp->numOps;
+    }
+    if (k == t) {
+      out->peakOp = o;
+      out->peakKind = se->phase == AC_PHASE_FWD ? AC_STEP_FWD : AC_STEP_BWD;
+      break;
+    }
+    ++k;
+  }
+  out->peakSched = (int32_t)e;
+}
+
+/* The result from the live bytes: totals, the timeline (with
+ * `wantTimeline`), the peak and where it is.  Returns the peak's live
+ * bytes (-1: no steps). */
+static int64_t acSimResults(const AcSim *s, const AcPlan *plan,
+                            int64_t staticBytes, int wantTimeline,
+                            AcSimResult *out) {
+  const AcGraph *g = s->g;
+  out->staticBytes = staticBytes;
+  out->peakBytes = staticBytes;
+  out->peakStep = -1;
+  out->peakOp = AC_NONE;
+  out->peakSched = -1;
+  out->savedBytes = acPlanSavedBytes(g, plan);
+  if (s->offRoot)
+    for (intptr_t v = 0; v < g->numValues; ++v)
+      out->offloadedBytes += s->offRoot[v] ? g->values[v].bytes : 0;
+  out->numSteps = s->numSteps;
+  int64_t live = 0, best = -1;
+  for (intptr_t t = 0; t < s->numSteps; ++t) {
+    live += s->delta[t];
+    assert(live >= 0);
+    if (wantTimeline)
+      out->live[t] = live;
+    if (live > best) {
+      best = live;
+      out->peakStep = t;
+    }
+  }
+  if (out->peakStep >= 0) {
+    out->peakBytes = best + staticBytes;
+    acSimPeakOp(s, out);
+  }
+  return best;
+}
+
 static AcStatus acSimulateImpl(const AcGraph *g, const AcPlan *plan,
                                AcRecomputeGroups *groups,
                                int64_t staticBytes, int wantTimeline,
@@ -807,29 +914,10 @@ static AcStatus acSimulateImpl(const AcGraph *g, const AcPlan *plan,
   s.groups = groups;
   if (!groups && (st = acPlanGroups(g, plan, &s.groups, err)) != AC_OK)
     goto cleanup;
-  if ((st = acSimPrepare(&s, plan, err)) != AC_OK)
-    goto cleanup;
-  if (peakLive) {
-    s.tLastFwd = acMalloc(((size_t)s.numSlots + 1) * sizeof *s.tLastFwd);
-    s.tFirstBwd = acMalloc(((size_t)s.numSlots + 1) * sizeof *s.tFirstBwd);
-    if (!s.tLastFwd || !s.tFirstBwd) {
-      st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                      "out of memory while simulating");
-      goto cleanup;
-    }
-    for (intptr_t i = 0; i < s.numSlots; ++i)
-      s.tLastFwd[i] = s.tFirstBwd[i] = -1;
-  }
-  if (wantTimeline) {
-    out->steps = acCalloc((size_t)s.numSteps + 1, sizeof *out->steps);
-    out->live = acCalloc((size_t)s.numSteps + 1, sizeof *out->live);
-    if (!out->steps || !out->live) {
-      st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                      "out of memory while simulating");
-      goto cleanup;
-    }
-  }
-  if ((st = acSimRun(&s, out, wantTimeline, err)) != AC_OK)
+  if ((st = acSimPrepare(&s, plan, err)) != AC_OK ||
+      (st = acSimAllocExtras(&s, out, peakLive != NULL, wantTimeline,
+                             err)) != AC_OK ||
+      (st = acSimRun(&s, out, wantTimeline, err)) != AC_OK)
     goto cleanup;
   if (s.failed) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
@@ -840,72 +928,8 @@ static AcStatus acSimulateImpl(const AcGraph *g, const AcPlan *plan,
   acSimWorkspaces(&s);
   if (s.offRoot && (st = acSimOffload(&s, out, err)) != AC_OK)
     goto cleanup;
-
-  /* Slots to intervals, intervals to live bytes. */
-  for (intptr_t e = 0; e < g->numSched; ++e) {
-    AcId f = g->sched[e].func;
-    for (AcId v = s.valueBase[f]; v < s.valueBase[f + 1]; ++v) {
-      intptr_t sl = s.slotBase[e] + (v - s.valueBase[f]);
-      if (s.allocAt[sl] < 0 || s.lastAt[sl] < s.allocAt[sl])
-        continue;
-      assert(s.lastAt[sl] < s.numSteps);
-      s.delta[s.allocAt[sl]] += g->values[v].bytes;
-      s.delta[s.lastAt[sl] + 1] -= g->values[v].bytes;
-    }
-  }
-  out->staticBytes = staticBytes;
-  out->peakBytes = staticBytes;
-  out->peakStep = -1;
-  out->peakOp = AC_NONE;
-  out->peakSched = -1;
-  out->savedBytes = acPlanSavedBytes(g, plan);
-  if (s.offRoot)
-    for (intptr_t v = 0; v < g->numValues; ++v)
-      out->offloadedBytes += s.offRoot[v] ? g->values[v].bytes : 0;
-  out->numSteps = s.numSteps;
-  int64_t live = 0, best = -1;
-  for (intptr_t t = 0; t < s.numSteps; ++t) {
-    live += s.delta[t];
-    assert(live >= 0);
-    if (wantTimeline)
-      out->live[t] = live;
-    if (live > best) {
-      best = live;
-      out->peakStep = t;
-    }
-  }
-  if (out->peakStep >= 0) {
-    out->peakBytes = best + staticBytes;
-    /* The peak's op, kind and entry: find it by replaying the step count
-       (cheap; avoids keeping the timeline when not asked for). */
-    intptr_t t = out->peakStep;
-    intptr_t e = 0;
-    while (s.entryBegin[e + 1] <= t)
-      ++e;
-    const AcSchedEntry *se = &g->sched[e];
-    const AcFunc *fn = &g->funcs[se->func];
-    intptr_t k = s.entryBegin[e];
-    for (AcId o = fn->firstOp; o < fn->firstOp + fn->numOps; ++o) {
-      if (g->ops[o].phase != se->phase)
-        continue;
-      if (se->phase == AC_PHASE_BWD && s.anchorGroup[o] >= 0) {
-        const AcRecomputeGroup *grp = &s.groups->groups[s.anchorGroup[o]];
-        if (t < k + grp->numOps) {
-          out->peakOp = s.groups->ops[grp->firstOp + (t - k)];
-          out->peakKind = AC_STEP_RECOMPUTE;
-          break;
-        }
-        k += grp->numOps;
-      }
-      if (k == t) {
-        out->peakOp = o;
-        out->peakKind = se->phase == AC_PHASE_FWD ? AC_STEP_FWD : AC_STEP_BWD;
-        break;
-      }
-      ++k;
-    }
-    out->peakSched = (int32_t)e;
-  }
+  acSimIntervals(&s);
+  int64_t best = acSimResults(&s, plan, staticBytes, wantTimeline, out);
   if (peakLive) {
     if (out->peakStep >= 0)
       acSimMarkPeakOffloadable(&s, best, peakLive);

@@ -73,7 +73,7 @@ AC_TEST(knapsack) {
       {930, 1, 1, 0, 930}, {700, 1, 0, 0, 840}, {400, 0, 0, 0, 840},
       {5000, 1, 1, 1, 1130}, {-1, 1, 1, 1, 1130}};
   for (int i = 0; i < 5; ++i) {
-    CHECK(acKnapsackFrom(g, s0, 0, cases[i].budget, p, &frac, NULL) == AC_OK);
+    CHECK(acKnapsackFrom(g, s0, &(AcSearchOptions){cases[i].budget, 0, 0}, p, &frac, NULL) == AC_OK);
     CHECK(p->saved[2] == cases[i].a && p->saved[3] == cases[i].b &&
           p->saved[4] == cases[i].c);
     CHECK(acSimulate(g, p, 0, 0, &r, NULL) == AC_OK);
@@ -438,7 +438,7 @@ AC_TEST(allocFailures) {
     acAllocFailAfter(n);
     AcStatus st = acGreedyTrajectoryFrom(g, s0, 0, &t, NULL);
     if (st == AC_OK)
-      st = acKnapsackFrom(g, s0, 0, 0, p, NULL, NULL);
+      st = acKnapsackFrom(g, s0, &(AcSearchOptions){0, 0, 0}, p, NULL, NULL);
     acAllocFailAfter(0);
     CHECK(st == AC_OK || st == AC_ERR_NOMEM);
     sawOk = st == AC_OK;
@@ -666,9 +666,9 @@ static AcStatus runSearch(const AcGraph *g, const AcPlanOptions *o, AcPlan *p) {
     return acPlanRun(g, o, p, NULL);
   uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
   AcStatus st = acPlanStartSet(g, o->staticBytes, s0, NULL);
-  AcIlpOptions io = {0, 0, AC_FLOOR_ILP_NODES};
+  AcIlpOptions io = {{o->budget, o->staticBytes, 0}, 0, 0, AC_FLOOR_ILP_NODES};
   if (st == AC_OK)
-    st = acIlpFrom(g, s0, o->staticBytes, o->budget, &io, p, NULL, NULL);
+    st = acIlpFrom(g, s0, &io, p, NULL, NULL);
   free(s0);
   return st;
 }
@@ -779,10 +779,10 @@ AC_TEST(floorOnlyBeamBounded) {
     ++graphs;
     AcPlan *p = acPlanCreate(g);
     for (int tight = 0; tight < 2; ++tight) {
-      AcBeamRun run = {AC_FLOOR_BEAM_WIDTH,
-                       tight ? 3 * (d + 1) : acBeamFloorSimulations(g, d), 1, 0};
+      AcBeamOptions run = {{-1, staticB, 0}, AC_FLOOR_BEAM_WIDTH, 1,
+                           tight ? 3 * (d + 1) : acBeamFloorSimulations(g, d)};
       AcBeamFront *f = NULL;
-      CHECK(acBeamSearchRun(g, s0, staticB, &run, &f, NULL) == AC_OK);
+      CHECK(acBeamSearchRun(g, s0, &run, &f, NULL) == AC_OK);
       if (!f)
         continue;
       /* (the start and greedy's plans join the archive first) */

@@ -178,7 +178,7 @@ AC_TEST(limits) {
         AcTrajectory *t = NULL;
         int cut = -1;
         acGreedyWorkOverride = works[w];
-        CHECK(acGreedyIncrementalDeadline(g, s0, 0, -1, 0, &cut, NULL, &t, NULL) == AC_OK);
+        CHECK(acGreedyIncrementalRun(g, s0, &(AcGreedyOptions){{-1, 0, 0}, 0, NULL}, &cut, &t, NULL) == AC_OK);
         acGreedyWorkOverride = 0;
         if (!t)
           continue;
@@ -196,7 +196,7 @@ AC_TEST(limits) {
       /* A deadline in the past: plan 0 only. */
       AcTrajectory *t = NULL;
       int cut = 0;
-      CHECK(acGreedyIncrementalDeadline(g, s0, 0, -1, 1e-9, &cut, NULL, &t, NULL) == AC_OK);
+      CHECK(acGreedyIncrementalRun(g, s0, &(AcGreedyOptions){{-1, 0, 1e-9}, 0, NULL}, &cut, &t, NULL) == AC_OK);
       CHECK(t && cut == 1 && t->numPlans == 1);
       acTrajectoryDestroy(t);
       /* The planning run: limited, timed out, never above the start. */

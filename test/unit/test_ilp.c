@@ -277,8 +277,8 @@ static void matchesBruteForce(int dps, uint64_t firstSeed, int fwdOps) {
       AcError err;
       /* A round limit, not the clock, so that the outcome is the same on
          every machine and under the sanitizers. */
-      AcIlpOptions opts = {120, 120, 0};
-      AcStatus st = acIlpFrom(g, s0, staticB, budget, &opts, p, &s, &err);
+      AcIlpOptions opts = {{budget, staticB, 0}, 120, 120, 0};
+      AcStatus st = acIlpFrom(g, s0, &opts, p, &s, &err);
       CHECK(st == AC_OK);
       if (st != AC_OK) {
         printf("  seed %d: %s\n", (int)seed, err.message);
@@ -395,7 +395,7 @@ AC_TEST(handGraph) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     AcIlpStats s;
-    CHECK(acIlpFrom(g, s0, 0, cases[i].budget, NULL, p, &s, NULL) == AC_OK);
+    CHECK(acIlpFrom(g, s0, &(AcIlpOptions){{cases[i].budget, 0, 0}, 0, 0, 0}, p, &s, NULL) == AC_OK);
     CHECK(p->saved[2] == cases[i].a && p->saved[3] == cases[i].b &&
           p->saved[4] == cases[i].c);
     CHECK_EQ_I64(s.peakBytes, cases[i].peak);
@@ -494,8 +494,8 @@ AC_TEST(limits) {
     for (intptr_t k = 1; k < t->numPlans; ++k) {
       int64_t budget = t->peakBytes[k];
       AcIlpStats s;
-      AcIlpOptions opt = {0, 1, 0};
-      CHECK(acIlpFrom(g, s0, staticB, budget, &opt, p, &s, NULL) == AC_OK);
+      AcIlpOptions opt = {{budget, staticB, 0}, 0, 1, 0};
+      CHECK(acIlpFrom(g, s0, &opt, p, &s, NULL) == AC_OK);
       CHECK(s.rounds <= 1);
       CHECK(s.feasible); /* greedy's plan fits */
       CHECK(s.recomputeSeconds <= t->recomputeSeconds[k] * (1 + 1e-9));
@@ -575,8 +575,8 @@ AC_TEST(largeModelsAreLimited) {
   int64_t budget = t ? t->peakBytes[t->numPlans / 2] : sp.peakBytes;
   acTrajectoryDestroy(t);
   AcIlpStats s;
-  AcIlpOptions opt = {0, 0, 0};   /* the defaults: no clock at all */
-  CHECK(acIlpFrom(g, s0, staticB, budget, &opt, p, &s, NULL) == AC_OK);
+  AcIlpOptions opt = {{budget, staticB, 0}, 0, 0, 0}; /* no clock at all */
+  CHECK(acIlpFrom(g, s0, &opt, p, &s, NULL) == AC_OK);
   CHECK(s.limited && !s.optimal && s.rounds == 0);
   CHECK(s.nodes == 0);      /* never handed to GLPK */
   CHECK(acGreedyPlanForBudget(g, s0, staticB, budget, q, NULL, NULL) == AC_OK);
@@ -585,8 +585,8 @@ AC_TEST(largeModelsAreLimited) {
   /* A wall-clock limit (optional, machine-dependent) that has passed
    * before the incumbent: greedy's trajectory is cut short at once; the
    * plan is still a valid one, marked limited. */
-  AcIlpOptions tiny = {1e-9, 0, 0};
-  CHECK(acIlpFrom(g, s0, staticB, budget, &tiny, p, &s, NULL) == AC_OK);
+  AcIlpOptions tiny = {{budget, staticB, 0}, 1e-9, 0, 0};
+  CHECK(acIlpFrom(g, s0, &tiny, p, &s, NULL) == AC_OK);
   CHECK(s.limited && !s.optimal && s.rounds == 0);
   CHECK(acSimulate(g, p, staticB, 0, &sq, NULL) == AC_OK);
   CHECK(sq.peakBytes <= sp.peakBytes);
@@ -618,10 +618,10 @@ AC_TEST(nodeLimitDeterministic) {
       int64_t budget = k < t->numPlans ? t->peakBytes[k] - 1
                                        : t->peakBytes[t->numPlans - 1] - 1;
       for (intptr_t maxNodes = 1; maxNodes <= 8; maxNodes *= 8) {
-        AcIlpOptions o = {0, 0, maxNodes};
+        AcIlpOptions o = {{budget, staticB, 0}, 0, 0, maxNodes};
         AcIlpStats a, b;
-        CHECK(acIlpFrom(g, s0, staticB, budget, &o, p, &a, NULL) == AC_OK);
-        CHECK(acIlpFrom(g, s0, staticB, budget, &o, q, &b, NULL) == AC_OK);
+        CHECK(acIlpFrom(g, s0, &o, p, &a, NULL) == AC_OK);
+        CHECK(acIlpFrom(g, s0, &o, q, &b, NULL) == AC_OK);
         ++calls;
         CHECK(memcmp(p->saved, q->saved, (size_t)g->numValues) == 0);
         CHECK(a.nodes == b.nodes && a.rounds == b.rounds && a.cuts == b.cuts);
@@ -665,7 +665,7 @@ AC_TEST(allocFailures) {
   for (int64_t n = 1; n < 20000 && !sawOk; ++n) {
     AcIlpStats s;
     acAllocFailAfter(n);
-    AcStatus st = acIlpFrom(g, s0, 0, budget, NULL, p, &s, NULL);
+    AcStatus st = acIlpFrom(g, s0, &(AcIlpOptions){{budget, 0, 0}, 0, 0, 0}, p, &s, NULL);
     acAllocFailAfter(0);
     CHECK(st == AC_OK || st == AC_ERR_NOMEM);
     sawOk = st == AC_OK;

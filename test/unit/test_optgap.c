@@ -104,8 +104,8 @@ static void gapTable(int fromSaveAll, int maxFwd, int maxBwd, int seeds) {
         continue;
       int64_t budget = budgets[i];
       AcIlpStats s;
-      AcIlpOptions io = {ilpLimit, 0, INTPTR_MAX};
-      CHECK(acIlpFrom(g, s0, staticB, budget, &io, p, &s, NULL) == AC_OK);
+      AcIlpOptions io = {{budget, staticB, 0}, ilpLimit, 0, INTPTR_MAX};
+      CHECK(acIlpFrom(g, s0, &io, p, &s, NULL) == AC_OK);
       tIlp += s.seconds;
       if (!s.optimal) {
         ++unproven;

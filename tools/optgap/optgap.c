@@ -142,9 +142,9 @@ static int run(const char *path, int nb, double tlim, int width, int brute,
   /* The droppable values, as the ILP sees them. */
   AcIlpStats st0;
   /* A time limit, not the node limit: optgap measures gaps within a time. */
-  AcIlpOptions io = {tlim, 0, INTPTR_MAX};
+  AcIlpOptions io = {{-1, staticB, 0}, tlim, 0, INTPTR_MAX};
   /* (A budget nothing fits, one round: only to count the binaries.) */
-  (void)acIlpFrom(g, s0, staticB, 0, &(AcIlpOptions){0, 1, 0}, p, &st0, NULL);
+  (void)acIlpFrom(g, s0, &(AcIlpOptions){{0, staticB, 0}, 0, 1, 0}, p, &st0, NULL);
   int64_t hi = t->peakBytes[0];
   int64_t lo = t->peakBytes[t->numPlans - 1];
   if (bf->peakBytes[bf->numPlans - 1] < lo)
@@ -207,7 +207,8 @@ static int run(const char *path, int nb, double tlim, int width, int brute,
     acTrajectoryDestroy(bt);
     intptr_t bk = acBeamChoose(bf, budget);
     AcIlpStats s;
-    if (acIlpFrom(g, s0, staticB, budget, &io, p, &s, &err) != AC_OK) {
+    io.search.budget = budget;
+    if (acIlpFrom(g, s0, &io, p, &s, &err) != AC_OK) {
       fprintf(stderr, "optgap: ilp: %s\n", err.message);
       rc = 1;
       goto done;
