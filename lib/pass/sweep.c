@@ -256,7 +256,7 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
     goto fail;
   goto cleanup;
 nomem:
-  acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
+  st = acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
 fail:
   mlirEmitError(loc, err.message);
 cleanup:
