@@ -952,6 +952,120 @@ static void warnAliasCheck(AcFree *f, MlirOperation fn) {
 
 /*===------------------------------ driver ---------------------------------===*/
 
+/// The bodied func.funcs of `module` into `funcs`, in order, and its first
+/// bodied llvm.func (if any) into *lowered; AC_ERR_NOMEM.
+static AcStatus collectFuncs(MlirOperation module, AcOpList *funcs,
+                             MlirOperation *lowered) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (acOpIs(op, "llvm.func") && funcHasBody(op) && mlirOperationIsNull(*lowered))
+      *lowered = op;
+    if (acOpIs(op, "func.func") && funcHasBody(op) && pushOp(funcs, op) != AC_OK)
+      return AC_ERR_NOMEM;
+  }
+  return AC_OK;
+}
+
+/// Checks every function, and that nothing is lowered to the LLVM dialect
+/// yet (`lowered`), before anything changes; errors emitted.
+static AcStatus checkFuncs(AcFree *f, const AcOpList *funcs, MlirOperation lowered) {
+  AcStatus st;
+  for (intptr_t i = 0; i < funcs->n; ++i)
+    if ((st = checkInput(f, funcs->v[i])) != AC_OK)
+      return st;
+  if (!mlirOperationIsNull(lowered)) {
+    char name[256];
+    funcName(lowered, name, sizeof name);
+    emitAt(lowered, "auto-ac-free-at-last-use: @%s is already lowered to the "
+           "LLVM dialect; the pass runs on bufferized func.func, after "
+           "buffer-deallocation-pipeline and before the lowering", name);
+    return AC_ERR_INVALID;
+  }
+  return AC_OK;
+}
+
+/// Plans what changes, changing nothing: every call twice, checking
+/// (demotions) then collecting (planTransfer), then the owned arguments'
+/// frees (planOwned).  Errors other than AC_ERR_NOMEM are emitted.
+static AcStatus planFrees(AcFree *f, const AcOpList *funcs) {
+  AcCalls calls = {{0}, AC_OK};
+  AcStatus st = AC_OK;
+  for (int round = 0; round < 2 && st == AC_OK; ++round)
+    for (intptr_t i = 0; i < funcs->n && st == AC_OK; ++i) {
+      calls.calls.n = 0;
+      mlirOperationWalk(funcs->v[i], collectCallsCb, &calls, MlirWalkPreOrder);
+      if (calls.st != AC_OK) {
+        st = AC_ERR_NOMEM;
+        break;
+      }
+      for (intptr_t c = 0; c < calls.calls.n && st == AC_OK; ++c) {
+        MlirOperation callee = calleeIn(f->module, calls.calls.v[c]);
+        if (!mlirOperationIsNull(callee))
+          st = planTransfer(f, funcs->v[i], calls.calls.v[c], callee, round);
+      }
+      if (st == AC_OK && round == 0 && i == funcs->n - 1)
+        demoteGroups(f);
+    }
+  for (intptr_t i = 0; i < funcs->n && st == AC_OK; ++i)
+    st = planOwned(f, funcs->v[i]);
+  acFree(calls.calls.v);
+  return st;
+}
+
+/// Applies the argument notes: `ac.owned = false` on the demoted,
+/// `ac.owned_with` on those freed with their group's lead.
+static void applyArgNotes(AcFree *f) {
+  for (intptr_t i = 0; i < f->numNotes; ++i) {
+    const AcArgNote *n = &f->notes[i];
+    if (n->demoted) {
+      mlirFuncSetArgAttr(n->fn, n->arg, SREF("ac.owned"), mlirBoolAttrGet(f->ctx, 0));
+      f->stats.demoted++;
+    } else if (n->lead != n->arg) {
+      mlirFuncSetArgAttr(n->fn, n->arg, SREF("ac.owned_with"),
+                         mlirIntegerAttrGet(mlirIntegerTypeGet(f->ctx, 64),
+                                            (int64_t)n->lead));
+      f->stats.joined++;
+    }
+  }
+}
+
+/// Erases the frees whose ownership moved to a callee (and an scf.if left
+/// with nothing but them, now nothing) and marks the calls that took it.
+static void eraseTransferred(AcFree *f) {
+  for (intptr_t i = 0; i < f->erase.n; ++i) {
+    MlirOperation d = f->erase.v[i];
+    MlirOperation parent = mlirOperationGetParentOperation(d);
+    mlirOperationDestroy(d);
+    f->stats.transferred++;
+    if (acOpIs(parent, "scf.if") && mlirOperationGetNumResults(parent) == 0) {
+      AcOnlyFrees s = {parent, 1, 0};
+      mlirOperationWalk(parent, onlyFreesCb, &s, MlirWalkPreOrder);
+      if (s.ok && s.frees == 0)
+        mlirOperationDestroy(parent);
+    }
+  }
+  for (intptr_t i = 0; i < f->transferCalls.n; ++i)
+    mlirOperationSetDiscardableAttributeByName(
+        f->transferCalls.v[i], SREF("ac.owned_transferred"),
+        mlirUnitAttrGet(f->ctx));
+}
+
+/// Inserts the owned arguments' frees and moves every free to right after
+/// its buffer's last use; AC_ERR_NOMEM.
+static AcStatus insertFrees(AcFree *f, const AcOpList *funcs) {
+  for (intptr_t i = 0; i < f->numOwned; ++i)
+    if (insertOwnedFree(f, &f->owned[i]) != AC_OK)
+      return AC_ERR_NOMEM;
+  for (intptr_t i = 0; i < funcs->n; ++i) {
+    AcBlocks b = {f, AC_OK};
+    mlirOperationWalk(funcs->v[i], moveFreesCb, &b, MlirWalkPreOrder);
+    if (b.st != AC_OK)
+      return AC_ERR_NOMEM;
+  }
+  return AC_OK;
+}
+
 AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
   AcFree f;
   memset(&f, 0, sizeof f);
@@ -960,7 +1074,6 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
   AcStatus st = AC_OK;
   AcOpList funcs = {0};
   MlirOperation lowered = {NULL};
-  AcCalls calls = {{0}, AC_OK};
   if (stats)
     memset(stats, 0, sizeof *stats);
   if (!acOpIs(module, "builtin.module")) {
@@ -968,86 +1081,18 @@ AcStatus acFreeAtLastUse(MlirOperation module, AcFreeStats *stats) {
                   "auto-ac-free-at-last-use: runs on a builtin.module");
     return AC_ERR_INVALID;
   }
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (acOpIs(op, "llvm.func") && funcHasBody(op) && mlirOperationIsNull(lowered))
-      lowered = op;
-    if (acOpIs(op, "func.func") && funcHasBody(op) &&
-        (st = pushOp(&funcs, op)) != AC_OK)
-      goto nomem;
-  }
-  /* Check everything first: the module changes only when all is well. */
-  for (intptr_t i = 0; i < funcs.n; ++i)
-    if ((st = checkInput(&f, funcs.v[i])) != AC_OK)
-      goto done;
-  if (!mlirOperationIsNull(lowered)) {
-    char name[256];
-    funcName(lowered, name, sizeof name);
-    emitAt(lowered, "auto-ac-free-at-last-use: @%s is already lowered to the "
-           "LLVM dialect; the pass runs on bufferized func.func, after "
-           "buffer-deallocation-pipeline and before the lowering", name);
-    st = AC_ERR_INVALID;
+  if ((st = collectFuncs(module, &funcs, &lowered)) != AC_OK)
+    goto nomem;
+  /* Check and plan everything first: the module changes only when all is
+     well. */
+  if ((st = checkFuncs(&f, &funcs, lowered)) != AC_OK)
     goto done;
-  }
-  /* Every call twice: checking (demotions), then collecting (planTransfer). */
-  for (int round = 0; round < 2; ++round)
-    for (intptr_t i = 0; i < funcs.n; ++i) {
-      calls.calls.n = 0;
-      mlirOperationWalk(funcs.v[i], collectCallsCb, &calls, MlirWalkPreOrder);
-      if ((st = calls.st) != AC_OK)
-        goto nomem;
-      for (intptr_t c = 0; c < calls.calls.n; ++c) {
-        MlirOperation callee = calleeIn(f.module, calls.calls.v[c]);
-        if (mlirOperationIsNull(callee))
-          continue;
-        if ((st = planTransfer(&f, funcs.v[i], calls.calls.v[c], callee, round)) != AC_OK)
-          goto failed;
-      }
-      if (round == 0 && i == funcs.n - 1)
-        demoteGroups(&f);
-    }
-  for (intptr_t i = 0; i < funcs.n; ++i)
-    if ((st = planOwned(&f, funcs.v[i])) != AC_OK)
-      goto failed;
-  /* Apply. */
-  for (intptr_t i = 0; i < f.numNotes; ++i) {
-    const AcArgNote *n = &f.notes[i];
-    if (n->demoted) {
-      mlirFuncSetArgAttr(n->fn, n->arg, SREF("ac.owned"), mlirBoolAttrGet(f.ctx, 0));
-      f.stats.demoted++;
-    } else if (n->lead != n->arg) {
-      mlirFuncSetArgAttr(n->fn, n->arg, SREF("ac.owned_with"),
-                         mlirIntegerAttrGet(mlirIntegerTypeGet(f.ctx, 64),
-                                            (int64_t)n->lead));
-      f.stats.joined++;
-    }
-  }
-  for (intptr_t i = 0; i < f.erase.n; ++i) {
-    MlirOperation d = f.erase.v[i];
-    MlirOperation parent = mlirOperationGetParentOperation(d);
-    mlirOperationDestroy(d);
-    f.stats.transferred++;
-    if (acOpIs(parent, "scf.if") && mlirOperationGetNumResults(parent) == 0) {
-      AcOnlyFrees s = {parent, 1, 0};
-      mlirOperationWalk(parent, onlyFreesCb, &s, MlirWalkPreOrder);
-      if (s.ok && s.frees == 0)
-        mlirOperationDestroy(parent);
-    }
-  }
-  for (intptr_t i = 0; i < f.transferCalls.n; ++i)
-    mlirOperationSetDiscardableAttributeByName(
-        f.transferCalls.v[i], SREF("ac.owned_transferred"),
-        mlirUnitAttrGet(f.ctx));
-  for (intptr_t i = 0; i < f.numOwned; ++i)
-    if ((st = insertOwnedFree(&f, &f.owned[i])) != AC_OK)
-      goto nomem;
-  for (intptr_t i = 0; i < funcs.n; ++i) {
-    AcBlocks b = {&f, AC_OK};
-    mlirOperationWalk(funcs.v[i], moveFreesCb, &b, MlirWalkPreOrder);
-    if ((st = b.st) != AC_OK)
-      goto nomem;
-  }
+  if ((st = planFrees(&f, &funcs)) != AC_OK)
+    goto failed;
+  applyArgNotes(&f);
+  eraseTransferred(&f);
+  if ((st = insertFrees(&f, &funcs)) != AC_OK)
+    goto nomem;
   for (intptr_t i = 0; i < funcs.n; ++i)
     warnAliasCheck(&f, funcs.v[i]);
   if (stats)
@@ -1072,7 +1117,6 @@ done:
   acFree(f.notes);
   acFree(f.partner);
   acFree(funcs.v);
-  acFree(calls.calls.v);
   return st;
 }
 

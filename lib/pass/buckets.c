@@ -1,6 +1,7 @@
 /* buckets.c - the option `buckets`: one plan per size bucket of a dynamic
  * argument dimension and a dispatch on it (pass/buckets.h). */
 #include "pass/buckets.h"
+#include "pass/pass.h"
 #include "autoac/report.h"
 #include "import/import.h"
 #include "import/symbols.h"
@@ -703,7 +704,7 @@ static AcStatus acPlanBucket(MlirOperation module, const AcOptions *opts,
   for (intptr_t d = 0; d < dims->nd; ++d)
     acSetArgBound(acFuncByName(bk->module, fname), &dims->sp[d], dims->rank[d],
                   bk->upper[d]);
-  AcStatus st = acRunOnModuleStaged(bk->module, &o, &bk->report, files);
+  AcStatus st = acRunSinglePlan(bk->module, &o, &bk->report, files);
   if (st != AC_OK || !bk->report)
     return st != AC_OK ? st : AC_ERR_INTERNAL;
   json_error_t je;

@@ -37,9 +37,10 @@ AcStatus acBucketSpecParse(const char *text, AcBucketSpec *out, intptr_t *n,
                            AcError *err);
 /// Frees the bounds of `out[0..n)`; the specs are empty afterwards.
 void acBucketSpecClear(AcBucketSpec *out, intptr_t n);
-/// acRunOnModuleStaged with `opts->buckets` set: checks the dimension,
-/// plans and rewrites a copy of the module per bucket, then moves the
-/// buckets' halves into `module` and makes its joint function a dispatch.
+/// acRunOnModuleStaged with `opts->buckets` set (entry.c): checks the
+/// dimension, plans and rewrites a copy of the module per bucket (the pass
+/// body, acRunSinglePlan, on each), then moves the buckets' halves into
+/// `module` and makes its joint function a dispatch.
 /// Errors are emitted as diagnostics; on error `module` is unchanged.
 AcStatus acRunBuckets(MlirOperation module, const AcOptions *opts,
                       char **reportOut, AcFileSet *files);

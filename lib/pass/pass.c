@@ -1,9 +1,10 @@
-/* pass.c - options and the pass body: import, plan, simulate, rewrite, report. */
+/* pass.c - the single-plan pass body (pass/pass.h): import, plan, simulate,
+ * report, rewrite.  It knows nothing of buckets: they drive it from above
+ * (buckets.c), and the entry points choose between them (entry.c). */
 #include "autoac/autoac.h"
 #include "import/import.h"
-#include "import/symbols.h"
 #include "pass/dynamic.h"
-#include "pass/buckets.h"
+#include "pass/pass.h"
 #include "import/branches.h"
 #include "partition/partition.h"
 #include "plan/plan_internal.h"
@@ -17,6 +18,7 @@
 #include "stage_times.h"
 #include "autoac/lower.h"
 
+#include <assert.h>
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -44,338 +46,6 @@ static void acStageAdd(double *slot, double *t0) {
   double t = acStageClock();
   *slot += t - *t0;
   *t0 = t;
-}
-
-/* Option lists, derived from the one table (autoac/options.def). */
-#define AC_PASS_NAME_PASS(NAME) NAME,
-#define AC_PASS_NAME_TOOL(NAME)
-
-const char *const acOptionNames[] = {
-#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) NAME,
-#include "autoac/options.def"
-#undef AC_OPTION
-    NULL};
-
-const char *const acPassOptionNames[] = {
-#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(NAME)
-#include "autoac/options.def"
-#undef AC_OPTION
-    NULL};
-
-const char *const acPassOptionKinds[] = {
-#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(#KIND)
-#include "autoac/options.def"
-#undef AC_OPTION
-    NULL};
-
-const char *const acPassOptionHelp[] = {
-#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(HELP)
-#include "autoac/options.def"
-#undef AC_OPTION
-    NULL};
-
-const char *const acPassOptionDefaults[] = {
-#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP) AC_PASS_NAME_##SCOPE(DEFAULT)
-#include "autoac/options.def"
-#undef AC_OPTION
-    NULL};
-
-
-void acOptionsDestroy(AcOptions *o) {
-  if (!o)
-    return;
-  acFree(o->optimizer);
-  acFree(o->planOut);
-  acFree(o->planIn);
-  acFree(o->report);
-  acFree(o->sweepCsv);
-  acFree(o->costTable);
-  acFree(o->maxDim);
-  acFree(o->buckets);
-  acFree(o);
-}
-
-static AcStatus acSetString(char **slot, const char *value, AcError *err) {
-  char *s = acStrdup(value);
-  if (!s)
-    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
-  acFree(*slot);
-  *slot = s;
-  return AC_OK;
-}
-
-/* The parsers of the table's kinds: each reads `value` for option `name`
- * into the AcOptions member at `field` (autoac/options.def). */
-typedef AcStatus (*AcOptParse)(AcOptions *o, const char *name,
-                               const char *value, void *field, AcError *err);
-
-static AcStatus acOptParse_SIZE(AcOptions *o, const char *name,
-                                const char *value, void *field, AcError *err) {
-  (void)o;
-  AcError sub;
-  acErrorClear(&sub);
-  int64_t bytes;
-  if (acParseSize(value, &bytes, &sub) != AC_OK)
-    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option '%s': %s", name, sub.message);
-  *(int64_t *)field = bytes;
-  return AC_OK;
-}
-
-static AcStatus acOptParse_OPTIMIZER(AcOptions *o, const char *name,
-                                     const char *value, void *field,
-                                     AcError *err) {
-  (void)name;
-  static const struct { const char *name; double factor; } table[] = {
-      {"none", 0}, {"sgd", 0}, {"momentum", 1}, {"adam", 2}, {"adamw", 2}};
-  for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
-    if (strcmp(value, table[i].name) == 0) {
-      o->optimizerFactor = table[i].factor;
-      return acSetString((char **)field, value, err);
-    }
-  return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                    "bad value for option 'optimizer': '%s' (accepted: none, "
-                    "sgd, momentum, adam, adamw)", value);
-}
-
-static AcStatus acOptParse_STRATEGY(AcOptions *o, const char *name,
-                                    const char *value, void *field,
-                                    AcError *err) {
-  (void)o, (void)name;
-  AcError sub;
-  acErrorClear(&sub);
-  if (acStrategyParse(value, (AcStrategy *)field, &sub) != AC_OK)
-    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option 'strategy': %s", sub.message);
-  return AC_OK;
-}
-
-/* Options with a list of values (MODE, RNG, GRADS, TANGENTS, OFFLOAD): value i of an option
- * sets its enum field to i (the enums AcMode, AcRngMode and AcGradMode are
- * numbered in this order). */
-static const struct {
-  const char *option;
-  const char *choices[3]; /* NULL after the last */
-} acOptChoices[] = {{"mode", {"split", "annotate", NULL}},
-                    {"rng", {"keep", "replay", NULL}},
-                    {"grads", {"buffers", "accumulate", "assign"}},
-                    {"tangents", {"held", "last-use", NULL}},
-                    {"offload", {"off", "auto", NULL}}};
-
-static AcStatus acOptParse_CHOICE(AcOptions *o, const char *name,
-                                  const char *value, void *field, AcError *err) {
-  (void)o;
-  for (size_t k = 0; k < sizeof acOptChoices / sizeof acOptChoices[0]; ++k) {
-    if (strcmp(name, acOptChoices[k].option) != 0)
-      continue;
-    const char *const *c = acOptChoices[k].choices;
-    int n = c[2] ? 3 : 2;
-    for (int i = 0; i < n; ++i)
-      if (strcmp(value, c[i]) == 0) {
-        *(int *)field = i;
-        return AC_OK;
-      }
-    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option '%s': '%s' (accepted: %s, %s%s%s)",
-                      name, value, c[0], c[1], n > 2 ? ", " : "",
-                      n > 2 ? c[2] : "");
-  }
-  return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                    "option '%s' has no list of values", name);
-}
-#define acOptParse_MODE acOptParse_CHOICE
-#define acOptParse_RNG acOptParse_CHOICE
-#define acOptParse_GRADS acOptParse_CHOICE
-#define acOptParse_TANGENTS acOptParse_CHOICE
-#define acOptParse_OFFLOAD acOptParse_CHOICE
-_Static_assert(AC_MODE_SPLIT == 0 && AC_MODE_ANNOTATE == 1 &&
-                   AC_RNG_KEEP == 0 && AC_RNG_REPLAY == 1 &&
-                   AC_GRADS_BUFFERS == 0 && AC_GRADS_ACCUMULATE == 1 &&
-                   AC_GRADS_ASSIGN == 2 && AC_TANGENTS_HELD == 0 &&
-                   AC_TANGENTS_LAST_USE == 1 &&
-                   sizeof(AcTangentMode) == sizeof(int) && AC_OFFLOAD_OFF == 0 &&
-                   AC_OFFLOAD_AUTO == 1 && sizeof(AcOffloadMode) == sizeof(int) &&
-                   sizeof(AcMode) == sizeof(int) &&
-                   sizeof(AcRngMode) == sizeof(int) &&
-                   sizeof(AcGradMode) == sizeof(int),
-               "acOptChoices numbers the enums");
-
-static AcStatus acOptParse_DEVICE(AcOptions *o, const char *name,
-                                  const char *value, void *field,
-                                  AcError *err) {
-  (void)o, (void)name;
-  const AcDevice *d = acDeviceLookup(value);
-  if (!d)
-    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option 'device': '%s' (accepted: %s)",
-                      value, acDeviceNames());
-  *(const AcDevice **)field = d;
-  return AC_OK;
-}
-
-static AcStatus acOptParse_FLAG(AcOptions *o, const char *name,
-                                const char *value, void *field, AcError *err) {
-  (void)o;
-  if (!strcmp(value, "true") || !strcmp(value, "1") || !strcmp(value, "on"))
-    *(int *)field = 1;
-  else if (!strcmp(value, "false") || !strcmp(value, "0") || !strcmp(value, "off"))
-    *(int *)field = 0;
-  else
-    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option '%s': '%s' (accepted: true, "
-                      "false)", name, value);
-  return AC_OK;
-}
-
-static AcStatus acOptParse_COUNT(AcOptions *o, const char *name,
-                                 const char *value, void *field, AcError *err) {
-  (void)o;
-  char *end = NULL;
-  long n = strtol(value, &end, 10);
-  if (!*value || *end || n < 2 || n > 10000)
-    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option '%s': '%s' (accepted: a number "
-                      "of budgets from 2 to 10000)", name, value);
-  *(int *)field = (int)n;
-  return AC_OK;
-}
-
-/* A time limit in seconds: a number > 0 and at most a year, or "none"
- * (no limit, the default). */
-static AcStatus acOptParse_SECONDS(AcOptions *o, const char *name,
-                                   const char *value, void *field,
-                                   AcError *err) {
-  (void)o;
-  if (!strcmp(value, "none")) {
-    *(double *)field = 0;
-    return AC_OK;
-  }
-  char *end = NULL;
-  double x = *value ? strtod(value, &end) : 0;
-  if (!*value || *end || !(x > 0) || x > 31536000.0)
-    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option '%s': '%s' (accepted: a number "
-                      "of seconds > 0 and at most a year, such as 30 or 0.5; "
-                      "or none)", name, value);
-  *(double *)field = x;
-  return AC_OK;
-}
-
-static AcStatus acOptParse_FILE(AcOptions *o, const char *name,
-                                const char *value, void *field, AcError *err) {
-  (void)o;
-  if (!*value)
-    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option '%s': expected a file name", name);
-  return acSetString((char **)field, value, err);
-}
-
-/* Bounds of dynamic dimensions (import/symbols.h): checked, then appended
- * to those set before, so that the option may be repeated. */
-static AcStatus acOptParse_DIMS(AcOptions *o, const char *name,
-                                const char *value, void *field, AcError *err) {
-  (void)o;
-  char **slot = (char **)field;
-  if (!*value)
-    return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                      "bad value for option '%s': expected N or argI.D=N", name);
-  AcStatus st = acMaxDimCheck(value, err);
-  if (st != AC_OK)
-    return st;
-  size_t old = *slot ? strlen(*slot) : 0, n = strlen(value);
-  char *s = acMalloc(old + n + 2);
-  if (!s)
-    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
-  if (old)
-    memcpy(s, *slot, old);
-  if (old)
-    s[old++] = ',';
-  memcpy(s + old, value, n + 1);
-  acFree(*slot);
-  *slot = s;
-  return AC_OK;
-}
-
-/* Size buckets of dynamic dimensions (pass/buckets.h): the syntax is
- * checked here, the dimension when the module is read. */
-static AcStatus acOptParse_BUCKETS(AcOptions *o, const char *name,
-                                   const char *value, void *field, AcError *err) {
-  (void)o;
-  AcBucketSpec spec[AC_BUCKET_MAX_DIMS];
-  intptr_t n = 0;
-  AcError sub;
-  acErrorClear(&sub);
-  AcStatus st = acBucketSpecParse(value, spec, &n, &sub);
-  if (st != AC_OK)
-    return acErrorSet(err, st, AC_NONE, AC_NONE,
-                      "bad value for option '%s': %s", name, sub.message);
-  acBucketSpecClear(spec, n);
-  return acSetString((char **)field, value, err);
-}
-
-/* Which kinds take their default from the table: those holding a value.
- * OPTIMIZER and FILE store a string; their zero state (no optimizer name,
- * factor 0; no file) is already the default the table states ("none",
- * none), without allocating.  COUNT has no default (sweep off). */
-#define AC_OPT_DEFAULT_SIZE 1
-#define AC_OPT_DEFAULT_OPTIMIZER 0
-#define AC_OPT_DEFAULT_STRATEGY 1
-#define AC_OPT_DEFAULT_MODE 1
-#define AC_OPT_DEFAULT_DEVICE 1
-#define AC_OPT_DEFAULT_FLAG 1
-#define AC_OPT_DEFAULT_COUNT 0
-#define AC_OPT_DEFAULT_FILE 0
-#define AC_OPT_DEFAULT_RNG 1
-#define AC_OPT_DEFAULT_SECONDS 1
-#define AC_OPT_DEFAULT_GRADS 1
-#define AC_OPT_DEFAULT_TANGENTS 1
-#define AC_OPT_DEFAULT_OFFLOAD 1
-#define AC_OPT_DEFAULT_DIMS 0
-#define AC_OPT_DEFAULT_BUCKETS 0
-
-/* Defaults from the table (autoac/options.def), read by the kinds' own
- * parsers.  A DEFAULT that is prose rather than a value does not parse and
- * leaves the field as set before: only budget's ("none: the starting set"),
- * which is -1, no budget. */
-AcOptions *acOptionsCreate(void) {
-  AcOptions *o = acCalloc(1, sizeof *o);
-  if (!o)
-    return NULL;
-  o->budget = -1;
-  o->hostBudget = -1;
-#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \
-  if (AC_OPT_DEFAULT_##KIND)                                                   \
-    (void)acOptParse_##KIND(o, NAME, DEFAULT, &o->FIELD, NULL);
-#include "autoac/options.def"
-#undef AC_OPTION
-  return o;
-}
-
-static const struct {
-  const char *name;
-  AcOptParse parse;
-  size_t offset;
-} acOptionTable[] = {
-#define AC_OPTION(NAME, FIELD, KIND, SCOPE, DEFAULT, HELP)                      \
-  {NAME, acOptParse_##KIND, offsetof(AcOptions, FIELD)},
-#include "autoac/options.def"
-#undef AC_OPTION
-};
-
-AcStatus acOptionsSet(AcOptions *o, const char *name, const char *value,
-                      AcError *err) {
-  for (size_t i = 0; i < sizeof acOptionTable / sizeof acOptionTable[0]; ++i)
-    if (strcmp(name, acOptionTable[i].name) == 0)
-      return acOptionTable[i].parse(o, name, value,
-                                    (char *)o + acOptionTable[i].offset, err);
-  char accepted[512];
-  size_t len = 0;
-  accepted[0] = '\0';
-  for (const char *const *n = acPassOptionNames; *n && len < sizeof accepted; ++n)
-    len += (size_t)snprintf(accepted + len, sizeof accepted - len, "%s%s",
-                            len ? ", " : "", *n);
-  return acErrorSet(err, AC_ERR_INVALID, AC_NONE, AC_NONE,
-                    "unknown option '%s' (accepted: %s)", name, accepted);
 }
 
 /* Location for an error about graph entities. */
@@ -611,34 +281,6 @@ static void acBudgetFloorText(AcStrategy s, char *buf, size_t n) {
   }
 }
 
-AcStatus acRunOnModule(MlirOperation module, const AcOptions *opts) {
-  return acRunOnModuleWithReport(module, opts, NULL);
-}
-
-AcStatus acRunOnModuleWithReport(MlirOperation module, const AcOptions *opts,
-                                 char **reportOut) {
-  AcFileSet *files = acFileSetCreate();
-  AcError err;
-  AcStatus st;
-  if (reportOut)
-    *reportOut = NULL;
-  if (!files) {
-    mlirEmitError(mlirOperationGetLocation(module), "autoac: out of memory");
-    return AC_ERR_NOMEM;
-  }
-  st = acRunOnModuleStaged(module, opts, reportOut, files);
-  acErrorClear(&err);
-  if (st == AC_OK && (st = acFileSetCommit(files, &err)) != AC_OK) {
-    mlirEmitError(mlirOperationGetLocation(module), err.message);
-    if (reportOut) {
-      acFree(*reportOut);
-      *reportOut = NULL;
-    }
-  }
-  acFileSetDestroy(files);
-  return st;
-}
-
 /* The report's compiled_peak ("exact", "at most: <why>" or "not
  * guaranteed: <why>") into `buf`: whether a call in a joint function keeps
  * the program auto-ac-lower-cpu compiles from peaking where the simulator
@@ -684,268 +326,352 @@ static void acCompiledPeak(MlirOperation module, const AcImport *imp, char *buf,
   }
 }
 
-AcStatus acRunOnModuleStaged(MlirOperation module, const AcOptions *opts,
-                             char **reportOut, AcFileSet *files) {
-  AcImport *imp = NULL;
-  AcPlan *plan = NULL, *base = NULL;
-  AcRecomputeGroups *groups = NULL;
-  AcSimResult sim;
-  char *report = NULL, *planText = NULL, *dynJson = NULL;
+/* One run of the pass body: what its stages share.  The stages run in
+ * order, each returning a status (its errors emitted); `done` ends the run
+ * early with AC_OK (no joint function: the module is left unchanged). */
+typedef struct AcPassRun {
+  MlirOperation module;
+  MlirLocation loc;          /* the module's: where most errors are emitted */
+  const AcOptions *opts;
+  int wantReport;            /* a report file, or the caller's report text */
+  int done;
+  double t0;                 /* acStageTimes' clock */
+  AcImport *imp;
+  const AcGraph *g;
+  int64_t staticBytes;
+  AcPlan *plan, *base;       /* the plan; the baselines' scratch */
+  AcSearchStats search;
+  AcSimResult sim;           /* of plan (with the timeline for the report) */
+  AcReportInput rin;         /* the baselines' peaks first, then the rest */
+  int64_t mincutSavedBytes;  /* of the min-cut baseline; -1: not planned */
+  char compiledPeak[700];
+  char *dynJson, *report, *planText;
+  AcRecomputeGroups *groups;
   AcError err;
-  MlirLocation errLoc = mlirOperationGetLocation(module);
-  AcStatus st;
-  memset(&sim, 0, sizeof sim);
-  acErrorClear(&err);
-  if (reportOut)
-    *reportOut = NULL;
-  if (opts->buckets)
-    return acRunBuckets(module, opts, reportOut, files);
-  double t0 = acStageClock();
+} AcPassRun;
 
-  /* Value names are for the report and plan files only. */
-  int wantReport = opts->report || reportOut;
-  st = acImportForOptionsNames(module, opts,
-                               wantReport || opts->planIn || opts->planOut, &imp);
+/* Imports the module (value names only for the report and plan files);
+ * with no joint function, an error if a file was asked for, else a
+ * warning and `done`. */
+static AcStatus acPassImport(AcPassRun *r) {
+  const AcOptions *opts = r->opts;
+  AcStatus st = acImportForOptionsNames(
+      r->module, opts, r->wantReport || opts->planIn || opts->planOut, &r->imp);
   if (st != AC_OK)
-    goto cleanup;
+    return st;
   if (acStageTimes)
-    acStageAdd(&acStageTimes->import, &t0);
-  const AcGraph *g = imp->graph;
-  if (g->numFuncs == 0 && (opts->report || opts->planOut)) {
+    acStageAdd(&acStageTimes->import, &r->t0);
+  r->g = r->imp->graph;
+  if (r->g->numFuncs == 0 && (opts->report || opts->planOut)) {
     /* The file asked for is never silently skipped (contract, section 2). */
     char msg[600];
     snprintf(msg, sizeof msg, "autoac: no function is marked ac.joint, so "
              "there is no plan: the %s '%.500s' is not written",
              opts->report ? "report" : "plan file",
              opts->report ? opts->report : opts->planOut);
-    mlirEmitError(mlirOperationGetLocation(module), msg);
-    st = AC_ERR_INVALID;
-    goto cleanup;
+    mlirEmitError(r->loc, msg);
+    return AC_ERR_INVALID;
   }
-  if (g->numFuncs == 0) {
-    acEmitDiagnostic(mlirOperationGetLocation(module), 1,
-                     "autoac: no function is marked ac.joint; the module is "
-                     "left unchanged");
-    goto cleanup;
+  if (r->g->numFuncs == 0) {
+    acEmitDiagnostic(r->loc, 1, "autoac: no function is marked ac.joint; the "
+                     "module is left unchanged");
+    r->done = 1;
   }
-  acWarnMutation(imp);
-  int64_t staticBytes = 0;
-  st = acSimStaticBytesChecked(g, opts->optimizerFactor, opts->reserve,
-                               &staticBytes, &err);
+  return AC_OK;
+}
+
+/* A limit cut the search short: say so (the ILP's node limit, its
+ * documented bound, is only in the report). */
+static void acWarnSearchLimit(const AcPassRun *r) {
+  const AcOptions *opts = r->opts;
+  if (opts->planIn ||
+      !(r->search.timedOut ||
+        (r->search.limited && opts->strategy != AC_STRATEGY_ILP)))
+    return;
+  char msg[512];
+  if (r->search.timedOut)
+    snprintf(msg, sizeof msg,
+             "autoac: planning stopped at the time limit (%g s); the best "
+             "plan found by then is applied (report: search.limited)",
+             opts->timeLimit);
+  else
+    snprintf(msg, sizeof msg,
+             "autoac: %s stopped at its work limit (docs/planner.md, "
+             "\"Bounded time\"); the best plan found by then is applied "
+             "(report: search.limited)",
+             opts->strategy == AC_STRATEGY_BEAM ? "beam search"
+                                                : "the greedy search");
+  acEmitDiagnostic(r->loc, 1, msg);
+}
+
+/* The static bytes, then the plan (and its simulation) with the options'
+ * strategy or plan file. */
+static AcStatus acPassPlan(AcPassRun *r) {
+  const AcOptions *opts = r->opts;
+  acWarnMutation(r->imp);
+  AcStatus st = acSimStaticBytesChecked(r->g, opts->optimizerFactor,
+                                        opts->reserve, &r->staticBytes, &r->err);
   if (st != AC_OK) {
-    mlirEmitError(mlirOperationGetLocation(module), err.message);
-    goto cleanup;
+    mlirEmitError(r->loc, r->err.message);
+    return st;
   }
-  plan = acPlanCreate(g);
-  base = acPlanCreate(g);
-  if (!plan || !base) {
-    st = acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
-    mlirEmitError(errLoc, err.message);
-    goto cleanup;
+  r->plan = acPlanCreate(r->g);
+  r->base = acPlanCreate(r->g);
+  if (!r->plan || !r->base) {
+    st = acErrorSet(&r->err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "autoac: out of memory");
+    mlirEmitError(r->loc, r->err.message);
+    return st;
   }
-  AcSearchStats search;
-  memset(&search, 0, sizeof search);
   /* The timeline is for the report only. */
-  st = acMakePlan(imp, opts, opts->strategy, staticBytes, plan, &search,
-                  wantReport, &sim, &err);
+  st = acMakePlan(r->imp, opts, opts->strategy, r->staticBytes, r->plan,
+                  &r->search, r->wantReport, &r->sim, &r->err);
   if (st != AC_OK) {
-    mlirEmitError(acErrLoc(imp, &err), err.message);
-    goto cleanup;
+    mlirEmitError(acErrLoc(r->imp, &r->err), r->err.message);
+    return st;
   }
   if (acStageTimes)
-    acStageAdd(&acStageTimes->plan, &t0);
-  /* A limit cut the search short: say so (the ILP's node limit, its
-     documented bound, is only in the report). */
-  if (!opts->planIn &&
-      (search.timedOut || (search.limited && opts->strategy != AC_STRATEGY_ILP))) {
-    char msg[512];
-    if (search.timedOut)
-      snprintf(msg, sizeof msg,
-               "autoac: planning stopped at the time limit (%g s); the best "
-               "plan found by then is applied (report: search.limited)",
-               opts->timeLimit);
-    else
-      snprintf(msg, sizeof msg,
-               "autoac: %s stopped at its work limit (docs/planner.md, "
-               "\"Bounded time\"); the best plan found by then is applied "
-               "(report: search.limited)",
-               opts->strategy == AC_STRATEGY_BEAM ? "beam search"
-                                                  : "the greedy search");
-    acEmitDiagnostic(mlirOperationGetLocation(module), 1, msg);
-  }
-  AcReportInput rin;
-  memset(&rin, 0, sizeof rin);
+    acStageAdd(&acStageTimes->plan, &r->t0);
+  acWarnSearchLimit(r);
+  return AC_OK;
+}
+
+/* The baselines' peaks into r->rin.baselinePeak (-1 where not planned):
+ * save-all and mincut, knapsack too when there is a budget, for the report
+ * (and ac-opt's summary, which reads it) only.  Without one they are not
+ * planned, except the min-cut plan that the knapsack's warning at an
+ * unreachable budget quotes.  Their failures only leave a peak at -1. */
+static void acPassBaselines(AcPassRun *r) {
+  const AcOptions *opts = r->opts;
+  const AcGraph *g = r->g;
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
-    rin.baselinePeak[s] = -1;
-  /* The baselines (save-all and mincut; knapsack too when there is a budget)
-     are for the report (and ac-opt's summary, which reads it) only: without
-     one they are not computed, except the min-cut plan that the knapsack's
-     warning at an unreachable budget quotes. */
+    r->rin.baselinePeak[s] = -1;
   int knapsackOver = !opts->planIn && opts->strategy == AC_STRATEGY_KNAPSACK &&
-                     opts->budget >= 0 && sim.peakBytes > opts->budget;
-  int64_t mincutSavedBytes = -1;
+                     opts->budget >= 0 && r->sim.peakBytes > opts->budget;
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
     if (s != AC_STRATEGY_SAVE_ALL && s != AC_STRATEGY_MINCUT)
       continue;
-    if (!wantReport && !(s == AC_STRATEGY_MINCUT && knapsackOver))
+    if (!r->wantReport && !(s == AC_STRATEGY_MINCUT && knapsackOver))
       continue;
-    AcPlanOptions po = {(AcStrategy)s, -1, staticBytes, 0, 0};
+    AcPlanOptions po = {(AcStrategy)s, -1, r->staticBytes, 0, 0};
     AcSimResult bs;
     memset(&bs, 0, sizeof bs);
-    if (acPlanRun(g, &po, base, &err) == AC_OK &&
-        acSimulate(g, base, staticBytes, 0, &bs, &err) == AC_OK) {
-      rin.baselinePeak[s] = bs.peakBytes;
+    if (acPlanRun(g, &po, r->base, &r->err) == AC_OK &&
+        acSimulate(g, r->base, r->staticBytes, 0, &bs, &r->err) == AC_OK) {
+      r->rin.baselinePeak[s] = bs.peakBytes;
       if (s == AC_STRATEGY_MINCUT)
-        mincutSavedBytes = bs.savedBytes;
+        r->mincutSavedBytes = bs.savedBytes;
     }
     acSimResultClear(&bs);
   }
-  if (wantReport && opts->budget >= 0) {
-    AcPlanOptions po = {AC_STRATEGY_KNAPSACK, opts->budget, staticBytes, 0, 0};
+  if (r->wantReport && opts->budget >= 0) {
+    AcPlanOptions po = {AC_STRATEGY_KNAPSACK, opts->budget, r->staticBytes, 0, 0};
     AcSimResult bs;
     memset(&bs, 0, sizeof bs);
-    if (acPlanRun(g, &po, base, &err) == AC_OK &&
-        acSimulate(g, base, staticBytes, 0, &bs, &err) == AC_OK)
-      rin.baselinePeak[AC_STRATEGY_KNAPSACK] = bs.peakBytes;
+    if (acPlanRun(g, &po, r->base, &r->err) == AC_OK &&
+        acSimulate(g, r->base, r->staticBytes, 0, &bs, &r->err) == AC_OK)
+      r->rin.baselinePeak[AC_STRATEGY_KNAPSACK] = bs.peakBytes;
     acSimResultClear(&bs);
   }
-  acErrorClear(&err);
+  acErrorClear(&r->err);
   if (acStageTimes)
-    acStageAdd(&acStageTimes->baselines, &t0);
-  if (opts->budget >= 0 && sim.peakBytes > opts->budget) {
-    char msg[1024], have[32], want[32], floorText[320];
-    acFormatBytes(sim.peakBytes, have, sizeof have);
-    acFormatBytes(opts->budget, want, sizeof want);
-    if (opts->planIn)
-      snprintf(floorText, sizeof floorText, "the peak of the plan read from '%s'",
-               opts->planIn);
-    else if (search.limited && opts->strategy != AC_STRATEGY_ILP &&
-             opts->strategy != AC_STRATEGY_BEAM)
-      snprintf(floorText, sizeof floorText,
-               "the lowest peak %s found before a limit stopped it",
-               acStrategyName(opts->strategy));
-    else if (opts->strategy == AC_STRATEGY_GREEDY && search.floorSearched)
-      snprintf(floorText, sizeof floorText,
-               "the lowest peak autoac's searches found (greedy%s%s%s; this "
-               "plan by %s%s)",
-               search.floorSearched & AC_FLOOR_BEAM ? ", beam" : "",
-               search.floorSearched & AC_FLOOR_ILP ? ", the ILP" : "",
-               search.floorSearched & (AC_FLOOR_BEAM | AC_FLOOR_ILP)
-                   ? "" : "; beam and the ILP skipped: the graph has more "
-                          "droppable saves than their bounds",
-               search.foundBy == AC_STRATEGY_ILP ? "the ILP"
-                                                 : acStrategyName(search.foundBy),
-               sim.offloadedBytes > 0 ? " and offload" : "");
-    else if ((opts->strategy == AC_STRATEGY_ILP ||
-              opts->strategy == AC_STRATEGY_BEAM) && search.floorSearched)
-      snprintf(floorText, sizeof floorText,
-               "the lowest peak %s and greedy's floor search reach (this "
-               "plan by greedy's floor search: %s)",
-               opts->strategy == AC_STRATEGY_ILP ? "the ILP" : "the beam search",
-               search.foundBy == AC_STRATEGY_ILP ? "the ILP"
-                                                 : acStrategyName(search.foundBy));
-    else
-      acBudgetFloorText(opts->strategy, floorText, sizeof floorText);
-    /* The knapsack's plan is its byte-fraction guess for the budget, not a
-       search for the lowest peak (its peak is not even monotone in the
-       fraction): say what it kept. */
-    char tail[200] = "";
-    if (!opts->planIn && opts->strategy == AC_STRATEGY_KNAPSACK &&
-        mincutSavedBytes >= 0)
-      snprintf(tail, sizeof tail, "; for this budget the knapsack keeps %.3g %% "
-               "of the min-cut saved bytes and does not look for a lower peak",
-               100 * acKnapsackFraction(opts->budget,
-                                        rin.baselinePeak[AC_STRATEGY_MINCUT],
-                                        mincutSavedBytes));
-    snprintf(msg, sizeof msg,
-             "autoac: budget %" PRId64 " bytes (%s) is below %s, %" PRId64
-             " bytes (%s), which occurs at '%s' in the %s of '@%s'%s%s",
-             opts->budget, want, floorText, sim.peakBytes, have,
-             sim.peakOp != AC_NONE ? g->ops[sim.peakOp].name : "?",
-             sim.peakKind == AC_STEP_FWD ? "forward" : "backward",
-             sim.peakSched >= 0 && sim.peakSched < g->numSched
-                 ? g->funcs[g->sched[sim.peakSched].func].name : "?", tail,
-             opts->strict ? "" : "; the best plan found is applied");
-    MlirLocation loc = sim.peakOp != AC_NONE ? mlirOperationGetLocation(imp->ops[sim.peakOp])
-                                             : mlirOperationGetLocation(module);
-    if (opts->strict) {
-      mlirEmitError(loc, msg);
-      st = AC_ERR_INFEASIBLE;
-      goto cleanup;
-    }
-    acEmitDiagnostic(loc, 1, msg);
+    acStageAdd(&acStageTimes->baselines, &r->t0);
+}
+
+/* What the plan's peak above the budget is (the lowest peak which search
+ * found, or the peak of which fixed plan), for the budget's warning. */
+static void acFloorText(const AcPassRun *r, char *buf, size_t n) {
+  const AcOptions *opts = r->opts;
+  const AcSearchStats *search = &r->search;
+  if (opts->planIn)
+    snprintf(buf, n, "the peak of the plan read from '%s'", opts->planIn);
+  else if (search->limited && opts->strategy != AC_STRATEGY_ILP &&
+           opts->strategy != AC_STRATEGY_BEAM)
+    snprintf(buf, n, "the lowest peak %s found before a limit stopped it",
+             acStrategyName(opts->strategy));
+  else if (opts->strategy == AC_STRATEGY_GREEDY && search->floorSearched)
+    snprintf(buf, n,
+             "the lowest peak autoac's searches found (greedy%s%s%s; this "
+             "plan by %s%s)",
+             search->floorSearched & AC_FLOOR_BEAM ? ", beam" : "",
+             search->floorSearched & AC_FLOOR_ILP ? ", the ILP" : "",
+             search->floorSearched & (AC_FLOOR_BEAM | AC_FLOOR_ILP)
+                 ? "" : "; beam and the ILP skipped: the graph has more "
+                        "droppable saves than their bounds",
+             search->foundBy == AC_STRATEGY_ILP ? "the ILP"
+                                                : acStrategyName(search->foundBy),
+             r->sim.offloadedBytes > 0 ? " and offload" : "");
+  else if ((opts->strategy == AC_STRATEGY_ILP ||
+            opts->strategy == AC_STRATEGY_BEAM) && search->floorSearched)
+    snprintf(buf, n,
+             "the lowest peak %s and greedy's floor search reach (this "
+             "plan by greedy's floor search: %s)",
+             opts->strategy == AC_STRATEGY_ILP ? "the ILP" : "the beam search",
+             search->foundBy == AC_STRATEGY_ILP ? "the ILP"
+                                                : acStrategyName(search->foundBy));
+  else
+    acBudgetFloorText(opts->strategy, buf, n);
+}
+
+/* A plan whose peak is above the budget: an error with strict, else a
+ * warning (the best plan found is applied), at the op where it peaks. */
+static AcStatus acPassCheckBudget(const AcPassRun *r) {
+  const AcOptions *opts = r->opts;
+  const AcSimResult *sim = &r->sim;
+  const AcGraph *g = r->g;
+  if (!(opts->budget >= 0 && sim->peakBytes > opts->budget))
+    return AC_OK;
+  char msg[1024], have[32], want[32], floorText[320];
+  acFormatBytes(sim->peakBytes, have, sizeof have);
+  acFormatBytes(opts->budget, want, sizeof want);
+  acFloorText(r, floorText, sizeof floorText);
+  /* The knapsack's plan is its byte-fraction guess for the budget, not a
+     search for the lowest peak (its peak is not even monotone in the
+     fraction): say what it kept. */
+  char tail[200] = "";
+  if (!opts->planIn && opts->strategy == AC_STRATEGY_KNAPSACK &&
+      r->mincutSavedBytes >= 0)
+    snprintf(tail, sizeof tail, "; for this budget the knapsack keeps %.3g %% "
+             "of the min-cut saved bytes and does not look for a lower peak",
+             100 * acKnapsackFraction(opts->budget,
+                                      r->rin.baselinePeak[AC_STRATEGY_MINCUT],
+                                      r->mincutSavedBytes));
+  snprintf(msg, sizeof msg,
+           "autoac: budget %" PRId64 " bytes (%s) is below %s, %" PRId64
+           " bytes (%s), which occurs at '%s' in the %s of '@%s'%s%s",
+           opts->budget, want, floorText, sim->peakBytes, have,
+           sim->peakOp != AC_NONE ? g->ops[sim->peakOp].name : "?",
+           sim->peakKind == AC_STEP_FWD ? "forward" : "backward",
+           sim->peakSched >= 0 && sim->peakSched < g->numSched
+               ? g->funcs[g->sched[sim->peakSched].func].name : "?", tail,
+           opts->strict ? "" : "; the best plan found is applied");
+  MlirLocation loc = sim->peakOp != AC_NONE
+                         ? mlirOperationGetLocation(r->imp->ops[sim->peakOp])
+                         : r->loc;
+  if (opts->strict) {
+    mlirEmitError(loc, msg);
+    return AC_ERR_INFEASIBLE;
   }
-  rin.g = g;
-  rin.valueNames = (const char *const *)imp->valueNames;
-  rin.strategy = opts->strategy;
-  rin.strategyName = opts->planIn ? "plan-in" : NULL;
-  rin.budget = opts->budget;
-  rin.plan = plan;
-  rin.sim = &sim;
-  rin.device = opts->device;
-  rin.unknownOps = imp->unknownOps;
-  rin.numUnknownOps = imp->numUnknownOps;
-  char compiledPeak[700];
-  acCompiledPeak(module, imp, compiledPeak, sizeof compiledPeak);
-  rin.compiledPeak = compiledPeak;
-  rin.search = opts->planIn ? NULL : &search;
-  if ((opts->report || reportOut) &&
-      !(dynJson = acDynamicReportJson(imp, plan, &sim, opts, &st, &err)) &&
+  acEmitDiagnostic(loc, 1, msg);
+  return AC_OK;
+}
+
+/* The report's input, the report (with the dynamic-shape keys) when one is
+ * wanted, and the plan file's text with plan-out. */
+static AcStatus acPassReport(AcPassRun *r) {
+  const AcOptions *opts = r->opts;
+  AcReportInput *rin = &r->rin;
+  AcStatus st = AC_OK;
+  rin->g = r->g;
+  rin->valueNames = (const char *const *)r->imp->valueNames;
+  rin->strategy = opts->strategy;
+  rin->strategyName = opts->planIn ? "plan-in" : NULL;
+  rin->budget = opts->budget;
+  rin->plan = r->plan;
+  rin->sim = &r->sim;
+  rin->device = opts->device;
+  rin->unknownOps = r->imp->unknownOps;
+  rin->numUnknownOps = r->imp->numUnknownOps;
+  acCompiledPeak(r->module, r->imp, r->compiledPeak, sizeof r->compiledPeak);
+  rin->compiledPeak = r->compiledPeak;
+  rin->search = opts->planIn ? NULL : &r->search;
+  if (r->wantReport &&
+      !(r->dynJson = acDynamicReportJson(r->imp, r->plan, &r->sim, opts, &st,
+                                         &r->err)) &&
       st != AC_OK) {
-    mlirEmitError(errLoc, err.message);
-    goto cleanup;
+    mlirEmitError(r->loc, r->err.message);
+    return st;
   }
-  rin.extraJson = dynJson;
-  if ((opts->report || reportOut) && !(report = acReportToString(&rin))) {
-    st = AC_ERR_NOMEM;
-    mlirEmitError(errLoc, "autoac: out of memory while building the report");
-    goto cleanup;
+  rin->extraJson = r->dynJson;
+  if (r->wantReport && !(r->report = acReportToString(rin))) {
+    mlirEmitError(r->loc, "autoac: out of memory while building the report");
+    return AC_ERR_NOMEM;
   }
   if (opts->planOut &&
-      !(planText = acPlanFileToString(g, (const char *const *)imp->valueNames, plan))) {
-    st = AC_ERR_NOMEM;
-    mlirEmitError(errLoc, "autoac: out of memory while building the plan file");
-    goto cleanup;
+      !(r->planText = acPlanFileToString(r->g, rin->valueNames, r->plan))) {
+    mlirEmitError(r->loc, "autoac: out of memory while building the plan file");
+    return AC_ERR_NOMEM;
   }
   if (acStageTimes)
-    acStageAdd(&acStageTimes->report, &t0);
-  if (opts->mode == AC_MODE_SPLIT) {
-    st = acPlanGroups(g, plan, &groups, &err);
+    acStageAdd(&acStageTimes->report, &r->t0);
+  return AC_OK;
+}
+
+/* Rewrites the module: split into halves with recompute regions, or
+ * annotate. */
+static AcStatus acPassRewrite(AcPassRun *r) {
+  AcStatus st;
+  if (r->opts->mode == AC_MODE_SPLIT) {
+    st = acPlanGroups(r->g, r->plan, &r->groups, &r->err);
     if (st == AC_OK)
-      st = acRewriteSplit(imp, plan, groups, &err);
+      st = acRewriteSplit(r->imp, r->plan, r->groups, &r->err);
   } else {
-    st = acRewriteAnnotate(imp, plan, &err);
+    st = acRewriteAnnotate(r->imp, r->plan, &r->err);
   }
   if (acStageTimes)
-    acStageAdd(&acStageTimes->rewrite, &t0);
-  if (st != AC_OK) {
-    mlirEmitError(mlirOperationGetLocation(module), err.message);
-    goto cleanup;
+    acStageAdd(&acStageTimes->rewrite, &r->t0);
+  if (st != AC_OK)
+    mlirEmitError(r->loc, r->err.message);
+  return st;
+}
+
+/* Stages the report and plan file in `files` (the caller renames them into
+ * place together with its own outputs, so a failure anywhere leaves every
+ * previous file intact) and hands the report text to `reportOut`. */
+static AcStatus acPassStage(AcPassRun *r, AcFileSet *files, char **reportOut) {
+  const AcOptions *opts = r->opts;
+  AcStatus st = AC_OK;
+  if (r->report && opts->report &&
+      (st = acFileSetAdd(files, opts->report, r->report, strlen(r->report),
+                         &r->err)) != AC_OK) {
+    mlirEmitError(r->loc, r->err.message);
+    return st;
   }
-  /* Staged only: the caller renames them into place together with its own
-   * outputs, so a failure anywhere leaves every previous file intact. */
-  if (report && opts->report &&
-      (st = acFileSetAdd(files, opts->report, report, strlen(report), &err)) != AC_OK) {
-    mlirEmitError(mlirOperationGetLocation(module), err.message);
-    goto cleanup;
-  }
-  if (planText &&
-      (st = acFileSetAdd(files, opts->planOut, planText, strlen(planText), &err)) != AC_OK) {
-    mlirEmitError(mlirOperationGetLocation(module), err.message);
-    goto cleanup;
+  if (r->planText &&
+      (st = acFileSetAdd(files, opts->planOut, r->planText, strlen(r->planText),
+                         &r->err)) != AC_OK) {
+    mlirEmitError(r->loc, r->err.message);
+    return st;
   }
   if (reportOut) {
-    *reportOut = report;
-    report = NULL;
+    *reportOut = r->report;
+    r->report = NULL;
   }
+  return AC_OK;
+}
+
+AcStatus acRunSinglePlan(MlirOperation module, const AcOptions *opts,
+                         char **reportOut, AcFileSet *files) {
+  assert(!opts->buckets && "buckets run above the pass body (entry.c)");
+  AcPassRun r;
+  memset(&r, 0, sizeof r);
+  r.module = module;
+  r.loc = mlirOperationGetLocation(module);
+  r.opts = opts;
+  r.wantReport = opts->report || reportOut;
+  r.mincutSavedBytes = -1;
+  acErrorClear(&r.err);
+  if (reportOut)
+    *reportOut = NULL;
+  r.t0 = acStageClock();
+  AcStatus st = acPassImport(&r);
+  if (st != AC_OK || r.done)
+    goto cleanup;
+  if ((st = acPassPlan(&r)) != AC_OK)
+    goto cleanup;
+  acPassBaselines(&r);
+  if ((st = acPassCheckBudget(&r)) != AC_OK || (st = acPassReport(&r)) != AC_OK ||
+      (st = acPassRewrite(&r)) != AC_OK)
+    goto cleanup;
+  st = acPassStage(&r, files, reportOut);
 cleanup:
-  acFree(report);
-  acFree(dynJson);
-  acFree(planText);
-  acSimResultClear(&sim);
-  acRecomputeGroupsDestroy(groups);
-  acPlanDestroy(plan);
-  acPlanDestroy(base);
-  acImportDestroy(imp);
+  acFree(r.report);
+  acFree(r.dynJson);
+  acFree(r.planText);
+  acSimResultClear(&r.sim);
+  acRecomputeGroupsDestroy(r.groups);
+  acPlanDestroy(r.plan);
+  acPlanDestroy(r.base);
+  acImportDestroy(r.imp);
   return st;
 }

@@ -1,4 +1,5 @@
-/* stage_times.h - CPU seconds per stage of acRunOnModuleStaged, for the
+/* stage_times.h - CPU seconds per stage of the pass body (acRunSinglePlan,
+ * pass/pass.h; each bucket's run adds to them), for the
  * end-to-end benchmark (bench/ac-e2e.c).  Not exported: only what links the
  * static library (ac-bench, ac-e2e) sees it.  NULL (the default) costs one
  * test per stage. */
@@ -13,7 +14,7 @@ typedef struct AcStageTimes {
   double rewrite;   /* groups + split/annotate */
 } AcStageTimes;
 
-/* When non-NULL, acRunOnModuleStaged adds each stage's CPU seconds here. */
+/* When non-NULL, acRunSinglePlan adds each stage's CPU seconds here. */
 extern AcStageTimes *acStageTimes;
 
 #endif

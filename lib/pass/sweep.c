@@ -98,9 +98,11 @@ static AcStatus acSweepPlan(const AcGraph *g, AcStrategy s, int floorSearch,
   return st;
 }
 
-/* One table cell ("ok"/"over", peak, seconds, overhead) and its CSV row. */
+/* One table cell ("ok"/"over", peak, seconds, overhead) and its CSV row;
+ * out of memory is an error in `err`. */
 static AcStatus acSweepEmit(AcCsv *csv, int64_t budget, const char *name,
-                            const AcSweepCell *cell, double stepSeconds) {
+                            const AcSweepCell *cell, double stepSeconds,
+                            AcError *err) {
   char line[400], ovhText[32];
   double ovh = acOverheadPercent(cell->seconds, stepSeconds);
   /* Every cell as wide as its header, whatever the value: the overhead is
@@ -113,140 +115,197 @@ static AcStatus acSweepEmit(AcCsv *csv, int64_t budget, const char *name,
            cell->peak, cell->seconds, cell->savedBytes, cell->peak <= budget, ovh,
            stepSeconds, cell->offloadedBytes, cell->hostPeak, cell->copySeconds,
            cell->stallSeconds);
-  return acCsvAppend(csv, line);
+  if (acCsvAppend(csv, line) != AC_OK)
+    return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
+  return AC_OK;
 }
 
-AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
-  AcImport *imp = NULL;
-  AcPlan *plan = NULL;
-  AcTrajectory *traj = NULL;
-  AcBeamFront *front = NULL;
-  uint8_t *mincutSaved = NULL;
+/* One sweep: what every row reads (the start set, greedy's trajectory,
+ * beam's front, the budget-free plans' cells) and the CSV so far. */
+typedef struct AcSweep {
+  const AcOptions *opts;
+  const AcGraph *g;
+  AcPlan *plan;                         /* every cell's scratch */
+  uint8_t *mincutSaved;                 /* the min-cut start set */
+  AcTrajectory *traj;                   /* greedy's, to its lowest peak */
+  AcBeamFront *front;                   /* beam's */
+  int64_t staticBytes;
+  double deadline;                      /* 0: no time limit */
+  int cut;                              /* the trajectory stopped at it */
+  intptr_t droppable;                   /* in the start set: the ILP's binaries */
+  AcSweepCell fixed[AC_STRATEGY_COUNT]; /* save-all, mincut: budget-free */
+  int64_t lo, hi;                       /* the budgets' range */
+  double stepSeconds;                   /* forward + backward, cost model */
+  int offload;                          /* a host link: the "offload" column */
+  AcCsv csv;
   AcError err;
-  MlirLocation loc = mlirOperationGetLocation(module);
+} AcSweep;
+
+/* Plans what does not depend on the budget: the start set, greedy's
+ * trajectory and beam's front from it, save-all and mincut; the budgets'
+ * range, from the lowest peak greedy reaches to the save-all peak. */
+static AcStatus acSweepSetUp(AcSweep *sw) {
+  const AcGraph *g = sw->g;
+  const AcOptions *opts = sw->opts;
   AcStatus st;
-  AcCsv csv = {0};
-  AcSweepCell fixed[AC_STRATEGY_COUNT];
-  memset(fixed, 0, sizeof fixed);
-  acErrorClear(&err);
-  st = acImportForOptions(module, opts, &imp);
-  if (st != AC_OK)
-    goto cleanup;
-  const AcGraph *g = imp->graph;
-  if (g->numFuncs == 0) {
-    st = AC_ERR_INVALID;
-    mlirEmitError(loc, "autoac: --ac-sweep needs at least one ac.joint function");
-    goto cleanup;
-  }
-  plan = acPlanCreate(g);
-  if (!plan) {
-    st = acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
-    goto fail;
-  }
-  int64_t staticBytes = 0;
-  double deadline = opts->timeLimit > 0 ? acClockSeconds() + opts->timeLimit : 0;
-  int rows = 0, cut = 0;
+  if (!(sw->plan = acPlanCreate(g)))
+    return acErrorSet(&sw->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
+  sw->deadline = opts->timeLimit > 0 ? acClockSeconds() + opts->timeLimit : 0;
   if ((st = acSimStaticBytesChecked(g, opts->optimizerFactor, opts->reserve,
-                                    &staticBytes, &err)) != AC_OK)
-    goto fail;
-  if (!(mincutSaved = acMalloc((size_t)g->numValues + 1)))
-    goto nomem;
-  if ((st = acPlanStartSet(g, staticBytes, mincutSaved, &err)) != AC_OK ||
+                                    &sw->staticBytes, &sw->err)) != AC_OK)
+    return st;
+  if (!(sw->mincutSaved = acMalloc((size_t)g->numValues + 1)))
+    return acErrorSet(&sw->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
+  if ((st = acPlanStartSet(g, sw->staticBytes, sw->mincutSaved, &sw->err)) != AC_OK ||
       (st = acGreedyIncrementalRun(
-           g, mincutSaved,
-           &(AcGreedyOptions){{-1, staticBytes, deadline}, 0, NULL}, &cut,
-           &traj, &err)) != AC_OK ||
-      (st = acBeamSearchRun(g, mincutSaved,
-                            &(AcBeamOptions){{-1, staticBytes, deadline}, 0, 0, 0},
-                            &front, &err)) != AC_OK)
-    goto fail;
-  intptr_t droppable = acPlanDroppableCount(g, mincutSaved);
-  if (droppable < 0)
-    goto nomem;
-  if ((st = acSweepPlan(g, AC_STRATEGY_SAVE_ALL, 0, -1, staticBytes, 0, plan,
-                        &fixed[AC_STRATEGY_SAVE_ALL], &err)) != AC_OK ||
-      (st = acSweepPlan(g, AC_STRATEGY_MINCUT, 0, -1, staticBytes, 0, plan,
-                        &fixed[AC_STRATEGY_MINCUT], &err)) != AC_OK)
-    goto fail;
-  int64_t lo = traj->peakBytes[traj->numPlans - 1];
-  int64_t hi = fixed[AC_STRATEGY_SAVE_ALL].peak;
-  if (hi < lo)
-    hi = lo;
-  /* Recompute seconds are also shown as a share of the estimated step
-     (forward + backward, acGraphStepSeconds). */
-  double stepSeconds = acGraphStepSeconds(g, NULL);
+           g, sw->mincutSaved,
+           &(AcGreedyOptions){{-1, sw->staticBytes, sw->deadline}, 0, NULL}, &sw->cut,
+           &sw->traj, &sw->err)) != AC_OK ||
+      (st = acBeamSearchRun(g, sw->mincutSaved,
+                            &(AcBeamOptions){{-1, sw->staticBytes, sw->deadline}, 0, 0, 0},
+                            &sw->front, &sw->err)) != AC_OK)
+    return st;
+  if ((sw->droppable = acPlanDroppableCount(g, sw->mincutSaved)) < 0)
+    return acErrorSet(&sw->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
+  if ((st = acSweepPlan(g, AC_STRATEGY_SAVE_ALL, 0, -1, sw->staticBytes, 0, sw->plan,
+                        &sw->fixed[AC_STRATEGY_SAVE_ALL], &sw->err)) != AC_OK ||
+      (st = acSweepPlan(g, AC_STRATEGY_MINCUT, 0, -1, sw->staticBytes, 0, sw->plan,
+                        &sw->fixed[AC_STRATEGY_MINCUT], &sw->err)) != AC_OK)
+    return st;
+  sw->lo = sw->traj->peakBytes[sw->traj->numPlans - 1];
+  sw->hi = sw->fixed[AC_STRATEGY_SAVE_ALL].peak;
+  if (sw->hi < sw->lo)
+    sw->hi = sw->lo;
+  return AC_OK;
+}
+
+/* The step's seconds line and the table's header on stdout, the CSV's
+ * header.  Recompute seconds are also shown as a share of the estimated
+ * step (forward + backward, acGraphStepSeconds). */
+static AcStatus acSweepHeader(AcSweep *sw) {
+  const AcOptions *opts = sw->opts;
+  sw->stepSeconds = acGraphStepSeconds(sw->g, NULL);
   printf("step (forward + backward, cost model on %s): %.4g s; ovh%% = "
          "recompute seconds / step seconds\n",
-         opts->device ? opts->device->name : "h100", stepSeconds);
+         opts->device ? opts->device->name : "h100", sw->stepSeconds);
   printf("%-14s", "budget");
-  int offload = g->hostBandwidth > 0;
-  for (int s = 0; s < AC_STRATEGY_COUNT + offload; ++s)
+  sw->offload = sw->g->hostBandwidth > 0;
+  for (int s = 0; s < AC_STRATEGY_COUNT + sw->offload; ++s)
     printf(" | %-9s %14s %11s %9s",
            s < AC_STRATEGY_COUNT ? acStrategyName((AcStrategy)s) : "offload", "peak",
            "recomp_s", "ovh%");
   printf("\n");
-  if ((st = acCsvAppend(&csv, "budget_bytes,strategy,peak_bytes,recompute_seconds,"
-                              "saved_bytes,feasible,recompute_overhead_percent,"
-                              "step_seconds,offloaded_bytes,host_peak_bytes,"
-                              "copy_seconds,stall_seconds\n")) != AC_OK)
-    goto nomem;
-  for (int i = 0; i < opts->sweep; ++i) {
-    if (deadline > 0 && acClockSeconds() >= deadline)
-      break; /* the rows so far, and a warning below */
-    int64_t budget = lo + (int64_t)((double)(hi - lo) * i / (opts->sweep - 1));
-    printf("%-14" PRId64, budget);
-    for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
-      AcSweepCell cell = fixed[s];
-      const char *name = acStrategyName((AcStrategy)s);
-      if (s == AC_STRATEGY_GREEDY) {
-        /* The product's plan: the trajectory until a plan fits, and the
-           budget's last drop (acGreedyPlanForBudget). */
-        AcTrajectory *bt = NULL;
-        if ((st = acGreedyPlanForBudgetRun(
-                 g, mincutSaved,
-                 &(AcGreedyOptions){{budget, staticBytes, deadline}, 0, NULL},
-                 NULL, plan, &bt, &err)) != AC_OK)
-          goto fail;
-        intptr_t k = acTrajectoryChoose(bt, budget);
-        int refined = bt->refinedDrop != AC_NONE;
-        cell.peak = refined ? bt->refinedPeakBytes : bt->peakBytes[k];
-        cell.seconds = refined ? bt->refinedRecomputeSeconds : bt->recomputeSeconds[k];
-        cell.savedBytes = acPlanSavedBytes(g, plan);
-        cell.planned = 1;
-        acTrajectoryDestroy(bt);
-      } else if (s == AC_STRATEGY_BEAM) {
-        intptr_t k = acBeamChoose(front, budget);
-        if ((st = acBeamPlan(g, front, k, plan, &err)) != AC_OK)
-          goto fail;
-        cell.peak = front->peakBytes[k];
-        cell.seconds = front->recomputeSeconds[k];
-        cell.savedBytes = acPlanSavedBytes(g, plan);
-        cell.planned = 1;
-      } else if (!cell.planned) {
-        if (!strcmp(name, "ilp") && droppable > AC_SWEEP_ILP_MAX_DROPPABLE) {
-          printf(" | %-9s %14s %11s %9s", "skipped", "-", "-", "-");
-          continue;
-        }
-        if ((st = acSweepPlan(g, (AcStrategy)s, 0, budget, staticBytes, deadline,
-                              plan, &cell, &err)) != AC_OK)
-          goto fail;
-      }
-      if ((st = acSweepEmit(&csv, budget, name, &cell, stepSeconds)) != AC_OK)
-        goto nomem;
+  if (acCsvAppend(&sw->csv, "budget_bytes,strategy,peak_bytes,recompute_seconds,"
+                            "saved_bytes,feasible,recompute_overhead_percent,"
+                            "step_seconds,offloaded_bytes,host_peak_bytes,"
+                            "copy_seconds,stall_seconds\n") != AC_OK)
+    return acErrorSet(&sw->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
+  return AC_OK;
+}
+
+/* Strategy s's cell at `budget`: greedy as the pass plans it (the
+ * trajectory until a plan fits, and the budget's last drop:
+ * acGreedyPlanForBudget), beam read off the front, save-all and mincut
+ * from set-up, the rest planned; *skipped for the ILP above its bound. */
+static AcStatus acSweepCellAt(AcSweep *sw, AcStrategy s, int64_t budget,
+                              AcSweepCell *cell, int *skipped) {
+  const AcGraph *g = sw->g;
+  AcStatus st = AC_OK;
+  *cell = sw->fixed[s];
+  *skipped = 0;
+  if (s == AC_STRATEGY_GREEDY) {
+    AcTrajectory *bt = NULL;
+    if ((st = acGreedyPlanForBudgetRun(
+             g, sw->mincutSaved,
+             &(AcGreedyOptions){{budget, sw->staticBytes, sw->deadline}, 0, NULL}, NULL,
+             sw->plan, &bt, &sw->err)) != AC_OK)
+      return st;
+    intptr_t k = acTrajectoryChoose(bt, budget);
+    int refined = bt->refinedDrop != AC_NONE;
+    cell->peak = refined ? bt->refinedPeakBytes : bt->peakBytes[k];
+    cell->seconds = refined ? bt->refinedRecomputeSeconds : bt->recomputeSeconds[k];
+    cell->savedBytes = acPlanSavedBytes(g, sw->plan);
+    cell->planned = 1;
+    acTrajectoryDestroy(bt);
+  } else if (s == AC_STRATEGY_BEAM) {
+    intptr_t k = acBeamChoose(sw->front, budget);
+    if ((st = acBeamPlan(g, sw->front, k, sw->plan, &sw->err)) != AC_OK)
+      return st;
+    cell->peak = sw->front->peakBytes[k];
+    cell->seconds = sw->front->recomputeSeconds[k];
+    cell->savedBytes = acPlanSavedBytes(g, sw->plan);
+    cell->planned = 1;
+  } else if (!cell->planned) {
+    if (!strcmp(acStrategyName(s), "ilp") &&
+        sw->droppable > AC_SWEEP_ILP_MAX_DROPPABLE) {
+      *skipped = 1;
+      return AC_OK;
     }
-    if (offload) {
-      AcSweepCell cell;
-      memset(&cell, 0, sizeof cell);
-      if ((st = acSweepPlan(g, AC_STRATEGY_GREEDY, 1, budget, staticBytes, deadline,
-                            plan, &cell, &err)) != AC_OK)
-        goto fail;
-      if ((st = acSweepEmit(&csv, budget, "offload", &cell, stepSeconds)) != AC_OK)
-        goto nomem;
-    }
-    printf("\n");
-    ++rows;
+    st = acSweepPlan(g, s, 0, budget, sw->staticBytes, sw->deadline, sw->plan,
+                     cell, &sw->err);
   }
-  if (deadline > 0 && (rows < opts->sweep || cut || front->limited)) {
+  return st;
+}
+
+/* One row of the table at `budget`: every strategy's cell, then with a
+ * host link what the pass plans (greedy, its floor search, offload). */
+static AcStatus acSweepRow(AcSweep *sw, int64_t budget) {
+  AcStatus st;
+  printf("%-14" PRId64, budget);
+  for (int s = 0; s < AC_STRATEGY_COUNT; ++s) {
+    AcSweepCell cell;
+    int skipped;
+    if ((st = acSweepCellAt(sw, (AcStrategy)s, budget, &cell, &skipped)) != AC_OK)
+      return st;
+    if (skipped) {
+      printf(" | %-9s %14s %11s %9s", "skipped", "-", "-", "-");
+      continue;
+    }
+    if ((st = acSweepEmit(&sw->csv, budget, acStrategyName((AcStrategy)s), &cell,
+                          sw->stepSeconds, &sw->err)) != AC_OK)
+      return st;
+  }
+  if (sw->offload) {
+    AcSweepCell cell;
+    memset(&cell, 0, sizeof cell);
+    if ((st = acSweepPlan(sw->g, AC_STRATEGY_GREEDY, 1, budget, sw->staticBytes,
+                          sw->deadline, sw->plan, &cell, &sw->err)) != AC_OK ||
+        (st = acSweepEmit(&sw->csv, budget, "offload", &cell, sw->stepSeconds,
+                          &sw->err)) != AC_OK)
+      return st;
+  }
+  printf("\n");
+  return AC_OK;
+}
+
+AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
+  AcImport *imp = NULL;
+  AcSweep sw;
+  MlirLocation loc = mlirOperationGetLocation(module);
+  memset(&sw, 0, sizeof sw);
+  sw.opts = opts;
+  acErrorClear(&sw.err);
+  AcStatus st = acImportForOptions(module, opts, &imp);
+  if (st != AC_OK)
+    goto cleanup;
+  sw.g = imp->graph;
+  if (sw.g->numFuncs == 0) {
+    st = AC_ERR_INVALID;
+    mlirEmitError(loc, "autoac: --ac-sweep needs at least one ac.joint function");
+    goto cleanup;
+  }
+  if ((st = acSweepSetUp(&sw)) != AC_OK || (st = acSweepHeader(&sw)) != AC_OK)
+    goto fail;
+  int rows = 0;
+  for (; rows < opts->sweep; ++rows) {
+    if (sw.deadline > 0 && acClockSeconds() >= sw.deadline)
+      break; /* the rows so far, and a warning below */
+    int64_t budget = sw.lo + (int64_t)((double)(sw.hi - sw.lo) * rows /
+                                       (opts->sweep - 1));
+    if ((st = acSweepRow(&sw, budget)) != AC_OK)
+      goto fail;
+  }
+  if (sw.deadline > 0 && (rows < opts->sweep || sw.cut || sw.front->limited)) {
     char msg[256];
     snprintf(msg, sizeof msg,
              "autoac: the time limit (%g s) passed: the sweep stops after %d of "
@@ -256,19 +315,17 @@ AcStatus acRunSweep(MlirOperation module, const AcOptions *opts) {
     acEmitDiagnostic(loc, 1, msg);
   }
   if (opts->sweepCsv &&
-      (st = acWriteFileAtomic(opts->sweepCsv, csv.data, csv.len, &err)) != AC_OK)
+      (st = acWriteFileAtomic(opts->sweepCsv, sw.csv.data, sw.csv.len, &sw.err)) != AC_OK)
     goto fail;
   goto cleanup;
-nomem:
-  acErrorSet(&err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "autoac: out of memory");
 fail:
-  mlirEmitError(loc, err.message);
+  mlirEmitError(loc, sw.err.message);
 cleanup:
-  acFree(csv.data);
-  acFree(mincutSaved);
-  acBeamFrontDestroy(front);
-  acTrajectoryDestroy(traj);
-  acPlanDestroy(plan);
+  acFree(sw.csv.data);
+  acFree(sw.mincutSaved);
+  acBeamFrontDestroy(sw.front);
+  acTrajectoryDestroy(sw.traj);
+  acPlanDestroy(sw.plan);
   acImportDestroy(imp);
   return st;
 }

@@ -145,6 +145,127 @@ double acOverheadPercent(double recomputeSeconds, double stepSeconds) {
   return stepSeconds > 0 ? recomputeSeconds / stepSeconds * 100.0 : 0.0;
 }
 
+/* The report's `peak_at`: the step, op, phase, function and workspace of
+ * the peak.  NULL when out of memory (acSet records it). */
+static json_t *acPeakAtJson(const AcReportInput *in, int *failed) {
+  const AcGraph *g = in->g;
+  const AcSimResult *sim = in->sim;
+  json_t *peakAt = json_object();
+  if (!peakAt)
+    return NULL;
+  acSet(peakAt, "step", json_integer(sim->peakStep), failed);
+  acSet(peakAt, "op", json_string(sim->peakOp != AC_NONE ? g->ops[sim->peakOp].name : ""), failed);
+  acSet(peakAt, "phase", json_string(acPhaseName(sim->peakKind)), failed);
+  /* No step at all (functions without ops): peakSched is -1. */
+  int haveSched = sim->peakSched >= 0 && sim->peakSched < g->numSched;
+  acSet(peakAt, "function", json_string(haveSched ? g->funcs[g->sched[sim->peakSched].func].name : ""), failed);
+  /* The op's scratch, part of peak_bytes (docs/cost-model.md). */
+  acSet(peakAt, "workspace_bytes",
+        json_integer(sim->peakOp != AC_NONE ? g->ops[sim->peakOp].workspace : 0),
+        failed);
+  return peakAt;
+}
+
+/* The plan's costs on `r`: saved bytes, recomputation, the step and its
+ * overhead, offload's bytes and seconds. */
+static void acSetCosts(json_t *r, const AcReportInput *in, int *failed) {
+  const AcGraph *g = in->g;
+  const AcSimResult *sim = in->sim;
+  acSet(r, "saved_bytes", json_integer(acPlanSavedBytes(g, in->plan)), failed);
+  acSet(r, "recompute_flops", json_real(sim->recomputeFlops), failed);
+  acSet(r, "recompute_seconds", json_real(sim->recomputeSeconds), failed);
+  double stepFlops = 0, stepSeconds = acGraphStepSeconds(g, &stepFlops);
+  acSet(r, "step_flops", json_real(stepFlops), failed);
+  /* Offload (docs/contract.md section 4): the step waits for the copies
+     that cannot hide (stall_seconds), which the step and the overhead
+     count beside the recomputation. */
+  acSet(r, "step_seconds", json_real(stepSeconds + sim->stallSeconds), failed);
+  acSet(r, "recompute_overhead_percent",
+        json_real(acOverheadPercent(sim->recomputeSeconds + sim->stallSeconds,
+                                    stepSeconds)), failed);
+  acSet(r, "offloaded_bytes", json_integer(sim->offloadedBytes), failed);
+  acSet(r, "host_peak_bytes", json_integer(sim->hostPeakBytes), failed);
+  acSet(r, "copy_seconds", json_real(sim->copySeconds), failed);
+  acSet(r, "stall_seconds", json_real(sim->stallSeconds), failed);
+}
+
+/* How the search ended on `r`: `search` for the searches (any strategy
+ * when a limit cut it short), `floor_search` when greedy missed the budget
+ * and searched further (contract, strategy). */
+static void acSetSearch(json_t *r, const AcReportInput *in, int *failed) {
+  const AcSearchStats *search = in->search;
+  if (search && (search->searched || search->limited)) {
+    /* The searches always; any other strategy when a limit (time, work)
+       cut it short: then only "limited" and "seconds". */
+    json_t *se = json_object();
+    if (se) {
+      if (search->searched)
+        acSet(se, "optimal", json_boolean(search->optimal), failed);
+      acSet(se, "limited", json_boolean(search->limited), failed);
+      acSet(se, "seconds", json_real(search->seconds), failed);
+      if (search->searched)
+        acSet(se, in->strategy == AC_STRATEGY_ILP ? "nodes" : "simulations",
+              json_integer(search->work), failed);
+    }
+    acSet(r, "search", se, failed);
+  }
+  if (search && search->floorSearched) {
+    json_t *fs = json_object();
+    if (fs)
+      acSet(fs, "found_by", json_string(acStrategyName(search->foundBy)), failed);
+    acSet(r, "floor_search", fs, failed);
+  }
+}
+
+/* The report's `unknown_ops`: the ops the cost model does not know, with
+ * their count, first location and recomputability.  NULL when out of
+ * memory (acSet records it). */
+static json_t *acUnknownOpsJson(const AcReportInput *in, int *failed) {
+  json_t *unknown = json_array();
+  for (intptr_t i = 0; unknown && i < in->numUnknownOps; ++i) {
+    const AcUnknownOp *u = &in->unknownOps[i];
+    json_t *e = json_object();
+    if (e) {
+      acSet(e, "name", json_string(u->name), failed);
+      acSet(e, "count", json_integer(u->count), failed);
+      acSet(e, "location", json_string(u->location ? u->location : ""), failed);
+      acSet(e, "recomputable", json_boolean(u->recomputable), failed);
+    }
+    acPush(unknown, e, failed);
+  }
+  return unknown;
+}
+
+/* The live-memory timeline, one entry per simulated step, onto `timeline`. */
+static void acFillTimeline(json_t *timeline, const AcReportInput *in, int *failed) {
+  const AcGraph *g = in->g;
+  const AcSimResult *sim = in->sim;
+  for (intptr_t i = 0; i < sim->numSteps && sim->steps; ++i) {
+    json_t *e = json_object();
+    if (!e) {
+      *failed = 1;
+      break;
+    }
+    const AcStep *st = &sim->steps[i];
+    const AcSchedEntry *se = &g->sched[st->sched];
+    acSet(e, "step", json_integer(i), failed);
+    acSet(e, "function", json_string(g->funcs[se->func].name), failed);
+    acSet(e, "phase", json_string(acPhaseName(st->kind)), failed);
+    if (g->numSched > g->numFuncs * 2 || se->microbatch)
+      acSet(e, "microbatch", json_integer(se->microbatch), failed);
+    acSet(e, "op", json_string(g->ops[st->op].name), failed);
+    if (in->valueNames && g->ops[st->op].numResults > 0)
+      acSet(e, "value",
+            json_string(in->valueNames[g->ops[st->op].firstResult]), failed);
+    acSet(e, "live_bytes", json_integer(sim->live[i] + sim->staticBytes), failed);
+    if (sim->hostLive) /* offloaded saves in host memory at this step */
+      acSet(e, "host_bytes", json_integer(sim->hostLive[i]), failed);
+    if (g->ops[st->op].workspace > 0) /* included in live_bytes */
+      acSet(e, "workspace_bytes", json_integer(g->ops[st->op].workspace), failed);
+    acPush(timeline, e, failed);
+  }
+}
+
 char *acReportToString(const AcReportInput *in) {
   const AcGraph *g = in->g;
   const AcSimResult *sim = in->sim;
@@ -164,76 +285,14 @@ char *acReportToString(const AcReportInput *in) {
   acSet(r, "feasible", json_boolean(in->budget < 0 || sim->peakBytes <= in->budget), &failed);
   acSet(r, "peak_bytes", json_integer(sim->peakBytes), &failed);
   acSet(r, "static_bytes", json_integer(sim->staticBytes), &failed);
-  json_t *peakAt = json_object();
-  if (peakAt) {
-    acSet(peakAt, "step", json_integer(sim->peakStep), &failed);
-    acSet(peakAt, "op", json_string(sim->peakOp != AC_NONE ? g->ops[sim->peakOp].name : ""), &failed);
-    acSet(peakAt, "phase", json_string(acPhaseName(sim->peakKind)), &failed);
-    /* No step at all (functions without ops): peakSched is -1. */
-    int haveSched = sim->peakSched >= 0 && sim->peakSched < g->numSched;
-    acSet(peakAt, "function", json_string(haveSched ? g->funcs[g->sched[sim->peakSched].func].name : ""), &failed);
-    /* The op's scratch, part of peak_bytes (docs/cost-model.md). */
-    acSet(peakAt, "workspace_bytes",
-          json_integer(sim->peakOp != AC_NONE ? g->ops[sim->peakOp].workspace : 0),
-          &failed);
-  }
-  acSet(r, "peak_at", peakAt, &failed);
+  acSet(r, "peak_at", acPeakAtJson(in, &failed), &failed);
   for (int s = 0; s < AC_STRATEGY_COUNT; ++s)
     if (in->baselinePeak[s] >= 0)
       acSet(base, acStrategyName((AcStrategy)s), json_integer(in->baselinePeak[s]), &failed);
   acSet(r, "baseline_peak_bytes", base, &failed);
-  acSet(r, "saved_bytes", json_integer(acPlanSavedBytes(g, in->plan)), &failed);
-  acSet(r, "recompute_flops", json_real(sim->recomputeFlops), &failed);
-  acSet(r, "recompute_seconds", json_real(sim->recomputeSeconds), &failed);
-  double stepFlops = 0, stepSeconds = acGraphStepSeconds(g, &stepFlops);
-  acSet(r, "step_flops", json_real(stepFlops), &failed);
-  /* Offload (docs/contract.md section 4): the step waits for the copies
-     that cannot hide (stall_seconds), which the step and the overhead
-     count beside the recomputation. */
-  acSet(r, "step_seconds", json_real(stepSeconds + sim->stallSeconds), &failed);
-  acSet(r, "recompute_overhead_percent",
-        json_real(acOverheadPercent(sim->recomputeSeconds + sim->stallSeconds,
-                                    stepSeconds)), &failed);
-  acSet(r, "offloaded_bytes", json_integer(sim->offloadedBytes), &failed);
-  acSet(r, "host_peak_bytes", json_integer(sim->hostPeakBytes), &failed);
-  acSet(r, "copy_seconds", json_real(sim->copySeconds), &failed);
-  acSet(r, "stall_seconds", json_real(sim->stallSeconds), &failed);
-  if (in->search && (in->search->searched || in->search->limited)) {
-    /* The searches always; any other strategy when a limit (time, work)
-       cut it short: then only "limited" and "seconds". */
-    json_t *se = json_object();
-    if (se) {
-      if (in->search->searched)
-        acSet(se, "optimal", json_boolean(in->search->optimal), &failed);
-      acSet(se, "limited", json_boolean(in->search->limited), &failed);
-      acSet(se, "seconds", json_real(in->search->seconds), &failed);
-      if (in->search->searched)
-        acSet(se, in->strategy == AC_STRATEGY_ILP ? "nodes" : "simulations",
-              json_integer(in->search->work), &failed);
-    }
-    acSet(r, "search", se, &failed);
-  }
-  if (in->search && in->search->floorSearched) {
-    /* Greedy missed the budget and searched further (contract, strategy). */
-    json_t *fs = json_object();
-    if (fs)
-      acSet(fs, "found_by", json_string(acStrategyName(in->search->foundBy)),
-            &failed);
-    acSet(r, "floor_search", fs, &failed);
-  }
-  json_t *unknown = json_array();
-  for (intptr_t i = 0; unknown && i < in->numUnknownOps; ++i) {
-    const AcUnknownOp *u = &in->unknownOps[i];
-    json_t *e = json_object();
-    if (e) {
-      acSet(e, "name", json_string(u->name), &failed);
-      acSet(e, "count", json_integer(u->count), &failed);
-      acSet(e, "location", json_string(u->location ? u->location : ""), &failed);
-      acSet(e, "recomputable", json_boolean(u->recomputable), &failed);
-    }
-    acPush(unknown, e, &failed);
-  }
-  acSet(r, "unknown_ops", unknown, &failed);
+  acSetCosts(r, in, &failed);
+  acSetSearch(r, in, &failed);
+  acSet(r, "unknown_ops", acUnknownOpsJson(in, &failed), &failed);
   acSet(r, "compiled_peak",
         json_string(in->compiledPeak ? in->compiledPeak : "exact"), &failed);
   if (in->extraJson) {
@@ -245,30 +304,7 @@ char *acReportToString(const AcReportInput *in) {
   for (AcId f = 0; f < g->numFuncs; ++f)
     acPush(funcs, acFunctionJson(in, f, &failed), &failed);
   acSet(r, "functions", funcs, &failed);
-  for (intptr_t i = 0; i < sim->numSteps && sim->steps; ++i) {
-    json_t *e = json_object();
-    if (!e) {
-      failed = 1;
-      break;
-    }
-    const AcStep *st = &sim->steps[i];
-    const AcSchedEntry *se = &g->sched[st->sched];
-    acSet(e, "step", json_integer(i), &failed);
-    acSet(e, "function", json_string(g->funcs[se->func].name), &failed);
-    acSet(e, "phase", json_string(acPhaseName(st->kind)), &failed);
-    if (g->numSched > g->numFuncs * 2 || se->microbatch)
-      acSet(e, "microbatch", json_integer(se->microbatch), &failed);
-    acSet(e, "op", json_string(g->ops[st->op].name), &failed);
-    if (in->valueNames && g->ops[st->op].numResults > 0)
-      acSet(e, "value",
-            json_string(in->valueNames[g->ops[st->op].firstResult]), &failed);
-    acSet(e, "live_bytes", json_integer(sim->live[i] + sim->staticBytes), &failed);
-    if (sim->hostLive) /* offloaded saves in host memory at this step */
-      acSet(e, "host_bytes", json_integer(sim->hostLive[i]), &failed);
-    if (g->ops[st->op].workspace > 0) /* included in live_bytes */
-      acSet(e, "workspace_bytes", json_integer(g->ops[st->op].workspace), &failed);
-    acPush(timeline, e, &failed);
-  }
+  acFillTimeline(timeline, in, &failed);
   acSet(r, "timeline", timeline, &failed);
   if (!failed) {
     char *dumped = json_dumps(r, JSON_INDENT(1) | JSON_REAL_PRECISION(17));

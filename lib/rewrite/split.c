@@ -1142,12 +1142,159 @@ static void commit(Split *s, FuncSplit *fs, MlirSymbolTable symtab) {
 
 /*===-------------------------- entry point --------------------------------===*/
 
+/// Loads the dialects the halves use, checks offload's helpers when the
+/// plan offloads, and names the markers the split drops.
+static AcStatus prepareContext(Split *s) {
+  AcStatus st;
+  mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), s->ctx);
+  mlirDialectHandleLoadDialect(mlirGetDialectHandle__scf__(), s->ctx);
+  for (intptr_t v = 0; v < s->g->numValues; ++v)
+    if (s->plan->offload[v]) {
+      if ((st = acRewriteOffloadReady(s->ctx, s->err)) != AC_OK)
+        return st;
+      break;
+    }
+  s->markers[0] = mlirIdentifierGet(s->ctx, SREF("ac.save"));
+  s->markers[1] = mlirIdentifierGet(s->ctx, SREF("ac.recompute"));
+  s->markers[2] = mlirIdentifierGet(s->ctx, SREF("ac.phase"));
+  return AC_OK;
+}
+
+/// The split's per-value and per-op scratch, and one FuncSplit per joint
+/// function into *fss; slots and groups start at -1.
+static AcStatus allocScratch(Split *s, FuncSplit **fss) {
+  const AcGraph *g = s->g;
+  s->map = acCalloc((size_t)g->numValues + 1, sizeof(MlirValue));
+  s->flag = acCalloc((size_t)g->numValues + 1, 1);
+  s->groupOf = acMalloc(sizeof(int32_t) * (size_t)(g->numOps + 1));
+  s->groupHead = acMalloc(sizeof(int32_t) * (size_t)(g->numOps + 1));
+  s->groupNext = acMalloc(sizeof(int32_t) * (size_t)(s->groups->numGroups + 1));
+  s->opInfo = acCalloc((size_t)g->numOps + 1, 1);
+  s->slot = acMalloc(sizeof(int32_t) * (size_t)(g->numValues + 1));
+  *fss = acCalloc((size_t)g->numFuncs, sizeof(FuncSplit));
+  if (!s->map || !s->flag || !s->groupOf || !s->groupHead || !s->groupNext ||
+      !s->opInfo || !s->slot || !*fss)
+    return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    s->slot[v] = -1;
+  for (intptr_t op = 0; op < g->numOps; ++op)
+    s->groupOf[op] = s->groupHead[op] = -1;
+  return AC_OK;
+}
+
+/// Chains the recompute groups per anchor, keeping their order, after
+/// checking each (anchored at a backward op, holding forward ops of its
+/// anchor's function), then sizes emitGroup's scratch for the largest.
+static AcStatus chainGroups(Split *s) {
+  const AcGraph *g = s->g;
+  const AcRecomputeGroups *groups = s->groups;
+  size_t maxRes = 0;
+  for (intptr_t gi = groups->numGroups - 1; gi >= 0; --gi) {
+    const AcRecomputeGroup *grp = &groups->groups[gi];
+    size_t nRes = 0;
+    if (grp->anchor < 0 || grp->anchor >= g->numOps ||
+        g->ops[grp->anchor].phase != AC_PHASE_BWD)
+      return acErrorSet(s->err, AC_ERR_INTERNAL, grp->anchor, AC_NONE,
+                        "rewrite: recompute group %d is not anchored at a "
+                        "backward op", (int)gi);
+    s->groupNext[gi] = s->groupHead[grp->anchor];
+    s->groupHead[grp->anchor] = (int32_t)gi;
+    for (int32_t k = 0; k < grp->numOps; ++k) {
+      AcId op = groups->ops[grp->firstOp + k];
+      if (op < 0 || op >= g->numOps || g->ops[op].phase != AC_PHASE_FWD ||
+          g->ops[op].func != g->ops[grp->anchor].func)
+        return acErrorSet(s->err, AC_ERR_INTERNAL, op, AC_NONE,
+                          "rewrite: recompute group %d holds op %d, not a "
+                          "forward op of its anchor's function", (int)gi,
+                          (int)op);
+      s->groupOf[op] = (int32_t)gi;
+      nRes += (size_t)g->ops[op].numResults;
+    }
+    if (nRes > maxRes)
+      maxRes = nRes;
+  }
+  s->fresh = acMalloc(sizeof(AcId) * (maxRes + 1));
+  s->exports = acMalloc(sizeof(AcId) * (maxRes + 1));
+  s->types = acMalloc(sizeof(MlirType) * (maxRes + 1));
+  s->yields = acMalloc(sizeof(MlirValue) * (maxRes + 1));
+  if (!s->fresh || !s->exports || !s->types || !s->yields)
+    return acErrorSet(s->err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  return AC_OK;
+}
+
+/// Phase 1: builds every joint function's halves and calls, detached.
+static AcStatus buildAll(Split *s, FuncSplit *fss) {
+  AcStatus st = AC_OK;
+  for (intptr_t f = 0; f < s->g->numFuncs && st == AC_OK; ++f) {
+    fss[f].func = (AcId)f;
+    if ((st = checkBody(s, (AcId)f)) != AC_OK ||
+        (st = classify(s, &fss[f])) != AC_OK ||
+        (st = buildFwd(s, &fss[f])) != AC_OK ||
+        (st = buildBwd(s, &fss[f])) != AC_OK)
+      break;
+    st = buildCalls(s, &fss[f]);
+  }
+  return st;
+}
+
+/// Phase 2: inserts the halves and rewrites the joint functions (commit),
+/// then sets the operands recorded in s->remaps.
+static AcStatus commitAll(Split *s, FuncSplit *fss) {
+  MlirSymbolTable symtab = mlirSymbolTableCreate(s->imp->module);
+  if (mlirSymbolTableIsNull(symtab))
+    return acErrorSet(s->err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
+                      "rewrite: the module is not a symbol table");
+  for (intptr_t f = 0; f < s->g->numFuncs; ++f)
+    commit(s, &fss[f], symtab);
+  mlirSymbolTableDestroy(symtab);
+  for (intptr_t i = 0; i < s->numRemaps; ++i)
+    mlirOperationSetOperand(s->remaps[i].op, s->remaps[i].index, s->remaps[i].value);
+  return AC_OK;
+}
+
+/// The copies of offloaded saves in the halves, where the simulator placed
+/// them (static bytes do not move them); nothing without offloads.
+static AcStatus placeOffloads(Split *s, FuncSplit *fss) {
+  const AcGraph *g = s->g;
+  intptr_t offloads = 0;
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    offloads += s->plan->offload[v] != 0;
+  if (!offloads)
+    return AC_OK;
+  AcSimResult sim;
+  AcStatus st = acSimulate(g, s->plan, 0, 1, &sim, s->err);
+  for (intptr_t f = 0; f < g->numFuncs && st == AC_OK; ++f)
+    st = splitOffload(s, &fss[f], &sim);
+  acSimResultClear(&sim);
+  return st;
+}
+
+/// Frees what the split owns (what it built and did not commit, too).
+static void splitClear(Split *s, FuncSplit *fss) {
+  if (fss)
+    for (intptr_t f = 0; f < s->g->numFuncs; ++f)
+      funcSplitClear(&fss[f]);
+  acFree(fss);
+  acPtrMapClear(&s->index);
+  acFree(s->remaps);
+  acFree(s->map);
+  acFree(s->flag);
+  acFree(s->groupOf);
+  acFree(s->groupHead);
+  acFree(s->groupNext);
+  acFree(s->opInfo);
+  acFree(s->slot);
+  acFree(s->fresh);
+  acFree(s->exports);
+  acFree(s->types);
+  acFree(s->yields);
+}
+
 AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
                         const AcRecomputeGroups *groups, AcError *err) {
   Split s;
   memset(&s, 0, sizeof(s));
   FuncSplit *fss = NULL;
-  MlirSymbolTable symtab = {NULL};
   AcStatus st = AC_OK;
   if (!imp || !imp->graph || !plan || !groups)
     return acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
@@ -1164,130 +1311,16 @@ AcStatus acRewriteSplit(AcImport *imp, const AcPlan *plan,
   s.groups = groups;
   s.err = err;
   s.ctx = mlirOperationGetContext(imp->module);
-  mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), s.ctx);
-  mlirDialectHandleLoadDialect(mlirGetDialectHandle__scf__(), s.ctx);
-  for (intptr_t v = 0; v < g->numValues; ++v)
-    if (plan->offload[v]) {
-      if ((st = acRewriteOffloadReady(s.ctx, err)) != AC_OK)
-        return st;
-      break;
-    }
-  s.markers[0] = mlirIdentifierGet(s.ctx, SREF("ac.save"));
-  s.markers[1] = mlirIdentifierGet(s.ctx, SREF("ac.recompute"));
-  s.markers[2] = mlirIdentifierGet(s.ctx, SREF("ac.phase"));
-
-  s.map = acCalloc((size_t)g->numValues + 1, sizeof(MlirValue));
-  s.flag = acCalloc((size_t)g->numValues + 1, 1);
-  s.groupOf = acMalloc(sizeof(int32_t) * (size_t)(g->numOps + 1));
-  s.groupHead = acMalloc(sizeof(int32_t) * (size_t)(g->numOps + 1));
-  s.groupNext = acMalloc(sizeof(int32_t) * (size_t)(groups->numGroups + 1));
-  s.opInfo = acCalloc((size_t)g->numOps + 1, 1);
-  s.slot = acMalloc(sizeof(int32_t) * (size_t)(g->numValues + 1));
-  fss = acCalloc((size_t)g->numFuncs, sizeof(FuncSplit));
-  if (!s.map || !s.flag || !s.groupOf || !s.groupHead || !s.groupNext ||
-      !s.opInfo || !s.slot || !fss) {
-    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
+  if ((st = prepareContext(&s)) != AC_OK)
+    return st;
+  if ((st = allocScratch(&s, &fss)) != AC_OK || (st = chainGroups(&s)) != AC_OK ||
+      (st = buildAll(&s, fss)) != AC_OK || (st = commitAll(&s, fss)) != AC_OK ||
+      (st = placeOffloads(&s, fss)) != AC_OK)
     goto done;
-  }
-  for (intptr_t v = 0; v < g->numValues; ++v)
-    s.slot[v] = -1;
-  for (intptr_t op = 0; op < g->numOps; ++op)
-    s.groupOf[op] = s.groupHead[op] = -1;
-  /* Chain groups per anchor, keeping their order. */
-  size_t maxRes = 0;
-  for (intptr_t gi = groups->numGroups - 1; gi >= 0; --gi) {
-    const AcRecomputeGroup *grp = &groups->groups[gi];
-    size_t nRes = 0;
-    if (grp->anchor < 0 || grp->anchor >= g->numOps ||
-        g->ops[grp->anchor].phase != AC_PHASE_BWD) {
-      st = acErrorSet(err, AC_ERR_INTERNAL, grp->anchor, AC_NONE,
-                      "rewrite: recompute group %d is not anchored at a "
-                      "backward op", (int)gi);
-      goto done;
-    }
-    s.groupNext[gi] = s.groupHead[grp->anchor];
-    s.groupHead[grp->anchor] = (int32_t)gi;
-    for (int32_t k = 0; k < grp->numOps; ++k) {
-      AcId op = groups->ops[grp->firstOp + k];
-      if (op < 0 || op >= g->numOps || g->ops[op].phase != AC_PHASE_FWD ||
-          g->ops[op].func != g->ops[grp->anchor].func) {
-        st = acErrorSet(err, AC_ERR_INTERNAL, op, AC_NONE,
-                        "rewrite: recompute group %d holds op %d, not a "
-                        "forward op of its anchor's function", (int)gi,
-                        (int)op);
-        goto done;
-      }
-      s.groupOf[op] = (int32_t)gi;
-      nRes += (size_t)g->ops[op].numResults;
-    }
-    if (nRes > maxRes)
-      maxRes = nRes;
-  }
-  s.fresh = acMalloc(sizeof(AcId) * (maxRes + 1));
-  s.exports = acMalloc(sizeof(AcId) * (maxRes + 1));
-  s.types = acMalloc(sizeof(MlirType) * (maxRes + 1));
-  s.yields = acMalloc(sizeof(MlirValue) * (maxRes + 1));
-  if (!s.fresh || !s.exports || !s.types || !s.yields) {
-    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE, "out of memory");
-    goto done;
-  }
-
-  /* Phase 1: build every new function detached. */
-  for (intptr_t f = 0; f < g->numFuncs; ++f) {
-    fss[f].func = (AcId)f;
-    if ((st = checkBody(&s, (AcId)f)) != AC_OK ||
-        (st = classify(&s, &fss[f])) != AC_OK ||
-        (st = buildFwd(&s, &fss[f])) != AC_OK ||
-        (st = buildBwd(&s, &fss[f])) != AC_OK ||
-        (st = buildCalls(&s, &fss[f])) != AC_OK)
-      goto done;
-  }
-
-  /* Phase 2: insert them and rewrite the joint functions. */
-  symtab = mlirSymbolTableCreate(imp->module);
-  if (mlirSymbolTableIsNull(symtab)) {
-    st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
-                    "rewrite: the module is not a symbol table");
-    goto done;
-  }
-  for (intptr_t f = 0; f < g->numFuncs; ++f)
-    commit(&s, &fss[f], symtab);
-  for (intptr_t i = 0; i < s.numRemaps; ++i)
-    mlirOperationSetOperand(s.remaps[i].op, s.remaps[i].index, s.remaps[i].value);
-  intptr_t offloads = 0;
-  for (intptr_t v = 0; v < g->numValues; ++v)
-    offloads += plan->offload[v] != 0;
-  if (offloads) {
-    /* Where the simulator placed the copies (static bytes do not move them). */
-    AcSimResult sim;
-    st = acSimulate(g, plan, 0, 1, &sim, err);
-    for (intptr_t f = 0; f < g->numFuncs && st == AC_OK; ++f)
-      st = splitOffload(&s, &fss[f], &sim);
-    acSimResultClear(&sim);
-  }
-  if (st == AC_OK && !mlirOperationVerify(imp->module))
+  if (!mlirOperationVerify(imp->module))
     st = acErrorSet(err, AC_ERR_INTERNAL, AC_NONE, AC_NONE,
                     "rewrite: the split module does not verify");
-
 done:
-  if (!mlirSymbolTableIsNull(symtab))
-    mlirSymbolTableDestroy(symtab);
-  if (fss)
-    for (intptr_t f = 0; f < g->numFuncs; ++f)
-      funcSplitClear(&fss[f]);
-  acFree(fss);
-  acPtrMapClear(&s.index);
-  acFree(s.remaps);
-  acFree(s.map);
-  acFree(s.flag);
-  acFree(s.groupOf);
-  acFree(s.groupHead);
-  acFree(s.groupNext);
-  acFree(s.opInfo);
-  acFree(s.slot);
-  acFree(s.fresh);
-  acFree(s.exports);
-  acFree(s.types);
-  acFree(s.yields);
+  splitClear(&s, fss);
   return st;
 }

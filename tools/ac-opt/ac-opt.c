@@ -227,138 +227,149 @@ static int acCheckOutputs(const AcOptions *opts, const char *output, int summary
   return -1;
 }
 
-int main(int argc, char **argv) {
-  const char *input = "-", *output = NULL, *pipeline = NULL;
-  int summary = 0, rc = 1;
-  char *reportText = NULL;
-  AcOptions *opts = acOptionsCreate();
+/* What the command line asks for, beside the options themselves. */
+typedef struct AcDriverArgs {
+  const char *input;    /* "-": standard input */
+  const char *output;   /* -o; NULL or "-": standard output */
+  const char *pipeline; /* --pass-pipeline, or NULL */
+  int summary;          /* --ac-summary */
+} AcDriverArgs;
+
+/* Sets option `--ac-NAME[=VALUE]` (`a`) on `opts`; a bare --ac-strict is
+ * true, any other bare one empty.  0, or -1 after saying why. */
+static int acSetArgOption(AcOptions *opts, const char *a) {
   AcError err;
-  MlirContext ctx = {NULL};
-  MlirOperation module = {NULL};
-  MlirPassManager pm = {NULL};
-  char *source = NULL;
-  AcStrBuf out = {0};
-  AcFileSet *files = NULL;
-  if (!opts) {
-    fprintf(stderr, "ac-opt: out of memory\n");
-    return 1;
+  const char *eq = strchr(a, '=');
+  char name[64];
+  size_t n = eq ? (size_t)(eq - (a + 5)) : strlen(a + 5);
+  if (n >= sizeof name)
+    n = sizeof name - 1;
+  memcpy(name, a + 5, n);
+  name[n] = '\0';
+  acErrorClear(&err);
+  const char *value = eq ? eq + 1 : (!strcmp(name, "strict") ? "true" : "");
+  if (acOptionsSet(opts, name, value, &err) != AC_OK) {
+    fprintf(stderr, "ac-opt: error: %s\n", err.message);
+    return -1;
   }
-  /* Ctrl-C or SIGTERM leaves no staged temporary file behind. */
-  acSignalCleanupInstall();
+  return 0;
+}
+
+/* Reads the command line into `args` and `opts`, up to -h/--help: 1 when
+ * help was asked for (what follows it is not read), 0 otherwise, -1 after
+ * saying what is wrong. */
+static int acParseArgs(int argc, char **argv, AcDriverArgs *args, AcOptions *opts) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      rc = acPrintUsage(stdout) != 0 || fflush(stdout) != 0 ? 1 : 0;
-      if (rc)
-        fprintf(stderr, "ac-opt: error: cannot write to standard output: %s\n",
-                strerror(errno));
-      goto cleanup;
+      return 1;
     } else if (!strcmp(a, "-o") && i + 1 < argc) {
-      output = argv[++i];
+      args->output = argv[++i];
     } else if (!strncmp(a, "-o=", 3)) {
-      output = a + 3;
+      args->output = a + 3;
     } else if (!strncmp(a, "--pass-pipeline=", 16)) {
-      pipeline = a + 16;
+      args->pipeline = a + 16;
     } else if (!strcmp(a, "--allow-unregistered-dialect")) {
       /* always on */
     } else if (!strcmp(a, "--ac-summary")) {
-      summary = 1;
+      args->summary = 1;
     } else if (!strncmp(a, "--ac-", 5)) {
-      const char *eq = strchr(a, '=');
-      char name[64];
-      size_t n = eq ? (size_t)(eq - (a + 5)) : strlen(a + 5);
-      if (n >= sizeof name)
-        n = sizeof name - 1;
-      memcpy(name, a + 5, n);
-      name[n] = '\0';
-      acErrorClear(&err);
-      const char *value = eq ? eq + 1 : (!strcmp(name, "strict") ? "true" : "");
-      if (acOptionsSet(opts, name, value, &err) != AC_OK) {
-        fprintf(stderr, "ac-opt: error: %s\n", err.message);
-        goto cleanup;
-      }
+      if (acSetArgOption(opts, a) != 0)
+        return -1;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "ac-opt: error: unknown argument '%s'\n", a);
       acPrintUsage(stderr);
-      goto cleanup;
+      return -1;
     } else {
-      input = a;
+      args->input = a;
     }
   }
-  if (acCheckOutputs(opts, output, summary) != 0)
-    goto cleanup;
-  size_t len = 0;
-  /* The one reader (acReadFd): never without end, MLIR text only. */
+  return 0;
+}
+
+/* The usage text on standard output (-h): the exit status, 1 when it could
+ * not be written. */
+static int acHelp(void) {
+  int rc = acPrintUsage(stdout) != 0 || fflush(stdout) != 0 ? 1 : 0;
+  if (rc)
+    fprintf(stderr, "ac-opt: error: cannot write to standard output: %s\n",
+            strerror(errno));
+  return rc;
+}
+
+/* The input file (or standard input, "-") into *source (malloc'd), through
+ * the one reader (acReadFd): never without end, MLIR text only.  0, or -1
+ * after saying why. */
+static int acReadInput(const char *input, char **source, size_t *len) {
+  AcError err;
   acErrorClear(&err);
   if ((strcmp(input, "-")
            ? acReadFile(input, "input", AC_MAX_MLIR_FILE_BYTES,
-                        AC_READ_TEXT | AC_READ_MALLOC, &source, &len, &err)
+                        AC_READ_TEXT | AC_READ_MALLOC, source, len, &err)
            : acReadFd(fileno(stdin), "input", "<stdin>", AC_MAX_MLIR_FILE_BYTES,
-                      AC_READ_TEXT | AC_READ_MALLOC, &source, &len, &err)) != AC_OK) {
+                      AC_READ_TEXT | AC_READ_MALLOC, source, len, &err)) != AC_OK) {
     fprintf(stderr, "ac-opt: error: %s\n", err.message);
-    goto cleanup;
+    return -1;
   }
+  return 0;
+}
 
-  ctx = acContextCreate();
+/* The tool's context: every dialect, pass and LLVM translation, autoac's
+ * passes, diagnostics printed as they come. */
+static MlirContext acDriverContext(void) {
+  MlirContext ctx = acContextCreate();
   /* gpu-module-to-binary (auto-ac-lower-gpu) serializes through LLVM IR. */
   mlirRegisterAllLLVMTranslations(ctx);
   mlirRegisterAllPasses();
   acRegisterPasses();
   mlirContextAttachDiagnosticHandler(ctx, acOnDiagnostic, NULL, NULL);
+  return ctx;
+}
 
-  module = acParseModule(ctx, source, len, strcmp(input, "-") ? input : "<stdin>");
-  /* The parser verified the module (MLIR's default ParserConfig): a second
-   * verification here would only repeat it. */
-  if (mlirOperationIsNull(module))
-    goto cleanup;
-  int pipelineHasAc = pipeline && strstr(pipeline, "auto-ac") != NULL;
-  if (pipeline) {
-    pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
-    AcStrBuf perr = {0};
-    if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
-            mlirPassManagerGetAsOpPassManager(pm),
-            mlirStringRefCreateFromCString(pipeline), acStrBufMlirCallback, &perr))) {
-      fprintf(stderr, "ac-opt: error: bad --pass-pipeline: %s\n", perr.data ? perr.data : "");
-      acStrBufClear(&perr);
-      goto cleanup;
-    }
+/* Parses `pipeline` into a new pass manager *pm (the caller destroys it)
+ * and runs it on `module`.  0, or -1 (a bad pipeline is said here, a
+ * failing pass speaks through the diagnostics). */
+static int acRunPipeline(MlirContext ctx, MlirOperation module,
+                         const char *pipeline, MlirPassManager *pm) {
+  *pm = mlirPassManagerCreateOnOperation(ctx, mlirStringRefCreateFromCString("builtin.module"));
+  AcStrBuf perr = {0};
+  if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
+          mlirPassManagerGetAsOpPassManager(*pm),
+          mlirStringRefCreateFromCString(pipeline), acStrBufMlirCallback, &perr))) {
+    fprintf(stderr, "ac-opt: error: bad --pass-pipeline: %s\n", perr.data ? perr.data : "");
     acStrBufClear(&perr);
-    if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, module)))
-      goto cleanup;
+    return -1;
   }
-  if (opts->sweep) {
-    rc = acRunSweep(module, opts) == AC_OK ? 0 : 1;
-    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
-      fprintf(stderr, "ac-opt: error: cannot write to standard output: %s\n",
-              strerror(errno));
-      rc = 1;
-    }
-    goto cleanup;
+  acStrBufClear(&perr);
+  return mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(*pm, module)) ? -1 : 0;
+}
+
+/* --ac-sweep: the table on standard output, flushed; the exit status. */
+static int acSweepMain(MlirOperation module, const AcOptions *opts) {
+  int rc = acRunSweep(module, opts) == AC_OK ? 0 : 1;
+  if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+    fprintf(stderr, "ac-opt: error: cannot write to standard output: %s\n",
+            strerror(errno));
+    rc = 1;
   }
-  /* The report, the plan and -o are replaced together, only once all of
-   * them are written: a failure anywhere leaves every previous file intact. */
-  if (!(files = acFileSetCreate())) {
-    fprintf(stderr, "ac-opt: error: out of memory\n");
-    goto cleanup;
-  }
-  if (!pipelineHasAc &&
-      acRunOnModuleStaged(module, opts, summary ? &reportText : NULL, files) != AC_OK)
-    goto cleanup;
-  /* The split verifies the module it leaves (acRewriteSplit), and a module
-   * without joint functions is left as parsed: verifying again would only
-   * repeat it (about 5 % of the run on a 100k-op graph).  A pipeline that
-   * ran autoac was verified by its pass manager after the last pass. */
-  int verified = pipelineHasAc || opts->mode == AC_MODE_SPLIT;
-  if (!verified && !mlirOperationVerify(module)) {
-    fprintf(stderr, "ac-opt: error: the rewritten module does not verify\n");
-    goto cleanup;
-  }
-  /* Verified by now (the parser, the split, the pass manager or just above),
-   * so the printer is told so and does not verify it a third time. */
+  return rc;
+}
+
+/* Prints the module (verified by now: the parser, the split, the pass
+ * manager or the caller) to -o, staged with the report and plan in
+ * `files`, or to standard output, then commits the files.  `inputLen`
+ * sizes the buffer.  0, or -1 after saying why. */
+static int acWriteModule(MlirOperation module, const char *output,
+                         size_t inputLen, AcFileSet *files) {
+  AcStrBuf out = {0};
+  AcError err;
+  int rc = -1;
   /* Room for the output at once: the split prints about 1.3x its input
    * (the recompute regions), so no growth copies 14 MB around on a 100k-op
-   * graph; a shortfall only grows the buffer, untouched room costs no page. */
-  (void)acStrBufReserve(&out, len + len / 2 + 1);
+   * graph; a shortfall only grows the buffer, untouched room costs no page.
+   * The printer is told the module is verified and does not verify it a
+   * third time. */
+  (void)acStrBufReserve(&out, inputLen + inputLen / 2 + 1);
   if (acPrintOp(module, 1, &out) != 0) {
     fprintf(stderr, "ac-opt: error: out of memory printing the module\n");
     goto cleanup;
@@ -378,13 +389,76 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ac-opt: error: %s\n", err.message);
     goto cleanup;
   }
-  if (summary)
+  rc = 0;
+cleanup:
+  acStrBufClear(&out);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  AcDriverArgs args = {"-", NULL, NULL, 0};
+  int rc = 1;
+  char *reportText = NULL;
+  AcOptions *opts = acOptionsCreate();
+  MlirContext ctx = {NULL};
+  MlirOperation module = {NULL};
+  MlirPassManager pm = {NULL};
+  char *source = NULL;
+  size_t len = 0;
+  AcFileSet *files = NULL;
+  if (!opts) {
+    fprintf(stderr, "ac-opt: out of memory\n");
+    return 1;
+  }
+  /* Ctrl-C or SIGTERM leaves no staged temporary file behind. */
+  acSignalCleanupInstall();
+  int parsed = acParseArgs(argc, argv, &args, opts);
+  if (parsed == 1)
+    rc = acHelp();
+  if (parsed != 0 || acCheckOutputs(opts, args.output, args.summary) != 0 ||
+      acReadInput(args.input, &source, &len) != 0)
+    goto cleanup;
+  ctx = acDriverContext();
+  module = acParseModule(ctx, source, len,
+                         strcmp(args.input, "-") ? args.input : "<stdin>");
+  /* The parser verified the module (MLIR's default ParserConfig): a second
+   * verification here would only repeat it. */
+  if (mlirOperationIsNull(module))
+    goto cleanup;
+  int pipelineHasAc = args.pipeline && strstr(args.pipeline, "auto-ac") != NULL;
+  if (args.pipeline && acRunPipeline(ctx, module, args.pipeline, &pm) != 0)
+    goto cleanup;
+  if (opts->sweep) {
+    rc = acSweepMain(module, opts);
+    goto cleanup;
+  }
+  /* The report, the plan and -o are replaced together, only once all of
+   * them are written: a failure anywhere leaves every previous file intact. */
+  if (!(files = acFileSetCreate())) {
+    fprintf(stderr, "ac-opt: error: out of memory\n");
+    goto cleanup;
+  }
+  if (!pipelineHasAc &&
+      acRunOnModuleStaged(module, opts, args.summary ? &reportText : NULL,
+                          files) != AC_OK)
+    goto cleanup;
+  /* The split verifies the module it leaves (acRewriteSplit), and a module
+   * without joint functions is left as parsed: verifying again would only
+   * repeat it (about 5 % of the run on a 100k-op graph).  A pipeline that
+   * ran autoac was verified by its pass manager after the last pass. */
+  int verified = pipelineHasAc || opts->mode == AC_MODE_SPLIT;
+  if (!verified && !mlirOperationVerify(module)) {
+    fprintf(stderr, "ac-opt: error: the rewritten module does not verify\n");
+    goto cleanup;
+  }
+  if (acWriteModule(module, args.output, len, files) != 0)
+    goto cleanup;
+  if (args.summary)
     acPrintSummary(reportText);
   rc = 0;
 cleanup:
   acFileSetDestroy(files);
   acFree(reportText);
-  acStrBufClear(&out);
   free(source); /* malloc (AC_READ_MALLOC) */
   if (pm.ptr)
     mlirPassManagerDestroy(pm);

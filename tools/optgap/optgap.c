@@ -94,8 +94,201 @@ static double gapOf(double x, double opt) {
   return (x - opt) / opt;
 }
 
-static int run(const char *path, int nb, double tlim, int width, int brute,
-               const AcDevice *dev, MlirContext ctx) {
+/* What the command line sets for every file. */
+typedef struct GapOptions {
+  int nb;             /* budgets (at least 2) */
+  double tlim;        /* the ILP's time limit per budget, seconds */
+  int width;          /* beam width (0: its default) */
+  int brute;          /* --brute */
+  const AcDevice *dev;
+} GapOptions;
+
+/* One file's run: the searches every budget reads and the totals. */
+typedef struct Gap {
+  const char *path;
+  const GapOptions *o;
+  const AcGraph *g;
+  int64_t staticB;
+  uint8_t *s0;        /* the min-cut save set */
+  AcPlan *p;          /* scratch */
+  AcTrajectory *t;    /* greedy's */
+  AcBeamFront *bf;    /* beam's */
+  AcIlpOptions io;    /* each budget's ILP */
+  int64_t hi, span;   /* S0's peak; it less the lowest greedy or beam reach */
+  Brute b;            /* --brute: every plan's peak and cost, or none */
+  double maxGap, sumGap, maxBeam;
+  int ngap, nopt, nrun;
+  int rc;             /* 1 once the ILP and brute force disagree */
+  AcError err;
+} Gap;
+
+/* S0, greedy's trajectory and beam's front, the ILP's binaries counted,
+ * and the file's header line; 0, or 1 after saying why. */
+static int searches(Gap *x) {
+  const AcGraph *g = x->g;
+  if (acMincutSaveSet(g, x->s0, &x->err) != AC_OK) {
+    fprintf(stderr, "optgap: %s\n", x->err.message);
+    return 1;
+  }
+  double t0 = now();
+  if (acGreedyTrajectoryFrom(g, x->s0, x->staticB, &x->t, &x->err) != AC_OK) {
+    fprintf(stderr, "optgap: %s\n", x->err.message);
+    return 1;
+  }
+  double tg = now() - t0;
+  t0 = now();
+  if (acBeamSearch(g, x->s0, x->staticB, x->o->width, &x->bf, &x->err) != AC_OK) {
+    fprintf(stderr, "optgap: %s\n", x->err.message);
+    return 1;
+  }
+  double tb = now() - t0;
+  /* The droppable values, as the ILP sees them. */
+  AcIlpStats st0;
+  /* (A budget nothing fits, one round: only to count the binaries.) */
+  (void)acIlpFrom(g, x->s0, &(AcIlpOptions){{0, x->staticB, 0}, 0, 1, 0}, x->p, &st0, NULL);
+  const AcTrajectory *t = x->t;
+  const AcBeamFront *bf = x->bf;
+  int64_t lo = t->peakBytes[t->numPlans - 1];
+  if (bf->peakBytes[bf->numPlans - 1] < lo)
+    lo = bf->peakBytes[bf->numPlans - 1];
+  x->hi = t->peakBytes[0];
+  x->span = x->hi - lo;
+  printf("\n### %s\n\n", x->path);
+  printf("%ld ops, %ld droppable min-cut saves; min-cut peak %.2f MiB, "
+         "greedy lowest %.2f MiB (%ld drops, %.3f s), beam lowest %.2f MiB "
+         "(front %ld plans, %ld simulations, %.3f s)\n\n",
+         (long)g->numOps, (long)st0.candidates, x->hi / 1048576.0,
+         t->peakBytes[t->numPlans - 1] / 1048576.0, (long)t->numPlans - 1, tg,
+         bf->peakBytes[bf->numPlans - 1] / 1048576.0, (long)bf->numPlans,
+         (long)bf->simulations, tb);
+  return 0;
+}
+
+/* --brute: every plan of the space simulated into x->b (at most 22
+ * droppable values; more: said, and skipped).  0, or 1 when a plan does
+ * not simulate. */
+static int bruteSetUp(Gap *x) {
+  AcId vars[32];
+  int n = 0;
+  for (AcId v = 0; v < x->g->numValues; ++v)
+    if (droppable(x->g, x->s0, v)) {
+      if (n == 22) {
+        n = 23;
+        break;
+      }
+      vars[n++] = v;
+    }
+  if (n > 22) {
+    fprintf(stderr, "optgap: --brute: more than 22 droppable values\n");
+    return 0;
+  }
+  double t0 = now();
+  if (!bruteForce(x->g, x->s0, x->staticB, vars, n, &x->b)) {
+    fprintf(stderr, "optgap: --brute: a plan did not simulate\n");
+    return 1;
+  }
+  printf("brute force: %ld plans in %.1f s\n\n", 1L << n, now() - t0);
+  return 0;
+}
+
+/* The brute-force column at `budget`: the cheapest plan that fits, and
+ * whether the ILP agrees (x->rc set when an optimal ILP does not). */
+static void bruteCell(Gap *x, int64_t budget, const AcIlpStats *s) {
+  double best = -1;
+  for (long k = 0; k < (1L << x->b.n); ++k)
+    if (x->b.peak[k] <= budget && (best < 0 || x->b.cost[k] < best))
+      best = x->b.cost[k];
+  int agree = s->optimal && (best < 0 ? !s->feasible
+                                      : s->feasible &&
+                                            fabs(best - s->recomputeSeconds) <=
+                                                1e-9 * best + 1e-15);
+  printf(" %.4g%s |", best, agree ? "" : " (DIFFERS)");
+  if (!agree && s->optimal)
+    x->rc = 1;
+}
+
+/* One budget's row: greedy as the pass plans (the trajectory until a plan
+ * fits, and the budget's last drop: acGreedyPlanForBudget), beam off its
+ * front, the ILP, and the gaps (added to the totals).  0, or 1 after
+ * saying why. */
+static int budgetRow(Gap *x, int64_t budget) {
+  const AcGraph *g = x->g;
+  const AcBeamFront *bf = x->bf;
+  AcTrajectory *bt = NULL;
+  if (acGreedyPlanForBudget(g, x->s0, x->staticB, budget, x->p, &bt, &x->err) != AC_OK) {
+    fprintf(stderr, "optgap: greedy: %s\n", x->err.message);
+    return 1;
+  }
+  intptr_t gk0 = acTrajectoryChoose(bt, budget);
+  int64_t gPeak = bt->refinedDrop != AC_NONE ? bt->refinedPeakBytes : bt->peakBytes[gk0];
+  double gSec = bt->refinedDrop != AC_NONE ? bt->refinedRecomputeSeconds
+                                           : bt->recomputeSeconds[gk0];
+  acTrajectoryDestroy(bt);
+  intptr_t bk = acBeamChoose(bf, budget);
+  AcIlpStats s;
+  x->io.search.budget = budget;
+  if (acIlpFrom(g, x->s0, &x->io, x->p, &s, &x->err) != AC_OK) {
+    fprintf(stderr, "optgap: ilp: %s\n", x->err.message);
+    return 1;
+  }
+  ++x->nrun;
+  int gfit = gPeak <= budget, bfit = bf->peakBytes[bk] <= budget;
+  double gg = NAN, bg = NAN;
+  if (s.optimal)
+    ++x->nopt;
+  if (s.optimal && s.feasible && gfit) {
+    gg = gapOf(gSec, s.recomputeSeconds);
+    x->sumGap += gg;
+    ++x->ngap;
+    if (gg > x->maxGap)
+      x->maxGap = gg;
+  }
+  if (s.optimal && s.feasible && bfit) {
+    bg = gapOf(bf->recomputeSeconds[bk], s.recomputeSeconds);
+    if (bg > x->maxBeam)
+      x->maxBeam = bg;
+  }
+  printf("| %.3f | %.3f%s | %.4g | %.3f%s | %.4g | %.3f%s | %.4g | %s | %ld | "
+         "%ld | %.3f | %s%.2f%% | %s%.2f%% |",
+         budget / 1048576.0, gPeak / 1048576.0, gfit ? "" : " (over)",
+         gSec, bf->peakBytes[bk] / 1048576.0,
+         bfit ? "" : " (over)", bf->recomputeSeconds[bk],
+         s.peakBytes / 1048576.0, s.feasible ? "" : " (over)",
+         s.recomputeSeconds,
+         s.optimal ? (s.feasible ? "optimal" : "none fits") : "limit",
+         (long)s.rounds, (long)s.cuts, s.seconds,
+         isnan(gg) ? "n/a " : "", isnan(gg) ? 0 : 100 * gg,
+         isnan(bg) ? "n/a " : "", isnan(bg) ? 0 : 100 * bg);
+  if (x->b.peak)
+    bruteCell(x, budget, &s);
+  printf("\n");
+  fflush(stdout);
+  return 0;
+}
+
+/* The table over the budgets, from just below S0's peak down to 2 % of
+ * the span below the lowest, and the summary line; 0, or 1 after saying
+ * why. */
+static int budgetTable(Gap *x) {
+  int nb = x->o->nb;
+  printf("| budget MiB | greedy MiB | greedy s | beam MiB | beam s | ilp MiB | "
+         "ilp s | ilp status | rounds | cuts | ilp time s | greedy gap | beam gap |%s\n",
+         x->b.peak ? " brute s |" : "");
+  printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n",
+         x->b.peak ? "---|" : "");
+  for (int i = 0; i < nb; ++i) {
+    int64_t budget = x->hi - 1 - (int64_t)((double)(x->span * 102 / 100) * i / (nb - 1));
+    if (budgetRow(x, budget) != 0)
+      return 1;
+  }
+  printf("\nsummary %s: %d budgets, ilp optimal at %d; greedy gap mean %.2f%% "
+         "max %.2f%% over %d budgets where greedy fits; beam gap max %.2f%%\n",
+         x->path, x->nrun, x->nopt, x->ngap ? 100 * x->sumGap / x->ngap : 0.0,
+         100 * x->maxGap, x->ngap, 100 * x->maxBeam);
+  return 0;
+}
+
+static int run(const char *path, const GapOptions *o, MlirContext ctx) {
   size_t len;
   char *text = acToolReadFile(path, &len);
   if (!text) {
@@ -107,188 +300,55 @@ static int run(const char *path, int nb, double tlim, int width, int brute,
   if (mlirOperationIsNull(module))
     return 1;
   AcImport *imp = NULL;
-  AcError err;
-  if (acImportModule(module, dev, &imp, &err, NULL) != AC_OK) {
-    fprintf(stderr, "optgap: %s: %s\n", path, err.message);
+  Gap x;
+  memset(&x, 0, sizeof x);
+  if (acImportModule(module, o->dev, &imp, &x.err, NULL) != AC_OK) {
+    fprintf(stderr, "optgap: %s: %s\n", path, x.err.message);
     mlirOperationDestroy(module);
     return 1;
   }
-  const AcGraph *g = imp->graph;
-  int64_t staticB = acSimStaticBytes(g, 0.0, 0);
-  uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
-  AcPlan *p = acPlanCreate(g);
-  AcTrajectory *t = NULL;
-  AcBeamFront *bf = NULL;
-  int rc = 0;
-  if (acMincutSaveSet(g, s0, &err) != AC_OK) {
-    fprintf(stderr, "optgap: %s\n", err.message);
-    rc = 1;
-    goto done;
-  }
-  double t0 = now();
-  if (acGreedyTrajectoryFrom(g, s0, staticB, &t, &err) != AC_OK) {
-    fprintf(stderr, "optgap: %s\n", err.message);
-    rc = 1;
-    goto done;
-  }
-  double tg = now() - t0;
-  t0 = now();
-  if (acBeamSearch(g, s0, staticB, width, &bf, &err) != AC_OK) {
-    fprintf(stderr, "optgap: %s\n", err.message);
-    rc = 1;
-    goto done;
-  }
-  double tb = now() - t0;
-  /* The droppable values, as the ILP sees them. */
-  AcIlpStats st0;
+  x.path = path;
+  x.o = o;
+  x.g = imp->graph;
+  x.staticB = acSimStaticBytes(x.g, 0.0, 0);
+  x.s0 = calloc((size_t)x.g->numValues + 1, 1);
+  x.p = acPlanCreate(x.g);
   /* A time limit, not the node limit: optgap measures gaps within a time. */
-  AcIlpOptions io = {{-1, staticB, 0}, tlim, 0, INTPTR_MAX};
-  /* (A budget nothing fits, one round: only to count the binaries.) */
-  (void)acIlpFrom(g, s0, &(AcIlpOptions){{0, staticB, 0}, 0, 1, 0}, p, &st0, NULL);
-  int64_t hi = t->peakBytes[0];
-  int64_t lo = t->peakBytes[t->numPlans - 1];
-  if (bf->peakBytes[bf->numPlans - 1] < lo)
-    lo = bf->peakBytes[bf->numPlans - 1];
-  int64_t span = hi - lo;
-  printf("\n### %s\n\n", path);
-  printf("%ld ops, %ld droppable min-cut saves; min-cut peak %.2f MiB, "
-         "greedy lowest %.2f MiB (%ld drops, %.3f s), beam lowest %.2f MiB "
-         "(front %ld plans, %ld simulations, %.3f s)\n\n",
-         (long)g->numOps, (long)st0.candidates, hi / 1048576.0,
-         t->peakBytes[t->numPlans - 1] / 1048576.0, (long)t->numPlans - 1, tg,
-         bf->peakBytes[bf->numPlans - 1] / 1048576.0, (long)bf->numPlans,
-         (long)bf->simulations, tb);
-  Brute b = {0, NULL, NULL};
-  if (brute) {
-    AcId vars[32];
-    int n = 0;
-    for (AcId v = 0; v < g->numValues; ++v)
-      if (droppable(g, s0, v)) {
-        if (n == 22) {
-          n = 23;
-          break;
-        }
-        vars[n++] = v;
-      }
-    if (n > 22) {
-      fprintf(stderr, "optgap: --brute: more than 22 droppable values\n");
-    } else {
-      t0 = now();
-      if (!bruteForce(g, s0, staticB, vars, n, &b)) {
-        fprintf(stderr, "optgap: --brute: a plan did not simulate\n");
-        rc = 1;
-        goto done;
-      }
-      printf("brute force: %ld plans in %.1f s\n\n", 1L << n, now() - t0);
-    }
-  }
-  printf("| budget MiB | greedy MiB | greedy s | beam MiB | beam s | ilp MiB | "
-         "ilp s | ilp status | rounds | cuts | ilp time s | greedy gap | beam gap |%s\n",
-         b.peak ? " brute s |" : "");
-  printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n",
-         b.peak ? "---|" : "");
-  double maxGap = 0, sumGap = 0, maxBeam = 0;
-  int ngap = 0, nopt = 0, nrun = 0;
-  for (int i = 0; i < nb; ++i) {
-    /* From just below S0's peak down to 2% of the span below the lowest. */
-    int64_t budget = hi - 1 - (int64_t)((double)(span * 102 / 100) * i / (nb - 1));
-    /* Greedy as the pass plans: the trajectory until a plan fits, and the
-       budget's last drop (acGreedyPlanForBudget). */
-    AcTrajectory *bt = NULL;
-    if (acGreedyPlanForBudget(g, s0, staticB, budget, p, &bt, &err) != AC_OK) {
-      fprintf(stderr, "optgap: greedy: %s\n", err.message);
-      rc = 1;
-      goto done;
-    }
-    intptr_t gk0 = acTrajectoryChoose(bt, budget);
-    int64_t gPeak = bt->refinedDrop != AC_NONE ? bt->refinedPeakBytes : bt->peakBytes[gk0];
-    double gSec = bt->refinedDrop != AC_NONE ? bt->refinedRecomputeSeconds
-                                             : bt->recomputeSeconds[gk0];
-    acTrajectoryDestroy(bt);
-    intptr_t bk = acBeamChoose(bf, budget);
-    AcIlpStats s;
-    io.search.budget = budget;
-    if (acIlpFrom(g, s0, &io, p, &s, &err) != AC_OK) {
-      fprintf(stderr, "optgap: ilp: %s\n", err.message);
-      rc = 1;
-      goto done;
-    }
-    ++nrun;
-    int gfit = gPeak <= budget, bfit = bf->peakBytes[bk] <= budget;
-    double gg = NAN, bg = NAN;
-    if (s.optimal)
-      ++nopt;
-    if (s.optimal && s.feasible && gfit) {
-      gg = gapOf(gSec, s.recomputeSeconds);
-      sumGap += gg;
-      ++ngap;
-      if (gg > maxGap)
-        maxGap = gg;
-    }
-    if (s.optimal && s.feasible && bfit) {
-      bg = gapOf(bf->recomputeSeconds[bk], s.recomputeSeconds);
-      if (bg > maxBeam)
-        maxBeam = bg;
-    }
-    printf("| %.3f | %.3f%s | %.4g | %.3f%s | %.4g | %.3f%s | %.4g | %s | %ld | "
-           "%ld | %.3f | %s%.2f%% | %s%.2f%% |",
-           budget / 1048576.0, gPeak / 1048576.0, gfit ? "" : " (over)",
-           gSec, bf->peakBytes[bk] / 1048576.0,
-           bfit ? "" : " (over)", bf->recomputeSeconds[bk],
-           s.peakBytes / 1048576.0, s.feasible ? "" : " (over)",
-           s.recomputeSeconds,
-           s.optimal ? (s.feasible ? "optimal" : "none fits") : "limit",
-           (long)s.rounds, (long)s.cuts, s.seconds,
-           isnan(gg) ? "n/a " : "", isnan(gg) ? 0 : 100 * gg,
-           isnan(bg) ? "n/a " : "", isnan(bg) ? 0 : 100 * bg);
-    if (b.peak) {
-      double best = -1;
-      for (long k = 0; k < (1L << b.n); ++k)
-        if (b.peak[k] <= budget && (best < 0 || b.cost[k] < best))
-          best = b.cost[k];
-      int agree = s.optimal && (best < 0 ? !s.feasible
-                                         : s.feasible &&
-                                               fabs(best - s.recomputeSeconds) <=
-                                                   1e-9 * best + 1e-15);
-      printf(" %.4g%s |", best, agree ? "" : " (DIFFERS)");
-      if (!agree && s.optimal)
-        rc = 1;
-    }
-    printf("\n");
-    fflush(stdout);
-  }
-  printf("\nsummary %s: %d budgets, ilp optimal at %d; greedy gap mean %.2f%% "
-         "max %.2f%% over %d budgets where greedy fits; beam gap max %.2f%%\n",
-         path, nrun, nopt, ngap ? 100 * sumGap / ngap : 0.0, 100 * maxGap,
-         ngap, 100 * maxBeam);
-  free(b.peak);
-  free(b.cost);
-done:
-  acBeamFrontDestroy(bf);
-  acTrajectoryDestroy(t);
-  acPlanDestroy(p);
-  free(s0);
+  x.io = (AcIlpOptions){{-1, x.staticB, 0}, o->tlim, 0, INTPTR_MAX};
+  int rc = searches(&x);
+  if (rc == 0 && o->brute)
+    rc = bruteSetUp(&x);
+  if (rc == 0)
+    rc = budgetTable(&x) | x.rc;
+  free(x.b.peak);
+  free(x.b.cost);
+  acBeamFrontDestroy(x.bf);
+  acTrajectoryDestroy(x.t);
+  acPlanDestroy(x.p);
+  free(x.s0);
   acImportDestroy(imp);
   mlirOperationDestroy(module);
   return rc;
 }
 
 int main(int argc, char **argv) {
-  int nb = 20, width = 0, brute = 0, rc = 0;
-  double tlim = 10;
+  GapOptions o = {20, 10, 0, 0, NULL};
+  int nb = 20, rc = 0;
   MlirContext ctx = acContextCreate();
-  const AcDevice *dev = acDeviceLookup("h100");
+  o.dev = acDeviceLookup("h100");
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--budgets") && i + 1 < argc)
       nb = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--time") && i + 1 < argc)
-      tlim = atof(argv[++i]);
+      o.tlim = atof(argv[++i]);
     else if (!strcmp(argv[i], "--width") && i + 1 < argc)
-      width = atoi(argv[++i]);
+      o.width = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--brute"))
-      brute = 1;
-    else
-      rc |= run(argv[i], nb < 2 ? 2 : nb, tlim, width, brute, dev, ctx);
+      o.brute = 1;
+    else {
+      o.nb = nb < 2 ? 2 : nb;
+      rc |= run(argv[i], &o, ctx);
+    }
   }
   mlirContextDestroy(ctx);
   return rc;
