@@ -198,11 +198,139 @@ def linear_bwd(e, g2d, wT, x2d, want_input=True):
 
 # -- transformer ----------------------------------------------------------------
 
+def _tx_dims(D, H, B, S):
+    return dict(D=D, H=H, B=B, S=S, F=4 * D, N=B * S, dh=D // H, BH=B * H,
+                scale=math.sqrt(D // H))
+
+
+def _tx_fwd_layer(e, h, p, k):
+    """One encoder layer's forward on h: what its backward reads (s), and
+    its output."""
+    D, B, S, F, N, dh, BH, scale = (k[n] for n in ("D", "B", "S", "F", "N", "dh", "BH", "scale"))
+    s = {}
+    s["x"] = h
+    t1 = e.op("transpose.int", [h, e.int(1), e.int(0)], [T([S, B, D])])
+    s["wqkvT"] = t2(e, p["wqkv"])
+    c = e.op("clone", [t1, e.int(0)], [T([S, B, D])])
+    s["x2d"] = e.op("_unsafe_view", [c, e.ints([N, D])], [T([N, D])])
+    qkv = e.op("mm", [s["x2d"], s["wqkvT"]], [T([N, 3 * D])])
+    qkv = e.op("_unsafe_view", [qkv, e.ints([S, B, 3 * D])], [T([S, B, 3 * D])])
+    qkv = e.op("add.Tensor", [qkv, p["bqkv"], e.int(1)], [T([S, B, 3 * D])])
+    sp = e.op("split.Tensor", [qkv, e.int(D), e.int(-1)], [T([S, B, D])] * 3)
+    heads = []
+    for i in range(3):
+        ci = e.op("clone", [sp[i], e.int(0)], [T([S, B, D])])
+        vi = e.op("view", [ci, e.ints([S, BH, dh])], [T([S, BH, dh])])
+        heads.append(e.op("transpose.int", [vi, e.int(0), e.int(1)], [T([BH, S, dh])]))
+    s["qs"] = e.op("div.Tensor", [heads[0], e.float(scale)], [T([BH, S, dh])])
+    s["kT"] = e.op("transpose.int", [heads[1], e.int(-2), e.int(-1)], [T([BH, dh, S])])
+    s["v"] = heads[2]
+    sc = e.op("bmm", [s["qs"], s["kT"]], [T([BH, S, S])])
+    sm = e.op("_softmax", [sc, e.int(-1), e.bool(False)], [T([BH, S, S])])
+    s["smd"] = detach_chain(e, sm, 2)
+    s["pmask"], s["pd"] = dropout(e, sm)
+    av = e.op("bmm", [s["pd"], s["v"]], [T([BH, S, dh])])
+    av = e.op("transpose.int", [av, e.int(0), e.int(1)], [T([S, BH, dh])])
+    av = e.op("clone", [av, e.int(0)], [T([S, BH, dh])])
+    s["av2d"] = e.op("view", [av, e.ints([N, D])], [T([N, D])])
+    s["woT"] = t2(e, p["wo"])
+    o = e.op("addmm", [p["bo"], s["av2d"], s["woT"], e.int(1), e.int(1)], [T([N, D])])
+    o = e.op("view", [o, e.ints([S, B, D])], [T([S, B, D])])
+    o = e.op("transpose.int", [o, e.int(1), e.int(0)], [T([B, S, D])])
+    s["amask"], o = dropout(e, o)
+    s["r1"] = e.op("add.Tensor", [h, o, e.int(1)], [T([B, S, D])])
+    s["ln1"] = e.op("native_layer_norm", [s["r1"], e.ints([D]), p["l1w"], p["l1b"], e.float(1e-5)],
+                    [T([B, S, D]), T([B, S, 1]), T([B, S, 1])])
+    s["w1T"] = t2(e, p["w1"])
+    s["h2d"] = e.op("view", [s["ln1"][0], e.ints([N, D])], [T([N, D])])
+    f = e.op("addmm", [p["b1"], s["h2d"], s["w1T"], e.int(1), e.int(1)], [T([N, F])])
+    f = e.op("view", [f, e.ints([B, S, F])], [T([B, S, F])])
+    f = e.op("relu", [f], [T([B, S, F])])
+    s["relud"] = detach_chain(e, f, 2)
+    s["hmask"], f = dropout(e, f)
+    s["w2T"] = t2(e, p["w2"])
+    s["f2d"] = e.op("view", [f, e.ints([N, F])], [T([N, F])])
+    o2 = e.op("addmm", [p["b2"], s["f2d"], s["w2T"], e.int(1), e.int(1)], [T([N, D])])
+    o2 = e.op("view", [o2, e.ints([B, S, D])], [T([B, S, D])])
+    s["omask"], o2 = dropout(e, o2)
+    s["r2"] = e.op("add.Tensor", [s["ln1"][0], o2, e.int(1)], [T([B, S, D])])
+    s["ln2"] = e.op("native_layer_norm", [s["r2"], e.ints([D]), p["l2w"], p["l2b"], e.float(1e-5)],
+                    [T([B, S, D]), T([B, S, 1]), T([B, S, 1])])
+    return s, s["ln2"][0]
+
+
+def _tx_bwd_layer(e, g, p, s, k, l):
+    """Layer l's backward from g: the gradient of its input (g itself for
+    the first layer, which has none) and its parameters' gradients."""
+    D, B, S, F, N, dh, BH, scale = (k[n] for n in ("D", "B", "S", "F", "N", "dh", "BH", "scale"))
+    tr = e.bools([True, True, True])
+    ln2 = e.op("native_layer_norm_backward",
+               [g, s["r2"], e.ints([D]), s["ln2"][1], s["ln2"][2], p["l2w"], p["l2b"], tr],
+               [T([B, S, D]), T([D]), T([D])])
+    g1 = e.op("mul.Tensor", [ln2[0], s["omask"]], [T([B, S, D])])
+    g1 = reshape_alias(e, g1, [N, D])
+    gf, gw2T, gb2 = linear_bwd(e, g1, s["w2T"], s["f2d"])
+    gf = reshape_alias(e, gf, [B, S, F])
+    gw2 = t2(e, gw2T)
+    gf = e.op("mul.Tensor", [gf, s["hmask"]], [T([B, S, F])])
+    rd = detach_chain(e, s["relud"], 2)
+    gf = e.op("threshold_backward", [gf, rd, e.int(0)], [T([B, S, F])])
+    gf = reshape_alias(e, gf, [N, F])
+    gx, gw1T, gb1 = linear_bwd(e, gf, s["w1T"], s["h2d"])
+    gx = reshape_alias(e, gx, [B, S, D])
+    gx = e.op("add.Tensor", [ln2[0], gx, e.int(1)], [T([B, S, D])])
+    gw1 = t2(e, gw1T)
+    ln1 = e.op("native_layer_norm_backward",
+               [gx, s["r1"], e.ints([D]), s["ln1"][1], s["ln1"][2], p["l1w"], p["l1b"],
+                e.bools([True, True, True])],
+               [T([B, S, D]), T([D]), T([D])])
+    ga = e.op("mul.Tensor", [ln1[0], s["amask"]], [T([B, S, D])])
+    ga = e.op("transpose.int", [ga, e.int(1), e.int(0)], [T([S, B, D])])
+    ga = e.op("clone", [ga, e.int(0)], [T([S, B, D])])
+    ga = e.op("_unsafe_view", [ga, e.ints([N, D])], [T([N, D])])
+    gav, gwoT, gbo = linear_bwd(e, ga, s["woT"], s["av2d"])
+    gwo = t2(e, gwoT)
+    gav = reshape_alias(e, gav, [S, BH, dh])
+    gav = e.op("transpose.int", [gav, e.int(0), e.int(1)], [T([BH, S, dh])])
+    pdT = e.op("transpose.int", [s["pd"], e.int(1), e.int(2)], [T([BH, S, S])])
+    gv = e.op("bmm", [pdT, gav], [T([BH, S, dh])])
+    vT = e.op("transpose.int", [s["v"], e.int(1), e.int(2)], [T([BH, dh, S])])
+    gp = e.op("bmm", [gav, vT], [T([BH, S, S])])
+    gp = e.op("mul.Tensor", [gp, s["pmask"]], [T([BH, S, S])])
+    smd = detach_chain(e, s["smd"], 2)
+    gs = e.op("_softmax_backward_data", [gp, smd, e.int(-1), e.int(6)], [T([BH, S, S])])
+    qT = e.op("transpose.int", [s["qs"], e.int(1), e.int(2)], [T([BH, dh, S])])
+    gkT = e.op("bmm", [qT, gs], [T([BH, dh, S])])
+    kTT = e.op("transpose.int", [s["kT"], e.int(1), e.int(2)], [T([BH, S, dh])])
+    gq = e.op("bmm", [gs, kTT], [T([BH, S, dh])])
+    gk = e.op("transpose.int", [gkT, e.int(1), e.int(2)], [T([BH, S, dh])])
+    gq = e.op("div.Tensor", [gq, e.float(scale)], [T([BH, S, dh])])
+    gv = e.op("transpose.int", [gv, e.int(0), e.int(1)], [T([S, BH, dh])])
+    gv = e.op("clone", [gv, e.int(0)], [T([S, BH, dh])])
+    gv = e.op("_unsafe_view", [gv, e.ints([S, B, D])], [T([S, B, D])])
+    gk = e.op("transpose.int", [gk, e.int(0), e.int(1)], [T([S, BH, dh])])
+    gk = reshape_alias(e, gk, [S, B, D])
+    gq = e.op("transpose.int", [gq, e.int(0), e.int(1)], [T([S, BH, dh])])
+    gq = e.op("clone", [gq, e.int(0)], [T([S, BH, dh])])
+    gq = e.op("_unsafe_view", [gq, e.ints([S, B, D])], [T([S, B, D])])
+    gqkv = e.op("cat", [e.tensors([gq, gk, gv]), e.int(-1)], [T([S, B, 3 * D])])
+    gbq = sum_dims(e, gqkv, [0, 1])
+    gbq = e.op("view", [gbq, e.ints([3 * D])], [T([3 * D])])
+    gqkv = reshape_alias(e, gqkv, [N, 3 * D])
+    gin, gwqT, _ = linear_bwd(e, gqkv, s["wqkvT"], s["x2d"], want_input=l > 0)
+    if gin is not None:
+        gin = reshape_alias(e, gin, [S, B, D])
+        gin = e.op("transpose.int", [gin, e.int(1), e.int(0)], [T([B, S, D])])
+        g = e.op("add.Tensor", [ln1[0], gin, e.int(1)], [T([B, S, D])])
+    gwq = t2(e, gwqT)
+    return g, [gwq, gbq, gwo, gbo, gw1, gb1, gw2, gb2, ln1[1], ln1[2], ln2[1], ln2[2]]
+
+
 def gen_tx(depth, D, H, B, S, name):
     j = Joint(name)
     e = j.e
-    F, N, dh = 4 * D, B * S, D // H
-    BH = B * H
+    k = _tx_dims(D, H, B, S)
+    F = k["F"]
     x = j.arg([B, S, D])
     P = []
     for _ in range(depth):
@@ -213,128 +341,17 @@ def gen_tx(depth, D, H, B, S, name):
                       l1w=j.param([D]), l1b=j.param([D]),
                       l2w=j.param([D]), l2b=j.param([D])))
     dy = j.arg([], "ac.tangent")
-    scale = math.sqrt(dh)
     saved = []
     h = x
     for l in range(depth):
-        p, s = P[l], {}
-        s["x"] = h
-        t1 = e.op("transpose.int", [h, e.int(1), e.int(0)], [T([S, B, D])])
-        s["wqkvT"] = t2(e, p["wqkv"])
-        c = e.op("clone", [t1, e.int(0)], [T([S, B, D])])
-        s["x2d"] = e.op("_unsafe_view", [c, e.ints([N, D])], [T([N, D])])
-        qkv = e.op("mm", [s["x2d"], s["wqkvT"]], [T([N, 3 * D])])
-        qkv = e.op("_unsafe_view", [qkv, e.ints([S, B, 3 * D])], [T([S, B, 3 * D])])
-        qkv = e.op("add.Tensor", [qkv, p["bqkv"], e.int(1)], [T([S, B, 3 * D])])
-        sp = e.op("split.Tensor", [qkv, e.int(D), e.int(-1)], [T([S, B, D])] * 3)
-        heads = []
-        for i in range(3):
-            ci = e.op("clone", [sp[i], e.int(0)], [T([S, B, D])])
-            vi = e.op("view", [ci, e.ints([S, BH, dh])], [T([S, BH, dh])])
-            heads.append(e.op("transpose.int", [vi, e.int(0), e.int(1)], [T([BH, S, dh])]))
-        s["qs"] = e.op("div.Tensor", [heads[0], e.float(scale)], [T([BH, S, dh])])
-        s["kT"] = e.op("transpose.int", [heads[1], e.int(-2), e.int(-1)], [T([BH, dh, S])])
-        s["v"] = heads[2]
-        sc = e.op("bmm", [s["qs"], s["kT"]], [T([BH, S, S])])
-        sm = e.op("_softmax", [sc, e.int(-1), e.bool(False)], [T([BH, S, S])])
-        s["smd"] = detach_chain(e, sm, 2)
-        s["pmask"], s["pd"] = dropout(e, sm)
-        av = e.op("bmm", [s["pd"], s["v"]], [T([BH, S, dh])])
-        av = e.op("transpose.int", [av, e.int(0), e.int(1)], [T([S, BH, dh])])
-        av = e.op("clone", [av, e.int(0)], [T([S, BH, dh])])
-        s["av2d"] = e.op("view", [av, e.ints([N, D])], [T([N, D])])
-        s["woT"] = t2(e, p["wo"])
-        o = e.op("addmm", [p["bo"], s["av2d"], s["woT"], e.int(1), e.int(1)], [T([N, D])])
-        o = e.op("view", [o, e.ints([S, B, D])], [T([S, B, D])])
-        o = e.op("transpose.int", [o, e.int(1), e.int(0)], [T([B, S, D])])
-        s["amask"], o = dropout(e, o)
-        s["r1"] = e.op("add.Tensor", [h, o, e.int(1)], [T([B, S, D])])
-        s["ln1"] = e.op("native_layer_norm", [s["r1"], e.ints([D]), p["l1w"], p["l1b"], e.float(1e-5)],
-                        [T([B, S, D]), T([B, S, 1]), T([B, S, 1])])
-        s["w1T"] = t2(e, p["w1"])
-        s["h2d"] = e.op("view", [s["ln1"][0], e.ints([N, D])], [T([N, D])])
-        f = e.op("addmm", [p["b1"], s["h2d"], s["w1T"], e.int(1), e.int(1)], [T([N, F])])
-        f = e.op("view", [f, e.ints([B, S, F])], [T([B, S, F])])
-        f = e.op("relu", [f], [T([B, S, F])])
-        s["relud"] = detach_chain(e, f, 2)
-        s["hmask"], f = dropout(e, f)
-        s["w2T"] = t2(e, p["w2"])
-        s["f2d"] = e.op("view", [f, e.ints([N, F])], [T([N, F])])
-        o2 = e.op("addmm", [p["b2"], s["f2d"], s["w2T"], e.int(1), e.int(1)], [T([N, D])])
-        o2 = e.op("view", [o2, e.ints([B, S, D])], [T([B, S, D])])
-        s["omask"], o2 = dropout(e, o2)
-        s["r2"] = e.op("add.Tensor", [s["ln1"][0], o2, e.int(1)], [T([B, S, D])])
-        s["ln2"] = e.op("native_layer_norm", [s["r2"], e.ints([D]), p["l2w"], p["l2b"], e.float(1e-5)],
-                        [T([B, S, D]), T([B, S, 1]), T([B, S, 1])])
-        h = s["ln2"][0]
+        s, h = _tx_fwd_layer(e, h, P[l], k)
         saved.append(s)
     loss = e.op("sum", [h, e.none()], [T([])])
     j.rets.append((loss, "ac.output"))
     g = e.op("expand", [dy, e.ints([B, S, D]), e.bool(False)], [T([B, S, D])])
     grads = [None] * depth
     for l in reversed(range(depth)):
-        p, s = P[l], saved[l]
-        tr = e.bools([True, True, True])
-        ln2 = e.op("native_layer_norm_backward",
-                   [g, s["r2"], e.ints([D]), s["ln2"][1], s["ln2"][2], p["l2w"], p["l2b"], tr],
-                   [T([B, S, D]), T([D]), T([D])])
-        g1 = e.op("mul.Tensor", [ln2[0], s["omask"]], [T([B, S, D])])
-        g1 = reshape_alias(e, g1, [N, D])
-        gf, gw2T, gb2 = linear_bwd(e, g1, s["w2T"], s["f2d"])
-        gf = reshape_alias(e, gf, [B, S, F])
-        gw2 = t2(e, gw2T)
-        gf = e.op("mul.Tensor", [gf, s["hmask"]], [T([B, S, F])])
-        rd = detach_chain(e, s["relud"], 2)
-        gf = e.op("threshold_backward", [gf, rd, e.int(0)], [T([B, S, F])])
-        gf = reshape_alias(e, gf, [N, F])
-        gx, gw1T, gb1 = linear_bwd(e, gf, s["w1T"], s["h2d"])
-        gx = reshape_alias(e, gx, [B, S, D])
-        gx = e.op("add.Tensor", [ln2[0], gx, e.int(1)], [T([B, S, D])])
-        gw1 = t2(e, gw1T)
-        ln1 = e.op("native_layer_norm_backward",
-                   [gx, s["r1"], e.ints([D]), s["ln1"][1], s["ln1"][2], p["l1w"], p["l1b"],
-                    e.bools([True, True, True])],
-                   [T([B, S, D]), T([D]), T([D])])
-        ga = e.op("mul.Tensor", [ln1[0], s["amask"]], [T([B, S, D])])
-        ga = e.op("transpose.int", [ga, e.int(1), e.int(0)], [T([S, B, D])])
-        ga = e.op("clone", [ga, e.int(0)], [T([S, B, D])])
-        ga = e.op("_unsafe_view", [ga, e.ints([N, D])], [T([N, D])])
-        gav, gwoT, gbo = linear_bwd(e, ga, s["woT"], s["av2d"])
-        gwo = t2(e, gwoT)
-        gav = reshape_alias(e, gav, [S, BH, dh])
-        gav = e.op("transpose.int", [gav, e.int(0), e.int(1)], [T([BH, S, dh])])
-        pdT = e.op("transpose.int", [s["pd"], e.int(1), e.int(2)], [T([BH, S, S])])
-        gv = e.op("bmm", [pdT, gav], [T([BH, S, dh])])
-        vT = e.op("transpose.int", [s["v"], e.int(1), e.int(2)], [T([BH, dh, S])])
-        gp = e.op("bmm", [gav, vT], [T([BH, S, S])])
-        gp = e.op("mul.Tensor", [gp, s["pmask"]], [T([BH, S, S])])
-        smd = detach_chain(e, s["smd"], 2)
-        gs = e.op("_softmax_backward_data", [gp, smd, e.int(-1), e.int(6)], [T([BH, S, S])])
-        qT = e.op("transpose.int", [s["qs"], e.int(1), e.int(2)], [T([BH, dh, S])])
-        gkT = e.op("bmm", [qT, gs], [T([BH, dh, S])])
-        kTT = e.op("transpose.int", [s["kT"], e.int(1), e.int(2)], [T([BH, S, dh])])
-        gq = e.op("bmm", [gs, kTT], [T([BH, S, dh])])
-        gk = e.op("transpose.int", [gkT, e.int(1), e.int(2)], [T([BH, S, dh])])
-        gq = e.op("div.Tensor", [gq, e.float(scale)], [T([BH, S, dh])])
-        gv = e.op("transpose.int", [gv, e.int(0), e.int(1)], [T([S, BH, dh])])
-        gv = e.op("clone", [gv, e.int(0)], [T([S, BH, dh])])
-        gv = e.op("_unsafe_view", [gv, e.ints([S, B, D])], [T([S, B, D])])
-        gk = e.op("transpose.int", [gk, e.int(0), e.int(1)], [T([S, BH, dh])])
-        gk = reshape_alias(e, gk, [S, B, D])
-        gq = e.op("transpose.int", [gq, e.int(0), e.int(1)], [T([S, BH, dh])])
-        gq = e.op("clone", [gq, e.int(0)], [T([S, BH, dh])])
-        gq = e.op("_unsafe_view", [gq, e.ints([S, B, D])], [T([S, B, D])])
-        gqkv = e.op("cat", [e.tensors([gq, gk, gv]), e.int(-1)], [T([S, B, 3 * D])])
-        gbq = sum_dims(e, gqkv, [0, 1])
-        gbq = e.op("view", [gbq, e.ints([3 * D])], [T([3 * D])])
-        gqkv = reshape_alias(e, gqkv, [N, 3 * D])
-        gin, gwqT, _ = linear_bwd(e, gqkv, s["wqkvT"], s["x2d"], want_input=l > 0)
-        if gin is not None:
-            gin = reshape_alias(e, gin, [S, B, D])
-            gin = e.op("transpose.int", [gin, e.int(1), e.int(0)], [T([B, S, D])])
-            g = e.op("add.Tensor", [ln1[0], gin, e.int(1)], [T([B, S, D])])
-        gwq = t2(e, gwqT)
-        grads[l] = [gwq, gbq, gwo, gbo, gw1, gb1, gw2, gb2, ln1[1], ln1[2], ln2[1], ln2[2]]
+        g, grads[l] = _tx_bwd_layer(e, g, P[l], saved[l], k, l)
     for gl in grads:
         for gv_ in gl:
             j.rets.append((gv_, "ac.grad"))

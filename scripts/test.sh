@@ -16,11 +16,12 @@ export AUTOAC_MLIR_PYTHON=$(scripts/mlir-env.sh)
 # Speed and plan quality against bench/regress_table.json (a higher floor,
 # a costlier mid-budget plan or a slowdown past the tolerance fails).
 /usr/bin/python3 bench/regress.py --build build
-# The Python tests twice: the door on Debian's torch 1.13 (system python3),
+# The Python tests twice (the first run also tests the layout checker,
+# test/layout): the door on Debian's torch 1.13 (system python3),
 # then on the pinned torch 2.x of python/requirements-torch.txt, in the
 # virtual environment scripts/torch-env.sh makes once outside the work tree
 # (torch.compile, Inductor; each run depends on one torch only).
-PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so /usr/bin/python3 -m pytest -q python/tests
+PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so /usr/bin/python3 -m pytest -q python/tests test/layout
 TORCH_PY=$(scripts/torch-env.sh)
 PYTHONPATH=python AUTOAC_LIBRARY=$PWD/build/lib/libautoac.so "$TORCH_PY" -m pytest -q python/tests
 # The torch-mlir and IREE flows (docs/flows.md), in the environment that has them.

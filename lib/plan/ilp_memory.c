@@ -15,6 +15,7 @@
  * scratch (AcIlpScratch) and must all keep the invariant above; splitting
  * them over files would spread that one argument. */
 #include "ilp_model.h"
+#include "plan_oracles.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -1157,6 +1158,54 @@ nomem:
                   "out of memory in the ILP planner");
 cleanup:
   acIlpMemFree(&b);
+  return st;
+}
+
+/* The whole model: the space and cost (ilp_model.c), then the memory rows.
+ * Past the work limit no memory rows are built (acIlpFrom returns greedy's
+ * plan); their build recurses along chains of droppable values. */
+AcStatus acIlpBuild(AcIlpModel *m, const AcGraph *g,
+                    const uint8_t *initialSaved, AcError *err) {
+  AcStatus st = acIlpBuildSpace(m, g, initialSaved, err);
+  if (st == AC_OK && m->numVars <= AC_ILP_MAX_DROPPABLE &&
+      (st = acIlpBuildMemory(m, err)) != AC_OK)
+    acIlpModelFree(m);
+  return st;
+}
+
+AcStatus acIlpModelLive(const AcGraph *g, const uint8_t *initialSaved,
+                        const AcPlan *plan, int64_t *live, intptr_t cap,
+                        intptr_t *count, AcError *err) {
+  AcIlpModel m;
+  AcStatus st = acIlpBuild(&m, g, initialSaved, err);
+  double *col = NULL;
+  if (st != AC_OK)
+    return st;
+  for (intptr_t v = 0; v < g->numValues; ++v)
+    if (m.varOf[v] < 0 && !plan->saved[v] != !initialSaved[v]) {
+      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, (AcId)v,
+                      "value %d: the plan is not the starting save set minus "
+                      "droppable values",
+                      (int)v);
+      goto cleanup;
+    }
+  col = acCalloc((size_t)acIlpNumCols(&m) + 1, sizeof *col);
+  if (!col) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory in the ILP planner");
+    goto cleanup;
+  }
+  acIlpColumns(&m, plan, col);
+  int64_t peak;
+  if (!acIlpEval(&m, col, live, cap, &peak)) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory in the ILP planner");
+    goto cleanup;
+  }
+  *count = m.numPos;
+cleanup:
+  acFree(col);
+  acIlpModelFree(&m);
   return st;
 }
 

@@ -161,9 +161,9 @@ int acIlpCompareEvents(const void *a, const void *b) {
 }
 
 
-/* Builds the whole model from the starting save set. */
-AcStatus acIlpBuild(AcIlpModel *m, const AcGraph *g,
-                           const uint8_t *initialSaved, AcError *err) {
+/* Builds the model's space and cost from the starting save set. */
+AcStatus acIlpBuildSpace(AcIlpModel *m, const AcGraph *g,
+                         const uint8_t *initialSaved, AcError *err) {
   AcStatus st = AC_OK;
   AcPlan *p = acPlanCreate(g);
   AcDropChecker *ck = acDropCheckerCreate(g);
@@ -216,10 +216,6 @@ AcStatus acIlpBuild(AcIlpModel *m, const AcGraph *g,
       m->opVars[m->numOpVars++] = (AcId)o;
     }
   }
-  /* Past the work limit no memory rows are built (acIlpFrom returns
-     greedy's plan); their build recurses along chains of droppable values. */
-  if (m->numVars <= AC_ILP_MAX_DROPPABLE)
-    st = acIlpBuildMemory(m, err);
 cleanup:
   acPlanDestroy(p);
   acDropCheckerDestroy(ck);
@@ -280,40 +276,3 @@ int acIlpEval(const AcIlpModel *m, const double *col, int64_t *live,
   acFree(coef);
   return 1;
 }
-
-AcStatus acIlpModelLive(const AcGraph *g, const uint8_t *initialSaved,
-                        const AcPlan *plan, int64_t *live, intptr_t cap,
-                        intptr_t *count, AcError *err) {
-  AcIlpModel m;
-  AcStatus st = acIlpBuild(&m, g, initialSaved, err);
-  double *col = NULL;
-  if (st != AC_OK)
-    return st;
-  for (intptr_t v = 0; v < g->numValues; ++v)
-    if (m.varOf[v] < 0 && !plan->saved[v] != !initialSaved[v]) {
-      st = acErrorSet(err, AC_ERR_INVALID, AC_NONE, (AcId)v,
-                      "value %d: the plan is not the starting save set minus "
-                      "droppable values",
-                      (int)v);
-      goto cleanup;
-    }
-  col = acCalloc((size_t)acIlpNumCols(&m) + 1, sizeof *col);
-  if (!col) {
-    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                    "out of memory in the ILP planner");
-    goto cleanup;
-  }
-  acIlpColumns(&m, plan, col);
-  int64_t peak;
-  if (!acIlpEval(&m, col, live, cap, &peak)) {
-    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
-                    "out of memory in the ILP planner");
-    goto cleanup;
-  }
-  *count = m.numPos;
-cleanup:
-  acFree(col);
-  acIlpModelFree(&m);
-  return st;
-}
-

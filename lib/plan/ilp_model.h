@@ -1,8 +1,9 @@
 /* ilp_model.h - the exact planner's model (not installed): the columns,
  * the cost and the memory rows of the MILP over greedy's decisions, in
  * plain C.  ilp_model.c builds the space and the cost and evaluates a plan's
- * columns; ilp_memory.c builds the memory rows; ilp_solve.c (the only GLPK
- * user) solves it.  docs/optimality.md has the model. */
+ * columns; ilp_memory.c, above it, builds the memory rows and the whole
+ * model (acIlpBuild); ilp_solve.c (the only GLPK user) solves it.
+ * docs/optimality.md has the model. */
 #ifndef AUTOAC_ILP_MODEL_H
 #define AUTOAC_ILP_MODEL_H
 
@@ -64,8 +65,9 @@ static inline intptr_t acIlpNumCols(const AcIlpModel *m) {
   return m->numVars + m->numOpVars + m->numAux;
 }
 
-/// Builds the whole model from the starting save set (`m` is overwritten;
-/// free with acIlpModelFree, also done on failure).
+/// Builds the whole model from the starting save set: the space and cost,
+/// then the memory rows (ilp_memory.c; `m` is overwritten; free with
+/// acIlpModelFree, also done on failure).
 AcStatus acIlpBuild(AcIlpModel *m, const AcGraph *g,
                     const uint8_t *initialSaved, AcError *err);
 /// Frees a model's arrays and zeroes it.
@@ -80,6 +82,12 @@ int acIlpEval(const AcIlpModel *m, const double *col, int64_t *live,
               intptr_t cap, int64_t *peak);
 
 /*===-------------------------- building (ilp_model.c) ---------------------===*/
+/* ilp_memory.c builds on these; ilp_model.c calls nothing of it. */
+
+/// Builds the model's columns and cost from the starting save set, no
+/// memory rows (`m` is overwritten; freed on failure).
+AcStatus acIlpBuildSpace(AcIlpModel *m, const AcGraph *g,
+                         const uint8_t *initialSaved, AcError *err);
 
 /// Adds y >= (sense 1) or <= (sense -1) constant + sum(coef[i] * col[i]).
 /// 0 on allocation failure.

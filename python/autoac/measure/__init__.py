@@ -905,7 +905,7 @@ def run_lowered(tools, path):
     return 0
 
 
-def main(argv=None):
+def _parser():
     ap = argparse.ArgumentParser(
         prog="ac-measure", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -993,11 +993,13 @@ def main(argv=None):
                          "dimension (argI.D:B1,...,Bn); the simulated peak is "
                          "that of the bucket holding the size run at")
     ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args(argv)
-    read_input(a.input)  # one error line for a missing, endless or binary input
+    return ap
 
-    # Which ac-opt: --ac-opt, else --build, else $AUTOAC_BUILD, else the
-    # one on PATH (lit puts the build under test there), else build/.
+
+def _resolve_tools(a):
+    """Which ac-opt, runtime and plugin (--ac-opt, else --build, else
+    $AUTOAC_BUILD, else the one on PATH: lit puts the build under test
+    there, else build/), and the options' consistency; dies naming what."""
     build = a.build or os.environ.get("AUTOAC_BUILD")
     if not a.ac_opt:
         if build:
@@ -1025,33 +1027,36 @@ def main(argv=None):
     if a.target == "gpu" and not a.free_pass:
         die("--no-free-pass applies to --target=cpu (auto-ac-lower-gpu always "
             "frees at the last use)")
-    tools = Tools(a)
-    global EXACT
-    EXACT = a.bytes
-    if a.run_lowered:
-        return run_lowered(tools, a.input)
+    return Tools(a)
 
-    work = a.keep or tempfile.mkdtemp(prefix="ac-measure.")
-    os.makedirs(work, exist_ok=True)
-    try:
-        if a.torch_mlir_opt and a.plan_on == "linalg":
-            norm = lower_torch(tools, a.input, work, "original")
-            a.input = os.path.join(work, "input.linalg.mlir")
-            with open(a.input, "w") as f:
-                f.write(norm)
-            a.torch_mlir_opt = None    # planned and run as linalg from here
-        elif a.torch_mlir_opt:
-            norm = lower_torch(tools, a.input, work, "original")
-        else:
-            norm = tools.run([tools.opt, a.input], "parsing the input").stdout
-        sigs = joint_signature(norm)
-        if len(sigs) != 1:
-            die("expected one ac.joint function in %s, found %d" % (a.input, len(sigs)))
-        if re.search(r"func\.func (?:\w+ )?@main\(", norm):
-            die("%s has a @main; ac-measure adds its own" % a.input)
-        fname, args, results = sigs[0]
 
-        # 1. Plan.
+def _read_joint(tools, a, work):
+    """The input as the original program runs it (torch lowered to linalg
+    where asked), and its one joint function's signature."""
+    if a.torch_mlir_opt and a.plan_on == "linalg":
+        norm = lower_torch(tools, a.input, work, "original")
+        a.input = os.path.join(work, "input.linalg.mlir")
+        with open(a.input, "w") as f:
+            f.write(norm)
+        a.torch_mlir_opt = None    # planned and run as linalg from here
+    elif a.torch_mlir_opt:
+        norm = lower_torch(tools, a.input, work, "original")
+    else:
+        norm = tools.run([tools.opt, a.input], "parsing the input").stdout
+    sigs = joint_signature(norm)
+    if len(sigs) != 1:
+        die("expected one ac.joint function in %s, found %d" % (a.input, len(sigs)))
+    if re.search(r"func\.func (?:\w+ )?@main\(", norm):
+        die("%s has a @main; ac-measure adds its own" % a.input)
+    return norm, sigs[0]
+
+
+class _Plan:
+    """ac-opt's plan of the input: the report, the planned program's text,
+    the simulated peaks of both programs, and for dynamic shapes the sizes
+    run at (`sizes`, `argdims`)."""
+
+    def __init__(self, tools, a, work):
         report = os.path.join(work, "report.json")
         planned = os.path.join(work, "planned.mlir")
         # Offload: the runtime counts the offloaded saves' host buffers apart
@@ -1070,160 +1075,213 @@ def main(argv=None):
             cmd.append("--ac-buckets=" + a.buckets)
         tools.run(cmd, "ac-opt")
         with open(report) as f:
-            rep = json.load(f)
-        # Dynamic shapes: the sizes to run at, and the peaks the formulas
-        # give there (the original's: the save-all plan's formula).
-        argdims, sizes = None, None
-        sim_planned = rep["peak_bytes"]
-        sim_original = rep["baseline_peak_bytes"].get("save-all")
-        if rep.get("symbols"):
-            sizes, argdims = dynamic_sizes(rep, a.dims)
-            sim_planned = peak_at(rep, sizes)
-            bucket = bucket_at(rep, sizes)
-            if bucket is not None:
-                # The dispatch runs this bucket's plan: its peak and budget.
-                sim_planned = peak_at(bucket, sizes)
-                rep["feasible"] = bucket.get("feasible")
-            if a.original:
-                r0 = os.path.join(work, "report-original.json")
-                tools.run([tools.acopt, a.input, "--ac-strategy=save-all",
-                           "--ac-report=" + r0, "-o", os.path.join(work, "sa.mlir")] +
-                          ["--ac-max-dim=" + m for m in a.max_dim], "ac-opt (save-all)")
-                with open(r0) as f:
-                    sim_original = peak_at(json.load(f), sizes)
+            self.rep = json.load(f)
+        self.argdims, self.sizes = None, None
+        self.sim_planned = self.rep["peak_bytes"]
+        self.sim_original = self.rep["baseline_peak_bytes"].get("save-all")
+        if self.rep.get("symbols"):
+            self._dynamic(tools, a, work)
         elif a.dims:
             die("--dims: %s has no dynamic dimension" % a.input)
         if a.torch_mlir_opt:
-            ptext = lower_torch(tools, planned, work, "planned")
+            self.text = lower_torch(tools, planned, work, "planned")
         else:
             with open(planned) as f:
-                ptext = f.read()
+                self.text = f.read()
         # The split's calls carry no_inline (docs/rewrite.md); drop it so the
         # halves can be inlined into @f for measurement.
         if a.calls == "inline":
-            ptext = ptext.replace(" {no_inline}", "")
+            self.text = self.text.replace(" {no_inline}", "")
 
-        h = harness(fname, args, results, argdims)
-        # @main makes the tangents before the call, so they are live from
-        # the start of the measured region; the simulator counts them from
-        # the start of the backward (docs/fidelity.md): a measured peak
-        # above the simulated one by at most their bytes is the harness's,
-        # as the differential tester takes it too.
-        tangent = sum(arg_bytes(ty, i, argdims) for i, (ty, at) in enumerate(args)
-                      if "ac.tangent" in at)
-        rows = []
-        outputs = {}
-        progs = []
+    def _dynamic(self, tools, a, work):
+        """Dynamic shapes: the sizes to run at, and the peaks the formulas
+        give there (the original's: the save-all plan's formula)."""
+        rep = self.rep
+        self.sizes, self.argdims = dynamic_sizes(rep, a.dims)
+        self.sim_planned = peak_at(rep, self.sizes)
+        bucket = bucket_at(rep, self.sizes)
+        if bucket is not None:
+            # The dispatch runs this bucket's plan: its peak and budget.
+            self.sim_planned = peak_at(bucket, self.sizes)
+            rep["feasible"] = bucket.get("feasible")
         if a.original:
-            progs.append(("original", norm, sim_original, "save-all baseline"))
-        progs.append(("planned", ptext, sim_planned,
-                      "%s%s" % (a.strategy, " @ " + a.budget if a.budget else "")))
-        for tag, text, sim, what in progs:
-            ex = None
-            if a.explain:
-                tl = rep.get("timeline", [])
-                if tag == "original":
-                    # The save-all baseline's timeline: a second report.
-                    r2 = os.path.join(work, "report-save-all.json")
-                    tools.run([tools.acopt, a.input, "--ac-mode=split",
-                               "--ac-strategy=save-all", "--ac-report=" + r2,
-                               "-o", os.path.join(work, "save-all.mlir")], "ac-opt (save-all)")
-                    with open(r2) as f:
-                        tl = json.load(f).get("timeline", [])
-                ex = (fname, tl, args, results)
-            meas, printed, stats = lower_and_run(
-                tools, add_harness(text, h), work, tag, a.calls, a.free_pass, a.poison, ex,
-                a.buffer_alignment, a.target)
-            outputs[tag] = printed
-            m = meas.get("region_peak_tagged_static")
-            err = None if (m is None or sim is None or m == 0) else 100.0 * (sim - m) / m
-            slack = err is not None and sim < m <= sim + tangent
-            if slack:
-                err = 0.0
-            rows.append(dict(program=tag, plan=what, simulated=sim, measured=m,
-                             measured_raw=meas.get("region_peak_bytes"),
-                             error_pct=err, tangent_slack=m - sim if slack else 0,
-                             measure=meas, stats=stats))
-            if tag == "planned" and rep.get("offloaded_bytes"):
-                # Host memory, apart: the offloaded saves' host buffers.
-                rows[-1]["host_simulated"] = rep.get("host_peak_bytes")
-                rows[-1]["host_measured"] = meas.get("region_host_peak_bytes")
-        same = None
-        if a.target == "gpu" and a.gpu_runtime == "stub":
-            pass  # the kernels are stubs: no numbers to compare
-        elif "original" in outputs:
-            same = outputs["original"] == outputs["planned"]
-            if a.save_output:
-                with open(a.save_output, "w") as f:
-                    f.write(outputs["original"])
-        elif a.expect_output:
-            with open(a.expect_output) as f:
-                same = f.read() == outputs["planned"]
-        ok_run = all(r["measured"] is not None for r in rows)
+            r0 = os.path.join(work, "report-original.json")
+            tools.run([tools.acopt, a.input, "--ac-strategy=save-all",
+                       "--ac-report=" + r0, "-o", os.path.join(work, "sa.mlir")] +
+                      ["--ac-max-dim=" + m for m in a.max_dim], "ac-opt (save-all)")
+            with open(r0) as f:
+                self.sim_original = peak_at(json.load(f), self.sizes)
 
-        label = a.label or os.path.basename(a.input)
-        print("ac-measure %s (budget %s, strategy %s, calls %s%s%s%s)" % (
-            label, a.budget or "none", a.strategy, a.calls,
-            (", target gpu (device peak, %s)" % ("counting GPU runtime" if a.gpu_runtime == "stub"
-                                                 else "CUDA driver, counted"))
-            if a.target == "gpu" else "",
-            "" if a.free_pass else ", no free pass",
-            ", buffer-alignment %d" % a.buffer_alignment if a.buffer_alignment else ""))
-        print("  static (params + grads): %s; feasible: %s" % (
-            human(rep.get("static_bytes")), rep.get("feasible")))
-        if sizes is not None and bucket_at(rep, sizes) is not None:
-            b = bucket_at(rep, sizes)
-            print("  bucket %d: %s, @%s, peak at %s: %s" % (
-                b["index"], bucket_text(b), b["function"],
-                ", ".join(str(d["upper"]) for d in bucket_dims(b)),
-                human(b["peak_bytes"])))
-        if sizes is not None:
-            print("  sizes: %s (bounds: %s)" % (
-                ", ".join("%s=%d" % kv for kv in sorted(sizes.items())),
-                ", ".join("%s=%d" % (s["name"], s["bound"]) for s in rep["symbols"])))
-        print("  %-9s %-22s %14s %14s %8s" % ("program", "plan", "simulated", "measured", "error"))
+
+def _explain_timeline(tools, a, work, plan, tag):
+    """--explain: the simulator's timeline of the program `tag` runs (the
+    save-all baseline's for the original, from a second report)."""
+    if tag != "original":
+        return plan.rep.get("timeline", [])
+    r2 = os.path.join(work, "report-save-all.json")
+    tools.run([tools.acopt, a.input, "--ac-mode=split",
+               "--ac-strategy=save-all", "--ac-report=" + r2,
+               "-o", os.path.join(work, "save-all.mlir")], "ac-opt (save-all)")
+    with open(r2) as f:
+        return json.load(f).get("timeline", [])
+
+
+def _measure_programs(tools, a, work, norm, sig, plan):
+    """Lowers and runs the original (unless --no-original) and the planned
+    program under the counting runtime: one row per program, and each
+    one's printed results."""
+    fname, args, results = sig
+    h = harness(fname, args, results, plan.argdims)
+    # @main makes the tangents before the call, so they are live from
+    # the start of the measured region; the simulator counts them from
+    # the start of the backward (docs/fidelity.md): a measured peak
+    # above the simulated one by at most their bytes is the harness's,
+    # as the differential tester takes it too.
+    tangent = sum(arg_bytes(ty, i, plan.argdims) for i, (ty, at) in enumerate(args)
+                  if "ac.tangent" in at)
+    rows, outputs, progs = [], {}, []
+    if a.original:
+        progs.append(("original", norm, plan.sim_original, "save-all baseline"))
+    progs.append(("planned", plan.text, plan.sim_planned,
+                  "%s%s" % (a.strategy, " @ " + a.budget if a.budget else "")))
+    for tag, text, sim, what in progs:
+        ex = None
+        if a.explain:
+            ex = (fname, _explain_timeline(tools, a, work, plan, tag), args, results)
+        meas, printed, stats = lower_and_run(
+            tools, add_harness(text, h), work, tag, a.calls, a.free_pass, a.poison, ex,
+            a.buffer_alignment, a.target)
+        outputs[tag] = printed
+        m = meas.get("region_peak_tagged_static")
+        err = None if (m is None or sim is None or m == 0) else 100.0 * (sim - m) / m
+        slack = err is not None and sim < m <= sim + tangent
+        if slack:
+            err = 0.0
+        rows.append(dict(program=tag, plan=what, simulated=sim, measured=m,
+                         measured_raw=meas.get("region_peak_bytes"),
+                         error_pct=err, tangent_slack=m - sim if slack else 0,
+                         measure=meas, stats=stats))
+        if tag == "planned" and plan.rep.get("offloaded_bytes"):
+            # Host memory, apart: the offloaded saves' host buffers.
+            rows[-1]["host_simulated"] = plan.rep.get("host_peak_bytes")
+            rows[-1]["host_measured"] = meas.get("region_host_peak_bytes")
+    return rows, outputs
+
+
+def _results_equal(a, outputs):
+    """Whether the planned program printed what the original did (or what
+    --expect-output holds); None where nothing is compared."""
+    if a.target == "gpu" and a.gpu_runtime == "stub":
+        return None  # the kernels are stubs: no numbers to compare
+    if "original" in outputs:
+        if a.save_output:
+            with open(a.save_output, "w") as f:
+                f.write(outputs["original"])
+        return outputs["original"] == outputs["planned"]
+    if a.expect_output:
+        with open(a.expect_output) as f:
+            return f.read() == outputs["planned"]
+    return None
+
+
+def _print_header(a, label, plan):
+    rep, sizes = plan.rep, plan.sizes
+    print("ac-measure %s (budget %s, strategy %s, calls %s%s%s%s)" % (
+        label, a.budget or "none", a.strategy, a.calls,
+        (", target gpu (device peak, %s)" % ("counting GPU runtime" if a.gpu_runtime == "stub"
+                                             else "CUDA driver, counted"))
+        if a.target == "gpu" else "",
+        "" if a.free_pass else ", no free pass",
+        ", buffer-alignment %d" % a.buffer_alignment if a.buffer_alignment else ""))
+    print("  static (params + grads): %s; feasible: %s" % (
+        human(rep.get("static_bytes")), rep.get("feasible")))
+    if sizes is not None and bucket_at(rep, sizes) is not None:
+        b = bucket_at(rep, sizes)
+        print("  bucket %d: %s, @%s, peak at %s: %s" % (
+            b["index"], bucket_text(b), b["function"],
+            ", ".join(str(d["upper"]) for d in bucket_dims(b)),
+            human(b["peak_bytes"])))
+    if sizes is not None:
+        print("  sizes: %s (bounds: %s)" % (
+            ", ".join("%s=%d" % kv for kv in sorted(sizes.items())),
+            ", ".join("%s=%d" % (s["name"], s["bound"]) for s in rep["symbols"])))
+
+
+def _print_rows(a, plan, rows, same):
+    """The table of programs, host memory, the comparison; returns whether
+    the planned program's measured peak is within a feasible budget (None
+    where there is no such budget)."""
+    rep = plan.rep
+    print("  %-9s %-22s %14s %14s %8s" % ("program", "plan", "simulated", "measured", "error"))
+    for r in rows:
+        print("  %-9s %-22s %14s %14s %8s" % (
+            r["program"], r["plan"], human(r["simulated"]), human(r["measured"]),
+            "-" if r["error_pct"] is None else "%+.2f%%" % r["error_pct"])
+            + (" (+%d B: the harness's tangents, live from the start)" % r["tangent_slack"]
+               if r.get("tangent_slack") else ""))
+    for r in rows:
+        if "host_simulated" in r:
+            print("  %-9s %-22s %14s %14s" % (
+                "", "host (offloaded %s)" % human(rep.get("offloaded_bytes")),
+                human(r["host_simulated"]), human(r["host_measured"])))
+    if same is not None:
+        print("  results equal: %s" % ("yes" if same else "NO"))
+    within = None
+    if rep.get("budget_bytes") is not None and rep["budget_bytes"] >= 0 and \
+            rep.get("feasible") and rows[-1]["measured"] is not None:
+        within = rows[-1]["measured"] <= rep["budget_bytes"]
+        print("  planned within budget: %s" % ("yes" if within else "NO"))
+    elif a.target == "gpu" and a.gpu_runtime == "stub":
+        print("  results: not computed (kernels are not run)")
+    if a.verbose:
         for r in rows:
-            print("  %-9s %-22s %14s %14s %8s" % (
-                r["program"], r["plan"], human(r["simulated"]), human(r["measured"]),
-                "-" if r["error_pct"] is None else "%+.2f%%" % r["error_pct"])
-                + (" (+%d B: the harness's tangents, live from the start)" % r["tangent_slack"]
-                   if r.get("tangent_slack") else ""))
-        for r in rows:
-            if "host_simulated" in r:
-                print("  %-9s %-22s %14s %14s" % (
-                    "", "host (offloaded %s)" % human(rep.get("offloaded_bytes")),
-                    human(r["host_simulated"]), human(r["host_measured"])))
-        if same is not None:
-            print("  results equal: %s" % ("yes" if same else "NO"))
-        within = None
-        if rep.get("budget_bytes") is not None and rep["budget_bytes"] >= 0 and \
-                rep.get("feasible") and rows[-1]["measured"] is not None:
-            within = rows[-1]["measured"] <= rep["budget_bytes"]
-            print("  planned within budget: %s" % ("yes" if within else "NO"))
-        elif a.target == "gpu" and a.gpu_runtime == "stub":
-            print("  results: not computed (kernels are not run)")
-        if a.verbose:
-            for r in rows:
-                print("  %s: %s %s" % (r["program"], r["measure"], r["stats"]))
-        if a.json:
-            with open(a.json, "w") as f:
-                json.dump(dict(input=a.input, label=label, budget=a.budget,
-                               ac_opt=a.ac_opt, buffer_alignment=a.buffer_alignment,
-                               budget_bytes=rep.get("budget_bytes"),
-                               strategy=a.strategy, calls=a.calls, free_pass=a.free_pass,
-                               static_bytes=rep.get("static_bytes"),
-                               sizes=sizes, within_budget=within,
-                               feasible=rep.get("feasible"),
-                               results_equal=same, rows=rows), f, indent=1)
-        code = 0
-        if not ok_run or same is False or within is False:
-            code = 1
-        elif a.max_error is not None and any(
-                r["error_pct"] is not None and abs(r["error_pct"]) > a.max_error for r in rows):
-            print("  error above %.2f%%" % a.max_error)
-            code = 3
-        return code
+            print("  %s: %s %s" % (r["program"], r["measure"], r["stats"]))
+    return within
+
+
+def _measure(tools, a, work):
+    """Plans, measures and prints one input; the exit status."""
+    norm, sig = _read_joint(tools, a, work)
+    plan = _Plan(tools, a, work)
+    rows, outputs = _measure_programs(tools, a, work, norm, sig, plan)
+    same = _results_equal(a, outputs)
+    label = a.label or os.path.basename(a.input)
+    _print_header(a, label, plan)
+    within = _print_rows(a, plan, rows, same)
+    rep = plan.rep
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(dict(input=a.input, label=label, budget=a.budget,
+                           ac_opt=a.ac_opt, buffer_alignment=a.buffer_alignment,
+                           budget_bytes=rep.get("budget_bytes"),
+                           strategy=a.strategy, calls=a.calls, free_pass=a.free_pass,
+                           static_bytes=rep.get("static_bytes"),
+                           sizes=plan.sizes, within_budget=within,
+                           feasible=rep.get("feasible"),
+                           results_equal=same, rows=rows), f, indent=1)
+    if not all(r["measured"] is not None for r in rows) or same is False or within is False:
+        return 1
+    if a.max_error is not None and any(
+            r["error_pct"] is not None and abs(r["error_pct"]) > a.max_error for r in rows):
+        print("  error above %.2f%%" % a.max_error)
+        return 3
+    return 0
+
+
+def main(argv=None):
+    a = _parser().parse_args(argv)
+    read_input(a.input)  # one error line for a missing, endless or binary input
+    tools = _resolve_tools(a)
+    global EXACT
+    EXACT = a.bytes
+    if a.run_lowered:
+        return run_lowered(tools, a.input)
+    work = a.keep or tempfile.mkdtemp(prefix="ac-measure.")
+    os.makedirs(work, exist_ok=True)
+    try:
+        return _measure(tools, a, work)
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
+
 

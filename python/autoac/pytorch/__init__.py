@@ -321,181 +321,219 @@ def split_joint(joint: fx.GraphModule, saved_values: Sequence[fx.Node],
     host memory (`aten._to_copy` to the CPU, pinned when `device` is a CUDA
     device, non-blocking) made right after it, and the backward copies it
     back to `device` right before its first use (docs/rewrite.md, "Offload")."""
-    graph = joint.graph
-    fwd_outs, bwd_outs = _fwd_bwd_outputs(joint)
-    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
-    tangents = [n for n in placeholders if "tangents" in str(n.target)]
-    primals = [n for n in placeholders if "tangents" not in str(n.target)]
-    order = {n: i for i, n in enumerate(graph.nodes)}
-    tangent_set = set(tangents)
+    sp = _Split(joint, saved_values, offloaded, device)
+    fwd_graph = sp.forward_graph()
+    bwd_graph = _BackwardBuilder(sp).build(simulated)
+    fwd_graph.lint()
+    bwd_graph.lint()
+    return (fx.GraphModule(joint, fwd_graph), fx.GraphModule(joint, bwd_graph),
+            SplitInfo(saved=sp.saved_out, recomputed=sp.recomputed,
+                      primals_saved=sp.primals_saved))
 
-    depends_on_tangent: Set[fx.Node] = set()
-    for n in graph.nodes:
-        if n in tangent_set or any(a in depends_on_tangent for a in _inputs_of(n)):
-            depends_on_tangent.add(n)
-    forward_nodes = {n for n in _ancestors(fwd_outs) if n not in depends_on_tangent}
-    # Every result of a forward multi-result op is a forward value (the
-    # planner's phases are per op), used by the forward outputs or not.
-    for n in list(forward_nodes):
-        for u in n.users:
-            if _is_free(u) and u not in depends_on_tangent:
-                forward_nodes.add(u)
 
-    saved: List[fx.Node] = []
-    for s in saved_values:
-        if s not in forward_nodes:
-            raise AutoacError(f"cannot save %{s.name}: it is not a forward value")
-        if s not in saved:
-            saved.append(s)
-    saved_set = set(saved)
+class _Split:
+    """split_joint's analysis of the joint graph: which nodes are forward
+    values, which the backward needs (recomputing the unsaved forward ones),
+    what the forward returns for it; and the forward graph."""
 
-    # Walk the backward from the gradients, stopping at saved values and tangents.
-    needed: Set[fx.Node] = set()
-    primals_needed: Set[fx.Node] = set()
-    used_saved: Set[fx.Node] = set()
-    stack = [o for o in bwd_outs if isinstance(o, fx.Node)]
-    while stack:
-        n = stack.pop()
-        if n in saved_set:
-            used_saved.add(n)
-            continue
-        if n in tangent_set:
-            continue
-        if n.op == "placeholder":
-            primals_needed.add(n)
-            continue
-        if n in needed:
-            continue
-        needed.add(n)
-        stack.extend(_recompute_inputs(n) if n in forward_nodes else _inputs_of(n))
-    recomputed = sorted((n for n in needed if n in forward_nodes), key=order.get)
-    primals_saved = sorted(primals_needed, key=order.get)
-    saved_out = [s for s in saved if s in used_saved] + primals_saved
+    def __init__(self, joint: fx.GraphModule, saved_values: Sequence[fx.Node],
+                 offloaded: Sequence[fx.Node], device: Any):
+        self.graph = graph = joint.graph
+        self.fwd_outs, self.bwd_outs = _fwd_bwd_outputs(joint)
+        placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+        self.tangents = [n for n in placeholders if "tangents" in str(n.target)]
+        self.order = {n: i for i, n in enumerate(graph.nodes)}
+        self.tangent_set = set(self.tangents)
+        self._forward_values()
+        self.saved: List[fx.Node] = []
+        for s in saved_values:
+            if s not in self.forward_nodes:
+                raise AutoacError(f"cannot save %{s.name}: it is not a forward value")
+            if s not in self.saved:
+                self.saved.append(s)
+        self.saved_set = set(self.saved)
+        self._backward_needs()
+        self.offload_set = set(offloaded)
+        for s in self.offload_set:
+            if s not in self.saved_set:
+                raise AutoacError(f"cannot offload %{s.name}: it is not saved")
+        self.dev = torch.device(device) if device is not None else torch.device("cpu")
+        self.host: Dict[fx.Node, fx.Node] = {}
 
-    # Forward: everything the outputs and the saved values need, and the
-    # writes into primal inputs torch 2.x keeps in the graph (a batch norm's
-    # running statistics copied into its buffers: `copy_(primals_4, new)`),
-    # which nothing reads and the forward must still do.
-    effects = [n for n in graph.nodes if _writes_primal(n) and not n.users
-               and n not in depends_on_tangent]
-    fwd_needed = _ancestors(list(fwd_outs) + saved_out + effects)
-    offload_set = set(offloaded)
-    for s in offload_set:
-        if s not in saved_set:
-            raise AutoacError(f"cannot offload %{s.name}: it is not saved")
-    dev = torch.device(device) if device is not None else torch.device("cpu")
-    fwd_graph = fx.Graph()
-    env: Dict[fx.Node, fx.Node] = {}
-    host: Dict[fx.Node, fx.Node] = {}
-    for n in graph.nodes:
-        if n.op == "placeholder":
-            if n in tangent_set:
+    def _forward_values(self) -> None:
+        self.depends_on_tangent: Set[fx.Node] = set()
+        for n in self.graph.nodes:
+            if n in self.tangent_set or any(a in self.depends_on_tangent for a in _inputs_of(n)):
+                self.depends_on_tangent.add(n)
+        self.forward_nodes = {n for n in _ancestors(self.fwd_outs)
+                              if n not in self.depends_on_tangent}
+        # Every result of a forward multi-result op is a forward value (the
+        # planner's phases are per op), used by the forward outputs or not.
+        for n in list(self.forward_nodes):
+            for u in n.users:
+                if _is_free(u) and u not in self.depends_on_tangent:
+                    self.forward_nodes.add(u)
+
+    def _backward_needs(self) -> None:
+        """Walks the backward from the gradients, stopping at saved values
+        and tangents."""
+        self.needed: Set[fx.Node] = set()
+        primals_needed: Set[fx.Node] = set()
+        self.used_saved: Set[fx.Node] = set()
+        stack = [o for o in self.bwd_outs if isinstance(o, fx.Node)]
+        while stack:
+            n = stack.pop()
+            if n in self.saved_set:
+                self.used_saved.add(n)
                 continue
-            env[n] = fwd_graph.placeholder(n.name)
-            env[n].meta = dict(n.meta)
-        elif n.op == "output":
-            continue
-        elif n in fwd_needed:
-            if n in depends_on_tangent:
-                raise AutoacError(f"cannot split: forward value %{n.name} depends on a tangent")
-            env[n] = fwd_graph.node_copy(n, lambda x: env[x])
-            if n in offload_set and n in used_saved:
-                host[n] = fwd_graph.call_function(
-                    torch.ops.aten._to_copy.default, (env[n],),
-                    {"device": torch.device("cpu"), "pin_memory": dev.type == "cuda",
-                     "non_blocking": True})
-                host[n].meta = dict(n.meta, autoac_offload=True)
-    fwd_graph.output([env[o] if isinstance(o, fx.Node) else o for o in fwd_outs] +
-                     [host.get(s, env[s]) for s in saved_out])
+            if n in self.tangent_set:
+                continue
+            if n.op == "placeholder":
+                primals_needed.add(n)
+                continue
+            if n in self.needed:
+                continue
+            self.needed.add(n)
+            stack.extend(_recompute_inputs(n) if n in self.forward_nodes else _inputs_of(n))
+        self.recomputed = sorted((n for n in self.needed if n in self.forward_nodes),
+                                 key=self.order.get)
+        self.primals_saved = sorted(primals_needed, key=self.order.get)
+        self.saved_out = [s for s in self.saved if s in self.used_saved] + self.primals_saved
 
-    # Backward: saved values and tangents in; backward nodes in the simulated
-    # order (else joint order), each recomputed forward node emitted just
-    # before its first user.
-    bwd_graph = fx.Graph()
-    benv: Dict[fx.Node, fx.Node] = {}
-    on_host: Dict[fx.Node, fx.Node] = {}
-    for s in saved_out:
-        ph = bwd_graph.placeholder(s.name)
-        ph.meta = dict(s.meta)
-        if s in host:
-            on_host[s] = ph
-        else:
-            benv[s] = ph
-    for t in tangents:
-        benv[t] = bwd_graph.placeholder(t.name)
-        benv[t].meta = dict(t.meta)
-    recompute_set = set(recomputed)
+    def forward_graph(self) -> fx.Graph:
+        """Everything the outputs and the saved values need, and the writes
+        into primal inputs torch 2.x keeps in the graph (a batch norm's
+        running statistics copied into its buffers: `copy_(primals_4,
+        new)`), which nothing reads and the forward must still do; each
+        offloaded save copied to the host right after it."""
+        effects = [n for n in self.graph.nodes if _writes_primal(n) and not n.users
+                   and n not in self.depends_on_tangent]
+        fwd_needed = _ancestors(list(self.fwd_outs) + self.saved_out + effects)
+        fwd_graph = fx.Graph()
+        env: Dict[fx.Node, fx.Node] = {}
+        for n in self.graph.nodes:
+            if n.op == "placeholder":
+                if n in self.tangent_set:
+                    continue
+                env[n] = fwd_graph.placeholder(n.name)
+                env[n].meta = dict(n.meta)
+            elif n.op == "output":
+                continue
+            elif n in fwd_needed:
+                if n in self.depends_on_tangent:
+                    raise AutoacError(f"cannot split: forward value %{n.name} depends on a tangent")
+                env[n] = fwd_graph.node_copy(n, lambda x: env[x])
+                if n in self.offload_set and n in self.used_saved:
+                    self.host[n] = fwd_graph.call_function(
+                        torch.ops.aten._to_copy.default, (env[n],),
+                        {"device": torch.device("cpu"), "pin_memory": self.dev.type == "cuda",
+                         "non_blocking": True})
+                    self.host[n].meta = dict(n.meta, autoac_offload=True)
+        fwd_graph.output([env[o] if isinstance(o, fx.Node) else o for o in self.fwd_outs] +
+                         [self.host.get(s, env[s]) for s in self.saved_out])
+        return fwd_graph
 
-    def arg(x: fx.Node) -> fx.Node:
+
+class _BackwardBuilder:
+    """split_joint's backward: saved values and tangents in; backward nodes
+    in the simulated order (else joint order), each recomputed forward node
+    emitted just before its first user.  Built after the forward graph (it
+    reads which saves went to the host)."""
+
+    def __init__(self, sp: _Split):
+        self.sp = sp
+        self.g = fx.Graph()
+        self.benv: Dict[fx.Node, fx.Node] = {}
+        self.on_host: Dict[fx.Node, fx.Node] = {}
+        for s in sp.saved_out:
+            ph = self.g.placeholder(s.name)
+            ph.meta = dict(s.meta)
+            if s in sp.host:
+                self.on_host[s] = ph
+            else:
+                self.benv[s] = ph
+        for t in sp.tangents:
+            self.benv[t] = self.g.placeholder(t.name)
+            self.benv[t].meta = dict(t.meta)
+        self.recompute_set = set(sp.recomputed)
+
+    def arg(self, x: fx.Node) -> fx.Node:
         # An offloaded save is copied back right before its first use.
-        if x not in benv and x in on_host:
-            benv[x] = bwd_graph.call_function(
-                torch.ops.aten._to_copy.default, (on_host[x],),
-                {"device": dev, "non_blocking": True})
-            benv[x].meta = dict(x.meta, autoac_prefetch=True)
-        return benv[x]
+        if x not in self.benv and x in self.on_host:
+            self.benv[x] = self.g.call_function(
+                torch.ops.aten._to_copy.default, (self.on_host[x],),
+                {"device": self.sp.dev, "non_blocking": True})
+            self.benv[x].meta = dict(x.meta, autoac_prefetch=True)
+        return self.benv[x]
 
-    def copy_node(cur: fx.Node) -> None:
+    def copy_node(self, cur: fx.Node) -> None:
         # a copy's dropped inputs (running statistics) become None here and
         # leave its arguments in _without_state_updates
-        skip = set(_inputs_of(cur)) - set(_recompute_inputs(cur)) if cur in recompute_set else set()
-        benv[cur] = bwd_graph.node_copy(cur, lambda x: None if x in skip else arg(x))
-        if cur in recompute_set:
-            benv[cur].meta = dict(cur.meta, autoac_recomputed=True)
-            _without_state_updates(benv[cur])
+        rec = cur in self.recompute_set
+        skip = set(_inputs_of(cur)) - set(_recompute_inputs(cur)) if rec else set()
+        self.benv[cur] = self.g.node_copy(cur, lambda x: None if x in skip else self.arg(x))
+        if rec:
+            self.benv[cur].meta = dict(cur.meta, autoac_recomputed=True)
+            _without_state_updates(self.benv[cur])
             if _rng.is_replay_node(cur):
                 # rerun with the state captured in the forward
-                benv[cur].target = _rng.rng_replay
+                self.benv[cur].target = _rng.rng_replay
 
-    def emit(n: fx.Node) -> fx.Node:
-        if n in benv or n in on_host:
-            return arg(n)
-        # Everything n needs that the backward has not made yet, made in
-        # joint order (the simulator runs a recompute group in op order,
-        # right before its anchor; a depth-first order would make one
-        # operand's chain before another's and change what is live).
+    def _missing(self, n: fx.Node) -> Set[fx.Node]:
+        """Everything n needs that the backward has not made yet."""
         todo: Set[fx.Node] = set()
         stack = [n]
         while stack:
             cur = stack.pop()
-            if cur in benv or cur in todo:
+            if cur in self.benv or cur in todo:
                 continue
             todo.add(cur)
-            for a in (_recompute_inputs(cur) if cur in recompute_set else _inputs_of(cur)):
-                if a not in benv and a not in on_host:
-                    if a not in needed:
+            ins = _recompute_inputs(cur) if cur in self.recompute_set else _inputs_of(cur)
+            for a in ins:
+                if a not in self.benv and a not in self.on_host:
+                    if a not in self.sp.needed:
                         raise AutoacError(f"cannot split: %{cur.name} needs %{a.name}, "
                                           "which the backward does not have")
                     stack.append(a)
-        for cur in sorted(todo, key=order.get):
-            if cur in benv:
+        return todo
+
+    def emit(self, n: fx.Node) -> fx.Node:
+        if n in self.benv or n in self.on_host:
+            return self.arg(n)
+        # What n needs is made in joint order (the simulator runs a recompute
+        # group in op order, right before its anchor; a depth-first order
+        # would make one operand's chain before another's and change what is
+        # live).
+        for cur in sorted(self._missing(n), key=self.sp.order.get):
+            if cur in self.benv:
                 continue
-            if cur in recompute_set and _rng.is_state_node(cur):
+            if cur in self.recompute_set and _rng.is_state_node(cur):
                 # a capture rerun in the backward would read the wrong state
                 raise AutoacError(f"cannot split: the backward would recompute the generator "
                                   f"state %{cur.name}, which must be saved")
-            copy_node(cur)
+            self.copy_node(cur)
             # Each result the backward reads is taken out of a multi-result
             # op right away: the tuple dies with its last getitem, so a
             # result nobody reads is freed at once and none waits in the
             # tuple for a late getitem.
             for u in cur.users:
-                if _is_free(u) and u in needed and u not in benv:
-                    copy_node(u)
-        return benv[n]
+                if _is_free(u) and u in self.sp.needed and u not in self.benv:
+                    self.copy_node(u)
+        return self.benv[n]
 
-    # Alias ops (detach, t, view, ...) cost nothing; emitting them lazily too
-    # keeps recomputation from being pulled to the start of the backward by
-    # the detach chains autograd leaves there (a view keeps its base's
-    # storage alive either way).  getitems are emitted with their producer.
-    own = [n for n in graph.nodes if n in needed and n not in recompute_set and not _is_alias_op(n)]
-    for n in _in_simulated_order(own, simulated):
-        emit(n)
-    bwd_graph.output([emit(o) if isinstance(o, fx.Node) else o for o in bwd_outs])
-    fwd_graph.lint()
-    bwd_graph.lint()
-    return (fx.GraphModule(joint, fwd_graph), fx.GraphModule(joint, bwd_graph),
-            SplitInfo(saved=saved_out, recomputed=recomputed, primals_saved=primals_saved))
+    def build(self, simulated: Optional[Dict[fx.Node, int]]) -> fx.Graph:
+        # Alias ops (detach, t, view, ...) cost nothing; emitting them lazily
+        # too keeps recomputation from being pulled to the start of the
+        # backward by the detach chains autograd leaves there (a view keeps
+        # its base's storage alive either way).  getitems are emitted with
+        # their producer.
+        sp = self.sp
+        own = [n for n in sp.graph.nodes
+               if n in sp.needed and n not in self.recompute_set and not _is_alias_op(n)]
+        for n in _in_simulated_order(own, simulated):
+            self.emit(n)
+        self.g.output([self.emit(o) if isinstance(o, fx.Node) else o for o in sp.bwd_outs])
+        return self.g
 
 
 def _in_simulated_order(nodes: List[fx.Node], order: Optional[Dict[fx.Node, int]]) -> List[fx.Node]:
