@@ -4,7 +4,8 @@ order the schedule runs them (1F1B: stage i of P holds up to P - i
 microbatches' saves) and planned together under that rank's budget
 (backend.capture); measured on each rank within 2 % of its plan, under every
 feasible budget, monotone, gradients equal to one process running the same
-microbatches.  Two ranks, processes started here, bounded in time."""
+microbatches.  Two and four ranks (1F1B), processes started here, bounded
+in time."""
 import json
 import os
 import socket
@@ -25,21 +26,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import pipeline_worker as pw  # noqa: E402
 
-WORLD = 2
-
-
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _run_ranks(tmp_path, schedule, budgets):
+def _run_ranks(tmp_path, schedule, budgets, world=2):
     port = _free_port()
     procs, outs = [], []
-    for r in range(WORLD):
+    for r in range(world):
         out = tmp_path / f"rank{r}.json"
-        env = dict(os.environ, RANK=str(r), WORLD_SIZE=str(WORLD), MASTER_ADDR="127.0.0.1",
+        env = dict(os.environ, RANK=str(r), WORLD_SIZE=str(world), MASTER_ADDR="127.0.0.1",
                    MASTER_PORT=str(port), OMP_NUM_THREADS="1")
         procs.append(subprocess.Popen([sys.executable, os.path.join(HERE, "pipeline_worker.py"),
                                        str(out), schedule] + budgets, env=env,
@@ -75,7 +73,7 @@ def _schedule(attr):
 
 def _check(ranks, expected_orders):
     ref = _reference_grads()
-    per = len(ref) // WORLD
+    per = len(ref) // len(ranks)
     for d in ranks:
         r = d["rank"]
         res = d["results"]
@@ -116,6 +114,24 @@ def test_1f1b_two_stages_each_rank_within_its_plan(tmp_path):
     lowest = ranks[0]["results"][1]
     assert lowest["report"]["recompute_seconds"] > ranks[0]["results"][0]["report"]["recompute_seconds"]
     assert lowest["planned"] < ranks[0]["results"][0]["planned"]
+
+
+def _one_f_one_b(stage, stages):
+    """torch's Schedule1F1B on `stage` of `stages`: min(stages - stage,
+    microbatches) forwards, then one backward and one forward in turn, then
+    the backwards left (stage i of P holds up to P - i microbatches)."""
+    warm = min(stages - stage, pw.MICRO)
+    out = [("fwd", m) for m in range(warm)]
+    for m in range(warm, pw.MICRO):
+        out += [("bwd", m - warm), ("fwd", m)]
+    return out + [("bwd", m) for m in range(pw.MICRO - warm, pw.MICRO)]
+
+
+def test_1f1b_four_stages_each_rank_within_its_plan(tmp_path):
+    # one block per rank; stage 0 holds all four microbatches, stage 3 one
+    ranks = _run_ranks(tmp_path, "1f1b", ["none", "1", "third"], world=4)
+    _check(ranks, [_names(_one_f_one_b(i, 4)) for i in range(3)] +
+           [_last_stage(_one_f_one_b(3, 4))])
 
 
 @pytest.mark.xfail(strict=True, reason="GPipe's last stage measures 3.2 % under its plan: with "
