@@ -8,6 +8,10 @@
 2. No circle between the C files of lib/: file A uses file B when A names a
    function B defines and exports (not static); the files in a circle of
    such uses are reported.
+3. No circle between the modules of the Python package (python/autoac/):
+   module A uses B when A imports B at module level (an import inside a
+   function runs when called: the lazy imports the layout allows);
+   `from P import name` uses the module P.name when there is one, else P.
 
 An exception is a line of test/layout/exceptions.txt with its reason:
 
@@ -57,6 +61,8 @@ def tracked(root, dirs, exts):
 
 def ctags(root, files):
     """Universal Ctags' function tags (JSON) of `files`."""
+    if not files:
+        return []
     exe = shutil.which("ctags")
     if not exe:
         raise SystemExit("check_layout: ctags not found (Universal Ctags; scripts/setup.sh installs it)")
@@ -116,6 +122,54 @@ def circles(graph):
     return [tuple(sorted(c)) for c in networkx.strongly_connected_components(dg) if len(c) > 1]
 
 
+PY_PACKAGE = "python/autoac"
+
+
+def _module_name(rel):
+    """python/autoac/a/b.py -> autoac.a.b; python/autoac/a/__init__.py ->
+    autoac.a; and the package a name inside it resolves against."""
+    parts = rel[len("python/"):-len(".py")].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+        return ".".join(parts), ".".join(parts)
+    return ".".join(parts), ".".join(parts[:-1])
+
+
+def _module_level(tree):
+    """The import statements that run when the module is imported: at the
+    top level, or inside a top-level if / try (never in a def or class)."""
+    todo = list(tree.body)
+    while todo:
+        n = todo.pop(0)
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            yield n
+        elif isinstance(n, (ast.If, ast.Try)):
+            todo[:0] = n.body + n.orelse + getattr(n, "finalbody", []) + \
+                [x for h in getattr(n, "handlers", []) for x in h.body]
+
+
+def py_uses(root, files):
+    """module -> the package's modules it imports at module level."""
+    mods = {}
+    for f in files:
+        name, pkg = _module_name(f)
+        mods[name] = (f, pkg)
+    graph = {m: set() for m in mods}
+    for m, (f, pkg) in mods.items():
+        with open(os.path.join(root, f)) as fh:
+            tree = ast.parse(fh.read(), f)
+        for n in _module_level(tree):
+            if isinstance(n, ast.Import):
+                targets = [a.name for a in n.names]
+            else:
+                base = pkg.split(".")[:len(pkg.split(".")) - (n.level - 1)] if n.level else []
+                where = ".".join(base + ([n.module] if n.module else []))
+                targets = [where + "." + a.name if where + "." + a.name in mods else where
+                           for a in n.names]
+            graph[m].update(t for t in targets if t in mods and t != m)
+    return graph
+
+
 def read_exceptions(path):
     lengths, circ, errors = {}, {}, []
     if not os.path.exists(path):
@@ -163,6 +217,14 @@ def check(root, limit, exceptions):
             errors.append("circle: %s call each other: break it (a stage calls only the "
                           "stages below it), or list it with a reason in %s"
                           % (", ".join(comp), exceptions))
+    py_files = tracked(root, (PY_PACKAGE,), (".py",))
+    py_found = set(circles(py_uses(root, py_files)))
+    for comp in sorted(py_found):
+        if comp not in ex_circ:
+            errors.append("circle: the modules %s import each other at module level: break "
+                          "it (import below, or inside the function that needs it), or list "
+                          "it with a reason in %s" % (", ".join(comp), exceptions))
+    found |= py_found
     for comp, line in sorted(ex_circ.items()):
         if comp not in found:
             errors.append("%s:%d: no circle among %s: remove the exception"

@@ -105,3 +105,34 @@ def test_without_git_every_file_counts(tmp_path):
     root = tree(tmp_path, {"lib/a/a.c": "int x;\n" + c_func("acLong", 12)}, git=False)
     errs = run(root)
     assert len(errs) == 1 and "acLong is 12 lines" in errs[0]
+
+
+def test_python_module_circle_is_named(tmp_path):
+    files = {"python/autoac/__init__.py": "from . import a\n",
+             "python/autoac/a.py": "from .b import g\n\ndef f():\n    return g()\n",
+             "python/autoac/b.py": "import autoac.a\n\ndef g():\n    return 1\n"}
+    errs = run(tree(tmp_path, files))
+    assert len(errs) == 1 and "the modules autoac.a, autoac.b import each other" in errs[0], errs
+    ok = "circle autoac.a autoac.b -- a test\n"
+    assert run(str(tmp_path), ok) == []
+
+
+def test_python_lazy_imports_and_packages_are_no_circle(tmp_path):
+    files = {
+        # a package that re-exports its submodules, which import names from
+        # the package above and a sibling: no circle
+        "python/autoac/__init__.py": "class AutoacError(Exception):\n    pass\n",
+        "python/autoac/sub/__init__.py": "from .x import f\nfrom .y import g\n",
+        "python/autoac/sub/x.py": "from .. import AutoacError\nfrom . import y\n\ndef f():\n    return y\n",
+        "python/autoac/sub/y.py": "def g():\n    from .x import f  # lazy: runs when called\n    return f\n",
+        # a guarded import at module level still counts, one in a class does not
+        "python/autoac/z.py": "try:\n    from .sub import x\nexcept ImportError:\n    x = None\n",
+        "python/autoac/w.py": "class C:\n    from . import z\n",
+    }
+    assert run(tree(tmp_path, files)) == []
+    # ... and the guarded one closes a circle once z is imported back
+    (tmp_path / "python/autoac/sub/y.py").write_text("from .. import z\n")
+    subprocess.run(["git", "-C", str(tmp_path), "add", "-A"], check=True)
+    errs = run(str(tmp_path))
+    # z -> sub.x (from .sub import x: the module) -> sub.y -> z
+    assert len(errs) == 1 and "the modules autoac.sub.x, autoac.sub.y, autoac.z " in errs[0], errs
