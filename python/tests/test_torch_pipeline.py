@@ -6,10 +6,7 @@ microbatches' saves) and planned together under that rank's budget
 feasible budget, monotone, gradients equal to one process running the same
 microbatches.  Two and four ranks (1F1B), processes started here, bounded
 in time."""
-import json
 import os
-import socket
-import subprocess
 import sys
 
 import pytest
@@ -25,35 +22,10 @@ if not dist.is_available() or not dist.is_gloo_available():
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import pipeline_worker as pw  # noqa: E402
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
+from gloo_ranks import run_ranks  # noqa: E402
 
 def _run_ranks(tmp_path, schedule, budgets, world=2):
-    port = _free_port()
-    procs, outs = [], []
-    for r in range(world):
-        out = tmp_path / f"rank{r}.json"
-        env = dict(os.environ, RANK=str(r), WORLD_SIZE=str(world), MASTER_ADDR="127.0.0.1",
-                   MASTER_PORT=str(port), OMP_NUM_THREADS="1")
-        procs.append(subprocess.Popen([sys.executable, os.path.join(HERE, "pipeline_worker.py"),
-                                       str(out), schedule] + budgets, env=env,
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-        outs.append(out)
-    logs = []
-    try:
-        for p in procs:
-            logs.append(p.communicate(timeout=400)[0])
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-    for p, log in zip(procs, logs):
-        assert p.returncode == 0, log[-3000:]
-    return [json.loads(o.read_text()) for o in outs]
+    return run_ranks(tmp_path, "pipeline_worker.py", [schedule] + budgets, world)
 
 
 def _reference_grads():

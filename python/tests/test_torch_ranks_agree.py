@@ -6,10 +6,7 @@ the search's wall-clock seconds, saved and recomputed nodes, the split's
 generated code) must be byte-identical across ranks, without any
 broadcast, and the gradients equal to one process running every rank's
 data."""
-import json
 import os
-import socket
-import subprocess
 import sys
 
 import pytest
@@ -25,36 +22,13 @@ if not dist.is_available() or not dist.is_gloo_available():
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ranks_agree_worker as rw  # noqa: E402
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from gloo_ranks import run_ranks  # noqa: E402
 
 
 def _run_ranks(tmp_path, world, budget):
-    port = _free_port()
-    procs, outs = [], []
-    for r in range(world):
-        out = tmp_path / f"rank{r}.json"
-        env = dict(os.environ, RANK=str(r), WORLD_SIZE=str(world), MASTER_ADDR="127.0.0.1",
-                   MASTER_PORT=str(port), OMP_NUM_THREADS="1", PYTHONHASHSEED=str(17 + 1000 * r))
-        procs.append(subprocess.Popen([sys.executable, os.path.join(HERE, "ranks_agree_worker.py"),
-                                       str(out), budget], env=env,
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-        outs.append(out)
-    logs = []
-    try:
-        for p in procs:
-            logs.append(p.communicate(timeout=400)[0])
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-    for p, log in zip(procs, logs):
-        assert p.returncode == 0, log[-3000:]
-    return [json.loads(o.read_text()) for o in outs]
+    # each rank its own hash seed: sets and dicts of str iterate differently
+    return run_ranks(tmp_path, "ranks_agree_worker.py", [budget], world,
+                     env_of=lambda r: {"PYTHONHASHSEED": str(17 + 1000 * r)})
 
 
 def _reference_grads(world):

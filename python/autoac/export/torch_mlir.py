@@ -24,7 +24,6 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
 import torch.fx as fx
-import torch.nn as nn
 
 from .. import AutoacError
 from .fx import ExportError
@@ -236,15 +235,11 @@ def export_joint_torch_mlir(model_or_fn: Callable, example_inputs: Sequence[Any]
     2.x AOT autograd, the decompositions `decompose` names applied: see
     `decompositions`) and imports it with torch-mlir's FX importer."""
     _require()
-    from .trace import trace_joint
+    from .trace import function_name, trace_joint
     jt = trace_joint(model_or_fn, example_inputs, loss=loss, tracing=tracing, params=params,
                      decompositions=decompositions(decompose))
     if name is None:
-        base = type(model_or_fn).__name__ if isinstance(model_or_fn, nn.Module) else \
-            getattr(model_or_fn, "__name__", "joint")
-        name = "".join(c if c.isalnum() or c == "_" else "_" for c in base) or "joint"
-        if not (name[0].isalpha() or name[0] == "_"):
-            name = "f_" + name
+        name = function_name(model_or_fn)
     return import_joint_graph(jt.graph_module, jt.num_fwd_outputs, jt.params, name=name)
 
 

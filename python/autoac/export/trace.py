@@ -96,6 +96,17 @@ def _loss_of(out: Any, loss: Any) -> Any:
     raise ExportError(f"unknown loss '{loss}' (accepted: 'sum', 'none', or a callable)")
 
 
+def function_name(model_or_fn: Callable) -> str:
+    """The MLIR function name an exported joint graph gets by default: the
+    module's class name or the function's name, every character that is not
+    a letter, digit or `_` as `_`, prefixed `f_` when it would not start
+    with a letter or `_`."""
+    base = type(model_or_fn).__name__ if isinstance(model_or_fn, nn.Module) else \
+        getattr(model_or_fn, "__name__", "joint")
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in base) or "joint"
+    return name if name[0].isalpha() or name[0] == "_" else "f_" + name
+
+
 def trace_joint(model_or_fn: Callable, example_inputs: Sequence[Any], *, loss: Any = "auto",
                 tracing: str = "auto", params: Optional[Sequence[int]] = None,
                 decompositions: Optional[dict] = None) -> JointTrace:

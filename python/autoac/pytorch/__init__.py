@@ -32,7 +32,7 @@ from .. import AutoacError, plan as _plan
 from ..export import rng as _rng
 from . import _onednn
 from ..export.fx import ExportError, ExportedGraph, _aten_mlir_name, export_graph
-from ..export.trace import JointTrace, module_state, trace_joint
+from ..export.trace import JointTrace, function_name, module_state, trace_joint
 
 # Before any convolution runs: the cpu profiles model oneDNN's AVX2 kernels
 # (autoac/pytorch/_onednn.py; AUTOAC_ONEDNN_ISA=native keeps oneDNN's own choice).
@@ -75,11 +75,7 @@ def export_joint_graph(model_or_fn: Callable, example_inputs: Sequence[Any], *,
     between SSA names and FX nodes)."""
     jt = trace_joint(model_or_fn, example_inputs, loss=loss, tracing=tracing, params=params)
     if name is None:
-        base = type(model_or_fn).__name__ if isinstance(model_or_fn, nn.Module) else \
-            getattr(model_or_fn, "__name__", "joint")
-        name = "".join(c if c.isalnum() or c == "_" else "_" for c in base) or "joint"
-        if not (name[0].isalpha() or name[0] == "_"):
-            name = "f_" + name
+        name = function_name(model_or_fn)
     return export_graph(jt.graph_module, jt.num_fwd_outputs, jt.params, name=name)
 
 
