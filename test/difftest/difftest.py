@@ -54,7 +54,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import gen  # noqa: E402
-from autoac.measure import ELEM, init_tensor, hash_tensor, parse_tensor, joint_signature  # noqa: E402
+from autoac.measure import (ELEM, init_tensor, hash_tensor, parse_tensor,  # noqa: E402
+                            joint_signature, read_counts)
 
 # The budgets (fractions from the lowest to the save-all peak) a
 # not-monotone case is rechecked at while it is shrunk.
@@ -477,16 +478,7 @@ def lower_and_run(tools, text, work, tag):
                    "-shared-libs=" + tools.libs], env=env)
     if p.returncode != 0:
         raise Div("run-failed", "mlir-runner exit %d: %s" % (p.returncode, p.stderr.strip()[-600:]))
-    meas = {}
-    with open(out) as f:
-        for ln in f:
-            if "=" in ln:
-                k, v = ln.strip().split("=", 1)
-                try:
-                    meas[k] = int(v)
-                except ValueError:
-                    meas[k] = v
-    printed = re.sub(r"base@ = 0x[0-9a-fA-F]+", "base@ = ADDR", p.stdout)
+    meas, printed = read_counts(out, p.stdout)
     return meas, printed
 
 

@@ -814,6 +814,22 @@ def lower_torch(tools, path, work, tag):
     return re.sub(r"(= call @[\w$.-]+_(?:fwd|bwd)\([^)]*\))( :)", r"\1 {no_inline}\2", text)
 
 
+def read_counts(path, stdout):
+    """What a run under the counting runtime left: its counts file (KEY=VALUE
+    lines, integers where they parse) as a dict, and the program's printed
+    output with the buffers' addresses masked (`base@ = ADDR`)."""
+    meas = {}
+    with open(path) as f:
+        for ln in f:
+            if "=" in ln:
+                k, v = ln.strip().split("=", 1)
+                try:
+                    meas[k] = int(v)
+                except ValueError:
+                    meas[k] = v
+    return meas, re.sub(r"base@ = 0x[0-9a-fA-F]+", "base@ = ADDR", stdout)
+
+
 def lower_and_run(tools, text, work, tag, calls, free_pass, poison,
                   explain_with=None, alignment=0, target="cpu"):
     """Returns (measurement dict, printed output, stats).  explain_with:
@@ -872,16 +888,7 @@ def lower_and_run(tools, text, work, tag, calls, free_pass, poison,
                    "-O%d" % tools.opt_level, "-shared-libs=" + libs],
                   "running " + tag, env=env)
     stats["run_seconds"] = round(time.time() - t0, 2)
-    meas = {}
-    with open(out) as f:
-        for ln in f:
-            if "=" in ln:
-                k, v = ln.strip().split("=", 1)
-                try:
-                    meas[k] = int(v)
-                except ValueError:
-                    meas[k] = v
-    printed = re.sub(r"base@ = 0x[0-9a-fA-F]+", "base@ = ADDR", p.stdout)
+    meas, printed = read_counts(out, p.stdout)
     return meas, printed, stats
 
 
