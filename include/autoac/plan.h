@@ -98,6 +98,15 @@ void acSearchOptionsInit(AcSearchOptions *o);
 /// most this many units (simulations x (ops + values + 1)) at worst, the
 /// floor search runs the full beam.
 #define AC_FLOOR_FULL_BEAM_WORK ((intptr_t)1 << 22)
+/// ... and last, on any graph, its restarts (acFloorRestarts): at most
+/// this many rounds, each running greedy's trajectory again from the plan
+/// with one of this many recomputed values of the peak's group saved back.
+#define AC_FLOOR_RESTART_ROUNDS 16
+/// ... and stop after this many rounds in a row without a lower floor.
+#define AC_FLOOR_RESTART_STALE 2
+#define AC_FLOOR_RESTART_TRIES 4
+/// ... chosen among this many of the group's nearest by one simulation each.
+#define AC_FLOOR_RESTART_SCAN 32
 /// The greedy's deterministic work limit (docs/planner.md, "Bounded time"):
 /// a trajectory stops after this many units of work per op and value of the
 /// graph, plus AC_GREEDY_WORK_MIN; the plan is then the best reached.
@@ -105,7 +114,8 @@ void acSearchOptionsInit(AcSearchOptions *o);
 #define AC_GREEDY_WORK_MIN ((intptr_t)1 << 22)
 /// Bits of AcSearchStats.floorSearched: the floor search ran; beam ran; the
 /// ILP ran.
-enum { AC_FLOOR_RAN = 1, AC_FLOOR_BEAM = 2, AC_FLOOR_ILP = 4 };
+enum { AC_FLOOR_RAN = 1, AC_FLOOR_BEAM = 2, AC_FLOOR_ILP = 4,
+       AC_FLOOR_RESTART = 8 };
 
 /// Plans `g`: fills `plan` (derived) for the strategy.  With no budget,
 /// greedy returns the min-cut plan.  Greedy and knapsack honour the budget
@@ -131,6 +141,8 @@ typedef struct AcSearchStats {
                          ///< AcIlpOptions.maxNodes); beam: plans simulated
   AcStrategy foundBy;    ///< the search whose plan was returned (greedy's
                          ///< floor search may return beam's or the ILP's)
+  int restarted;         ///< greedy's floor search: the plan is that of a
+                         ///< restart (acFloorRestarts) from foundBy's
   int floorSearched;     ///< greedy missed the budget and its floor search
                          ///< ran (AcPlanOptions.floorSearch): a bitmask of
                          ///< AC_FLOOR_RAN, AC_FLOOR_BEAM, AC_FLOOR_ILP

@@ -491,24 +491,27 @@ static void acFloorText(const AcPassRun *r, char *buf, size_t n) {
              acStrategyName(opts->strategy));
   else if (opts->strategy == AC_STRATEGY_GREEDY && search->floorSearched)
     snprintf(buf, n,
-             "the lowest peak autoac's searches found (greedy%s%s%s; this "
-             "plan by %s%s)",
+             "the lowest peak autoac's searches found (greedy%s%s%s%s; this "
+             "plan by %s%s%s)",
              search->floorSearched & AC_FLOOR_BEAM ? ", beam" : "",
              search->floorSearched & AC_FLOOR_ILP ? ", the ILP" : "",
+             search->floorSearched & AC_FLOOR_RESTART ? ", restarts" : "",
              search->floorSearched & (AC_FLOOR_BEAM | AC_FLOOR_ILP)
                  ? "" : "; beam and the ILP skipped: the graph has more "
                         "droppable saves than their bounds",
              search->foundBy == AC_STRATEGY_ILP ? "the ILP"
                                                 : acStrategyName(search->foundBy),
+             search->restarted ? " and restarts" : "",
              r->sim.offloadedBytes > 0 ? " and offload" : "");
   else if ((opts->strategy == AC_STRATEGY_ILP ||
             opts->strategy == AC_STRATEGY_BEAM) && search->floorSearched)
     snprintf(buf, n,
              "the lowest peak %s and greedy's floor search reach (this "
-             "plan by greedy's floor search: %s)",
+             "plan by greedy's floor search: %s%s)",
              opts->strategy == AC_STRATEGY_ILP ? "the ILP" : "the beam search",
              search->foundBy == AC_STRATEGY_ILP ? "the ILP"
-                                                : acStrategyName(search->foundBy));
+                                                : acStrategyName(search->foundBy),
+             search->restarted ? " and restarts" : "");
   else
     acBudgetFloorText(opts->strategy, buf, n);
 }

@@ -159,7 +159,7 @@ static AcStatus acSweepSetUp(AcSweep *sw) {
   if ((st = acPlanStartSet(g, sw->staticBytes, sw->mincutSaved, &sw->err)) != AC_OK ||
       (st = acGreedyIncrementalRun(
            g, sw->mincutSaved,
-           &(AcGreedyOptions){{-1, sw->staticBytes, sw->deadline}, 0, NULL}, &sw->cut,
+           &(AcGreedyOptions){{-1, sw->staticBytes, sw->deadline}, 0, NULL, NULL}, &sw->cut,
            &sw->traj, &sw->err)) != AC_OK ||
       (st = acBeamSearchRun(g, sw->mincutSaved,
                             &(AcBeamOptions){{-1, sw->staticBytes, sw->deadline}, 0, 0, 0},
@@ -217,7 +217,7 @@ static AcStatus acSweepCellAt(AcSweep *sw, AcStrategy s, int64_t budget,
     AcTrajectory *bt = NULL;
     if ((st = acGreedyPlanForBudgetRun(
              g, sw->mincutSaved,
-             &(AcGreedyOptions){{budget, sw->staticBytes, sw->deadline}, 0, NULL}, NULL,
+             &(AcGreedyOptions){{budget, sw->staticBytes, sw->deadline}, 0, NULL, NULL}, NULL,
              sw->plan, &bt, &sw->err)) != AC_OK)
       return st;
     intptr_t k = acTrajectoryChoose(bt, budget);

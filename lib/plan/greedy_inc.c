@@ -244,6 +244,7 @@ AcStatus acGreedyIncrementalRun(const AcGraph *g, const uint8_t *initialSaved,
   memset(&s, 0, sizeof s);
   s.g = g;
   s.staticBytes = opts->search.staticBytes;
+  s.keep = opts->keep;
   AcPlan *plan = acPlanCreate(g);
   AcTrajectory *t = acCalloc(1, sizeof *t);
   intptr_t cap = 0;

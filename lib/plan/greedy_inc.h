@@ -166,6 +166,7 @@ typedef struct AcHeapItem {
 typedef struct AcInc {
   const AcGraph *g;
   int64_t staticBytes;
+  const uint8_t *keep;       /* [numValues] never dropped (may be NULL) */
   int32_t *inst;             /* [numFuncs] backward instances */
   /* graph-derived */
   int32_t *rank;             /* [numOps] rank among its function's ops of its phase */

@@ -535,7 +535,7 @@ AcStatus acIncDescribe(AcInc *s, AcId v, AcError *err) {
   d->numDeps = 0;
   d->numOps = d->numSlots = d->numSegs = d->numDirty = 0;
   d->state = AC_CAND_DEAD;
-  if (!s->saved[v]) {
+  if (!s->saved[v] || (s->keep && s->keep[v])) {
     acCandRelease(d);
     return AC_OK;
   }

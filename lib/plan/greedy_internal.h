@@ -160,6 +160,9 @@ typedef struct AcGreedyOptions {
   /// recompute seconds and saved bytes are then taken from it instead of
   /// simulating the set again (not with `check`).  Nothing in it is owned.
   const AcSimResult *startSim;
+  /// Values ([numValues], may be NULL: none) the trajectory never drops
+  /// (the floor search's restarts keep what they saved back).
+  const uint8_t *keep;
 } AcGreedyOptions;
 
 void acGreedyOptionsInit(AcGreedyOptions *o);

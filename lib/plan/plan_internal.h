@@ -46,6 +46,23 @@ AcStatus acPlanFromSaved(const AcGraph *g, const uint8_t *saved, AcPlan *plan,
 AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
                            AcSimResult *sim, AcError *err);
 
+/* The recomputed values of the group running at `peakOp` that may be saved
+ * back (the starting set's candidates: the op's results, then walking back
+ * through the recomputed producers of its operands, nearest first): at most
+ * `max` into `out`.  `seen` is [numOps] zeroed scratch, left zeroed. */
+intptr_t acPlanPeakCandidates(const AcGraph *g, const AcPlan *plan, AcId peakOp,
+                              AcId *out, intptr_t max, uint8_t *seen);
+
+/* The floor search's restarts (restart.c): from `plan` (derived, missing
+ * opts->budget), up to AC_FLOOR_RESTART_ROUNDS rounds each saving back one
+ * of the AC_FLOOR_RESTART_TRIES nearest recomputed values of the group at
+ * the peak and running greedy's trajectory again from there; a round's
+ * lowest floor, when below the plan's peak, becomes the plan (*changed).
+ * Stops at `deadline` (> 0; *limited set). */
+AcStatus acFloorRestarts(const AcGraph *g, const AcPlanOptions *opts,
+                         double deadline, AcPlan *plan, int *changed,
+                         int *limited, AcError *err);
+
 /* acPlanRunStats that also hands back the simulation of `plan` (`sim`,
  * cleared first; with a timeline when `wantTimeline`), reusing the one the
  * search made of it when there is one.  Free it with acSimResultClear. */

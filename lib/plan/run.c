@@ -87,6 +87,45 @@ static AcStatus acFloorIlp(const AcGraph *g, const uint8_t *saved,
   return st;
 }
 
+/* The floor search's last step: from the best plan so far (`plan`, whose
+ * simulation is *sim and costs *best), greedy's restarts (acFloorRestarts);
+ * their plan is kept when acFloorBetter says so. */
+static AcStatus acFloorRestart(const AcGraph *g, const AcPlanOptions *opts,
+                               double deadline, AcPlan *plan, AcFloorPick *best,
+                               AcSearchStats *S, AcSimResult *sim,
+                               AcError *err) {
+  AcSimResult tsim;
+  AcPlan *trial = acPlanCreate(g);
+  int changed = 0, limited = 0;
+  AcStatus st = AC_OK;
+  memset(&tsim, 0, sizeof tsim);
+  if (!trial) {
+    st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
+                    "out of memory while planning");
+    goto cleanup;
+  }
+  acPlanCopy(trial, plan);
+  S->floorSearched |= AC_FLOOR_RESTART;
+  st = acFloorRestarts(g, opts, deadline, trial, &changed, &limited, err);
+  S->limited |= limited;
+  if (st != AC_OK || !changed ||
+      (st = acSimulate(g, trial, opts->staticBytes, 0, &tsim, err)) != AC_OK)
+    goto cleanup;
+  AcFloorPick pick = {tsim.peakBytes, tsim.recomputeSeconds, best->by};
+  if (acFloorBetter(&pick, best, opts->budget)) {
+    *best = pick;
+    S->restarted = 1;
+    acPlanCopy(plan, trial);
+    acSimResultClear(sim);
+    *sim = tsim;
+    memset(&tsim, 0, sizeof tsim);
+  }
+cleanup:
+  acSimResultClear(&tsim);
+  acPlanDestroy(trial);
+  return st;
+}
+
 /* Greedy's floor search (AcPlanOptions.floorSearch): `plan` holds greedy's
  * plan for the budget; when it misses the budget, beam and the ILP (within
  * their bounds) search the same space, and the best plan of the three
@@ -157,6 +196,10 @@ static AcStatus acGreedyFloorSearch(const AcGraph *g, const uint8_t *saved,
       memset(&tsim, 0, sizeof tsim);
     }
   }
+  if (best.peak > opts->budget &&
+      (deadline <= 0 || acClockSeconds() < deadline) &&
+      (st = acFloorRestart(g, opts, deadline, plan, &best, S, sim, err)) != AC_OK)
+    goto cleanup;
   S->foundBy = best.by;
 cleanup:
   acSimResultClear(&tsim);
@@ -209,6 +252,7 @@ static AcStatus acNoWorseThanGreedy(const AcGraph *g, const uint8_t *saved,
     acPlanCopy(plan, gp);
     S->foundBy = gs.foundBy;
     S->floorSearched = gs.floorSearched | AC_FLOOR_RAN;
+    S->restarted = gs.restarted;
     S->optimal = 0;
   }
 cleanup:

@@ -115,6 +115,16 @@ static intptr_t acStartCandidates(const AcGraph *g, const AcPlan *plan,
   return n;
 }
 
+intptr_t acPlanPeakCandidates(const AcGraph *g, const AcPlan *plan, AcId peakOp,
+                              AcId *out, intptr_t max, uint8_t *seen) {
+  AcId cand[AC_START_CANDIDATES];
+  intptr_t n = acStartCandidates(g, plan, peakOp, cand, seen);
+  if (n > max)
+    n = max;
+  memcpy(out, cand, (size_t)n * sizeof *out);
+  return n;
+}
+
 /* Up to `max` recomputed values that may be saved back, spread evenly over
  * all of them in value order (forward program order), skipping those in
  * out[0..n): where a save splits a long recomputed chain into parts that

@@ -211,8 +211,10 @@ static void acSetSearch(json_t *r, const AcReportInput *in, int *failed) {
   }
   if (search && search->floorSearched) {
     json_t *fs = json_object();
-    if (fs)
+    if (fs) {
       acSet(fs, "found_by", json_string(acStrategyName(search->foundBy)), failed);
+      acSet(fs, "restarted", json_boolean(search->restarted), failed);
+    }
     acSet(r, "floor_search", fs, failed);
   }
 }

@@ -178,7 +178,7 @@ AC_TEST(limits) {
         AcTrajectory *t = NULL;
         int cut = -1;
         acGreedyWorkOverride = works[w];
-        CHECK(acGreedyIncrementalRun(g, s0, &(AcGreedyOptions){{-1, 0, 0}, 0, NULL}, &cut, &t, NULL) == AC_OK);
+        CHECK(acGreedyIncrementalRun(g, s0, &(AcGreedyOptions){{-1, 0, 0}, 0, NULL, NULL}, &cut, &t, NULL) == AC_OK);
         acGreedyWorkOverride = 0;
         if (!t)
           continue;
@@ -196,7 +196,7 @@ AC_TEST(limits) {
       /* A deadline in the past: plan 0 only. */
       AcTrajectory *t = NULL;
       int cut = 0;
-      CHECK(acGreedyIncrementalRun(g, s0, &(AcGreedyOptions){{-1, 0, 1e-9}, 0, NULL}, &cut, &t, NULL) == AC_OK);
+      CHECK(acGreedyIncrementalRun(g, s0, &(AcGreedyOptions){{-1, 0, 1e-9}, 0, NULL, NULL}, &cut, &t, NULL) == AC_OK);
       CHECK(t && cut == 1 && t->numPlans == 1);
       acTrajectoryDestroy(t);
       /* The planning run: limited, timed out, never above the start. */
@@ -768,6 +768,55 @@ AC_TEST(chainWorkScales) {
   CHECK(w4 < 7 * w1);
 }
 
+/* AcGreedyOptions.keep (the floor search's restarts): a kept value is never
+ * dropped, every plan of the trajectory derives and its peak is the one
+ * listed; an all-zero keep is the same trajectory as none. */
+AC_TEST(keepNeverDropped) {
+  int n = 0, kept = 0;
+  for (uint64_t seed = 3100; seed < 3130; ++seed) {
+    AcGraph *g = tkGenGraph(seed, 1 + (int)(seed % 2), 1 + (int)(seed % 3), 25, 15);
+    if (!g)
+      continue;
+    uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+    uint8_t *keep = calloc((size_t)g->numValues + 1, 1);
+    AcTrajectory *full = NULL, *none = NULL, *t = NULL;
+    AcGreedyOptions o;
+    acGreedyOptionsInit(&o);
+    if (acMincutSaveSet(g, s0, NULL) == AC_OK &&
+        acGreedyTrajectoryFrom(g, s0, 0, &full, NULL) == AC_OK && full->numPlans > 1) {
+      ++n;
+      o.keep = keep;
+      CHECK(acGreedyIncrementalRun(g, s0, &o, NULL, &none, NULL) == AC_OK);
+      CHECK(none && acTrajectoryEqual(none, full));
+      /* Keep greedy's first drop: the trajectory must go another way. */
+      AcId first = full->dropped[1];
+      keep[first] = 1;
+      CHECK(acGreedyIncrementalRun(g, s0, &o, NULL, &t, NULL) == AC_OK);
+      AcPlan *p = acPlanCreate(g);
+      for (intptr_t k = 1; t && k < t->numPlans; ++k)
+        CHECK(t->dropped[k] != first);
+      for (intptr_t k = 0; t && k < t->numPlans; ++k) {
+        AcSimResult r;
+        CHECK(acTrajectoryPlan(g, t, k, p, NULL) == AC_OK);
+        CHECK(p->saved[first]);
+        CHECK(acSimulate(g, p, 0, 0, &r, NULL) == AC_OK);
+        CHECK_EQ_I64(r.peakBytes, t->peakBytes[k]);
+        acSimResultClear(&r);
+      }
+      kept += t && t->numPlans > 1;
+      acPlanDestroy(p);
+    }
+    acTrajectoryDestroy(full);
+    acTrajectoryDestroy(none);
+    acTrajectoryDestroy(t);
+    free(s0);
+    free(keep);
+    acGraphDestroy(g);
+  }
+  printf("  %d graphs, %d with drops besides the kept value\n", n, kept);
+  CHECK(n >= 10 && kept >= 5);
+}
+
 int main(void) {
   RUN(trajectoryEqual);
   RUN(exactOrder);
@@ -784,5 +833,6 @@ int main(void) {
   RUN(budgetLastDrop);
   RUN(chainGraphs);
   RUN(chainWorkScales);
+  RUN(keepNeverDropped);
   return acTestSummary("greedy_inc");
 }

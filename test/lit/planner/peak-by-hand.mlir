@@ -42,7 +42,7 @@
 // MET: feasible = true
 // MET: budget_bytes = 1310728{{$}}
 // RUN: ac-opt %s --ac-budget=1310727 --ac-report=%t/over.json -o %t/out4.mlir 2>&1 | FileCheck %s --check-prefix=WARN
-// WARN: warning: autoac: budget 1310727 bytes (1.25 MiB) is below the lowest peak autoac's searches found (greedy, beam, the ILP; this plan by greedy), 1310728 bytes (1.25 MiB), which occurs at '{{.*}}' in the backward of '@step'; the best plan found is applied
+// WARN: warning: autoac: budget 1310727 bytes (1.25 MiB) is below the lowest peak autoac's searches found (greedy, beam, the ILP, restarts; this plan by greedy), 1310728 bytes (1.25 MiB), which occurs at '{{.*}}' in the backward of '@step'; the best plan found is applied
 // RUN: %python %inputs/jq.py %t/over.json feasible peak_bytes | FileCheck %s --check-prefix=OVER
 // OVER: feasible = false
 // OVER: peak_bytes = 1310728{{$}}
@@ -50,7 +50,7 @@
 // RUN: not ac-opt %s --ac-budget=1310727 --ac-strict --ac-report=%t/strict.json -o %t/strict.mlir 2>&1 | FileCheck %s --check-prefix=STRICT
 // RUN: not test -e %t/strict.json
 // RUN: not test -e %t/strict.mlir
-// STRICT: error: autoac: budget 1310727 bytes (1.25 MiB) is below the lowest peak autoac's searches found (greedy, beam, the ILP; this plan by greedy), 1310728 bytes
+// STRICT: error: autoac: budget 1310727 bytes (1.25 MiB) is below the lowest peak autoac's searches found (greedy, beam, the ILP, restarts; this plan by greedy), 1310728 bytes
 func.func @step(%x: !torch.vtensor<[256,256],f32>, %w: !torch.vtensor<[256,256],f32> {ac.param}, %dy: !torch.vtensor<[],f32> {ac.tangent}) -> (!torch.vtensor<[],f32> {ac.output}, !torch.vtensor<[256,256],f32> {ac.grad}) attributes {ac.joint} {
   %h = "torch.aten.mm"(%x, %w) : (!torch.vtensor<[256,256],f32>, !torch.vtensor<[256,256],f32>) -> !torch.vtensor<[256,256],f32>
   %a = "torch.aten.relu"(%h) : (!torch.vtensor<[256,256],f32>) -> !torch.vtensor<[256,256],f32>
