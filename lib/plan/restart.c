@@ -114,6 +114,13 @@ static AcStatus acRestartCandidates(const AcGraph *g, const AcPlan *plan,
   }
   AcSimResult sim;
   memset(&sim, 0, sizeof sim);
+  /* A replayed draw is rerun from its saved state: saving its result back
+     would keep both (the plan --ac-rng=keep makes, plus the state). */
+  intptr_t kept = 0;
+  for (intptr_t k = 0; k < nc; ++k)
+    if (g->ops[g->values[cand[k]].producer].kind != AC_KIND_RNG_REPLAY)
+      cand[kept++] = cand[k];
+  nc = kept;
   for (intptr_t k = 0; k < nc; ++k) {
     memcpy(r->trial->saved, plan->saved, (size_t)g->numValues);
     r->trial->saved[cand[k]] = 1;
