@@ -97,7 +97,8 @@ def test_convolution_before_the_door_is_said(native):
         assert "import autoac.pytorch before running any convolution" in got["warnings"]
         assert len(got["runtime_warnings"]) == 1
     else:
-        assert got["status"] == "avx2" and got["matches"], got
+        # torch 2.x cannot tell an AVX2 CPU from its own limit: either says so
+        assert got["status"] in ("avx2", "pinned") and got["matches"], got
         assert "oneDNN" not in got["warnings"]
 
 

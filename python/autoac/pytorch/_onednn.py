@@ -175,8 +175,10 @@ def pin() -> OneDnnIsa:
             effective = probe()
         except Exception:  # noqa: BLE001 - unverified, as before
             effective = None
-        if native:
+        if native and not (effective and _is_avx2_or_less(effective)):
             return OneDnnIsa("native", effective)
+        if native:
+            return OneDnnIsa("avx2", effective)   # the CPU's own: the modelled kernels
         if effective is None:
             return OneDnnIsa("requested", None)
         if _is_avx2_or_less(effective):
