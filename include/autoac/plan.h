@@ -105,8 +105,14 @@ void acSearchOptionsInit(AcSearchOptions *o);
 /// ... and stop after this many rounds in a row without a lower floor.
 #define AC_FLOOR_RESTART_STALE 2
 #define AC_FLOOR_RESTART_TRIES 4
-/// ... chosen among this many of the group's nearest by one simulation each.
+/// ... chosen among this many of the group's nearest by one simulation each;
+/// and as many class moves (saving back, or dropping, every value alike),
+/// chosen among the largest this many classes of each kind by one
+/// simulation each, within this many units (simulations x (ops + values +
+/// 1)) over all rounds, and at least AC_FLOOR_RESTART_CLASSES simulations.
 #define AC_FLOOR_RESTART_SCAN 32
+#define AC_FLOOR_RESTART_CLASSES 64
+#define AC_FLOOR_RESTART_CLASS_WORK ((intptr_t)1 << 24)
 /// The greedy's deterministic work limit (docs/planner.md, "Bounded time"):
 /// a trajectory stops after this many units of work per op and value of the
 /// graph, plus AC_GREEDY_WORK_MIN; the plan is then the best reached.

@@ -46,6 +46,20 @@ AcStatus acPlanFromSaved(const AcGraph *g, const uint8_t *saved, AcPlan *plan,
 AcStatus acPlanStartSetSim(const AcGraph *g, int64_t staticBytes, uint8_t *saved,
                            AcSimResult *sim, AcError *err);
 
+/* May v be added to a save set (plan.h invariants): a forward result that
+ * owns its storage, which the backward reads and no ac.recompute forces? */
+int acPlanSavable(const AcGraph *g, AcId v);
+
+/* Structural signatures (signature.c) into sig[numValues]: a hash of the
+ * value's tree AC_PLAN_SIG_DEPTH producers deep, each node its producer's
+ * name and operand count, its result number and logical bytes, and its
+ * operands' trees in order; an argument is a leaf, its role and bytes;
+ * a node AC_PLAN_SIG_DEPTH deep is a leaf, its logical bytes alone.
+ * Equal for the same value of each of a model's repeated layers, equal
+ * in every run (names hashed by their text). */
+enum { AC_PLAN_SIG_DEPTH = 4 };
+AcStatus acPlanSignatures(const AcGraph *g, uint64_t *sig, AcError *err);
+
 /* The recomputed values of the group running at `peakOp` that may be saved
  * back (the starting set's candidates: the op's results, then walking back
  * through the recomputed producers of its operands, nearest first): at most

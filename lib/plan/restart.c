@@ -8,13 +8,19 @@
  * one value back lowers one of them and raises the others by its size.  A
  * restart saves back one recomputed value of the group at the peak and runs
  * greedy's trajectory again from that set, which then drops what the save
- * made unnecessary elsewhere.  Each round tries the nearest candidates and
- * keeps the lowest floor when it is below the current one.  Everything is
- * deterministic: counts bound it, not the clock (a deadline only cuts). */
+ * made unnecessary elsewhere.  A balanced floor over repeated layers falls
+ * only when every layer changes at once, so a round also tries class
+ * moves: saving back, or dropping, every value of a class of values alike
+ * (acPlanSignatures: the same value of each layer) at once.  Each round
+ * tries the best of both kinds and walks on from the lowest floor.
+ * Everything is deterministic: counts bound it, not the clock (a deadline
+ * only cuts). */
 #include "greedy_internal.h"
 #include "plan_internal.h"
 #include "autoac/simulate.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One restart: greedy's trajectory from `saved` (derivable), its floor plan
@@ -39,12 +45,36 @@ static AcStatus acRestartTry(const AcGraph *g, const uint8_t *saved,
   return st;
 }
 
+/* A value's signature and id (acRestartClasses sorts them). */
+typedef struct AcSigId {
+  uint64_t sig;
+  AcId id;
+} AcSigId;
+
+/* A move: save back `save` (the members of its class when `whole`) and
+ * drop the members of the class of `drop` (either may be AC_NONE), and its
+ * score (acRestartExcess). */
+typedef struct AcMove {
+  AcId save, drop;
+  uint8_t whole;
+  double score;
+} AcMove;
+
 /* Scratch of the restarts. */
 typedef struct AcRestart {
   AcPlan *trial, *next, *cur;
   uint8_t *saved, *seen;
-  uint8_t *keep;            /* what earlier rounds saved back, and the try */
-  AcId kept;                /* the best try's saved-back value */
+  uint8_t *keep;            /* what earlier rounds saved back */
+  uint8_t *tryKeep;         /* keep, with a try's change */
+  uint64_t *sig;            /* acPlanSignatures */
+  AcSigId *pairs;           /* [numValues] scratch of acRestartClasses */
+  AcId *members;            /* a move's values, ... */
+  uint8_t *memberDrop;      /* ... each saved back (0) or dropped (1) */
+  intptr_t numMembers;
+  AcMove best;              /* the round's best move */
+  AcDropChecker *ck;
+  intptr_t classSims;       /* class moves scored so far, at most ... */
+  intptr_t maxClassSims;    /* ... this many (AC_FLOOR_RESTART_CLASS_WORK) */
   AcSimResult sim;          /* the plan's, with a timeline */
 } AcRestart;
 
@@ -142,35 +172,200 @@ static AcStatus acRestartCandidates(const AcGraph *g, const AcPlan *plan,
   return AC_OK;
 }
 
-/* One round from `cur` (simulated in r->sim): the restart with the lowest
- * floor (ties: the earlier candidate) into r->next, its floor into *peak
- * and its saved-back value into r->kept; *found when any try ran. */
+/* May v be in a move on `cur`: a value of bytes (a save back: recomputed,
+ * may be saved back, not a replayed draw's result, as acRestartCandidates
+ * says; a drop: saved and droppable)? */
+static int acRestartMovable(const AcGraph *g, const AcPlan *cur, AcRestart *r,
+                            AcId v, int drop) {
+  if (g->values[v].bytes == 0 || !acPlanSavable(g, v))
+    return 0;
+  if (drop)
+    return cur->saved[v] && acDropCheckerOk(r->ck, cur->saved, v);
+  return !cur->saved[v] && cur->recompute[g->values[v].producer] &&
+         g->ops[g->values[v].producer].kind != AC_KIND_RNG_REPLAY;
+}
+
+/* Appends the members of the class of `rep` movable by `drop` on `cur`
+ * to r->members, in value order. */
+static void acRestartClass(const AcGraph *g, const AcPlan *cur, AcRestart *r,
+                           AcId rep, int drop) {
+  for (AcId v = 0; v < (AcId)g->numValues; ++v)
+    if (r->sig[v] == r->sig[rep] && acRestartMovable(g, cur, r, v, drop)) {
+      r->memberDrop[r->numMembers] = (uint8_t)drop;
+      r->members[r->numMembers++] = v;
+    }
+}
+
+/* The members of move `m` on `cur` into r->members: what it saves back,
+ * then what it drops. */
+static void acRestartMembers(const AcGraph *g, const AcPlan *cur, AcRestart *r,
+                             const AcMove *m) {
+  r->numMembers = 0;
+  if (m->save != AC_NONE && !m->whole) {
+    r->memberDrop[0] = 0;
+    r->members[r->numMembers++] = m->save;
+  } else if (m->save != AC_NONE) {
+    acRestartClass(g, cur, r, m->save, 0);
+  }
+  if (m->drop != AC_NONE)
+    acRestartClass(g, cur, r, m->drop, 1);
+}
+
+static int acSigIdCmp(const void *a, const void *b) {
+  const AcSigId *x = a, *y = b;
+  if (x->sig != y->sig)
+    return x->sig < y->sig ? -1 : 1;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The classes of two or more values movable by `drop` on `cur`: their
+ * first members into out[] (largest class first; ties: the earlier first
+ * member), at most `max`; returns their count. */
+static intptr_t acRestartClasses(const AcGraph *g, const AcPlan *cur,
+                                 AcRestart *r, int drop, AcId *out,
+                                 intptr_t max) {
+  intptr_t n = 0, nc = 0;
+  for (AcId v = 0; v < (AcId)g->numValues; ++v)
+    if (acRestartMovable(g, cur, r, v, drop))
+      r->pairs[n++] = (AcSigId){r->sig[v], v};
+  qsort(r->pairs, (size_t)n, sizeof *r->pairs, acSigIdCmp);
+  /* Runs of one signature become (UINT64_MAX - size, first member). */
+  for (intptr_t i = 0, j; i < n; i = j) {
+    for (j = i; j < n && r->pairs[j].sig == r->pairs[i].sig; ++j)
+      ;
+    if (j - i >= 2)
+      r->pairs[nc++] = (AcSigId){UINT64_MAX - (uint64_t)(j - i), r->pairs[i].id};
+  }
+  qsort(r->pairs, (size_t)nc, sizeof *r->pairs, acSigIdCmp);
+  if (nc > max)
+    nc = max;
+  for (intptr_t i = 0; i < nc; ++i)
+    out[i] = r->pairs[i].id;
+  return nc;
+}
+
+/* Applies r->members to a copy of `cur`'s set in *saved (saved back, or
+ * dropped) and to a copy of r->keep in r->tryKeep (kept, or no more). */
+static void acRestartApply(const AcGraph *g, const AcPlan *cur, AcRestart *r,
+                           uint8_t *saved) {
+  memcpy(saved, cur->saved, (size_t)g->numValues);
+  memcpy(r->tryKeep, r->keep, (size_t)g->numValues);
+  for (intptr_t i = 0; i < r->numMembers; ++i) {
+    saved[r->members[i]] = !r->memberDrop[i];
+    r->tryKeep[r->members[i]] = !r->memberDrop[i];
+  }
+}
+
+/* Scores move m on `cur`: the excess over `level` of the plan it makes
+ * (r->trial). */
+static AcStatus acRestartScore(const AcGraph *g, const AcPlan *cur,
+                               int64_t level, AcRestart *r, AcMove *m,
+                               AcError *err) {
+  AcSimResult sim;
+  memset(&sim, 0, sizeof sim);
+  r->classSims++;
+  acRestartMembers(g, cur, r, m);
+  acRestartApply(g, cur, r, r->trial->saved);
+  AcStatus st = acPlanDerive(g, r->trial, err);
+  if (st == AC_OK)
+    st = acSimulate(g, r->trial, r->sim.staticBytes, 1, &sim, err);
+  if (st == AC_OK)
+    m->score = acRestartExcess(&sim, level);
+  acSimResultClear(&sim);
+  return st;
+}
+
+/* Inserts m into out[0..*n), the AC_FLOOR_RESTART_TRIES lowest scores
+ * (stable: ties keep the earlier). */
+static void acRestartRank(AcMove *out, intptr_t *n, const AcMove *m) {
+  intptr_t i = *n;
+  if (i == AC_FLOOR_RESTART_TRIES) {
+    if (m->score >= out[i - 1].score)
+      return;
+    --i;
+  } else {
+    ++*n;
+  }
+  for (; i > 0 && m->score < out[i - 1].score; --i)
+    out[i] = out[i - 1];
+  out[i] = *m;
+}
+
+/* The best class moves on `cur`: each class saved back, each class
+ * dropped, then each pair of the two (a class saved back in place of
+ * another: the save that splits a layer elsewhere), within
+ * r->maxClassSims, scored by acRestartScore; the AC_FLOOR_RESTART_TRIES
+ * lowest into out[] (ties: the earlier), their count into *n. */
+static AcStatus acRestartClassMoves(const AcGraph *g, const AcPlan *cur,
+                                    int64_t level, AcRestart *r, AcMove *out,
+                                    intptr_t *n, AcError *err) {
+  AcId sv[AC_FLOOR_RESTART_CLASSES], dr[AC_FLOOR_RESTART_CLASSES];
+  intptr_t ns = acRestartClasses(g, cur, r, 0, sv, AC_FLOOR_RESTART_CLASSES);
+  intptr_t nd = acRestartClasses(g, cur, r, 1, dr, AC_FLOOR_RESTART_CLASSES);
+  AcStatus st = AC_OK;
+  *n = 0;
+  for (intptr_t i = -1; i < ns && st == AC_OK; ++i)
+    for (intptr_t j = -1; j < nd && st == AC_OK; ++j) {
+      AcMove m = {i < 0 ? AC_NONE : sv[i], j < 0 ? AC_NONE : dr[j], 1, 0.0};
+      if ((i < 0 && j < 0) || r->classSims >= r->maxClassSims)
+        continue;
+      if ((st = acRestartScore(g, cur, level, r, &m, err)) == AC_OK)
+        acRestartRank(out, n, &m);
+    }
+  return st;
+}
+
+/* Greedy's trajectory from `cur` after move `m`, with what it saves back
+ * kept (and what it drops no more kept); the lowest floor so far (ties:
+ * the earlier try) goes to r->next, *peak and r->best. */
+static AcStatus acRestartMove(const AcGraph *g, const AcPlanOptions *opts,
+                              double deadline, const AcPlan *cur,
+                              AcRestart *r, const AcMove *m, int64_t *peak,
+                              int *found, int *cut, AcError *err) {
+  int64_t p = 0;
+  acRestartMembers(g, cur, r, m);
+  if (r->numMembers == 0)
+    return AC_OK;
+  acRestartApply(g, cur, r, r->saved);
+  AcStatus st = acRestartTry(g, r->saved, r->tryKeep, opts, deadline,
+                             r->trial, &p, cut, err);
+  if (st == AC_OK && (!*found || p < *peak)) {
+    *peak = p;
+    *found = 1;
+    r->best = *m;
+    acPlanCopy(r->next, r->trial);
+  }
+  return st;
+}
+
+/* One round from `cur` (simulated in r->sim): the restarts of the best
+ * single saves back of the peak's group and of the best class moves; the
+ * lowest floor (ties: the earlier try) into r->next, *peak and r->best;
+ * *found when any try ran. */
 static AcStatus acRestartRound(const AcGraph *g, const AcPlanOptions *opts,
                                double deadline, const AcPlan *cur,
                                AcRestart *r, int64_t *peak, int *found,
                                int *cut, AcError *err) {
   AcId anchor, cand[AC_FLOOR_RESTART_TRIES];
-  intptr_t nc = 0;
+  AcMove moves[2 * AC_FLOOR_RESTART_TRIES];
+  intptr_t nc = 0, nm = 0;
   int64_t level = r->sim.peakBytes - (r->sim.peakBytes - r->sim.staticBytes) / 32;
   *found = 0;
-  AcStatus st = acRestartAnchor(g, cur, &r->sim, &anchor, err);
-  if (st == AC_OK)
-    st = acRestartCandidates(g, cur, anchor, level, r, cand, &nc, err);
-  for (intptr_t k = 0; st == AC_OK && k < nc && !*cut; ++k) {
-    int64_t p = 0;
-    memcpy(r->saved, cur->saved, (size_t)g->numValues);
-    r->saved[cand[k]] = 1;
-    r->keep[cand[k]] = 1;
-    st = acRestartTry(g, r->saved, r->keep, opts, deadline, r->trial, &p, cut,
-                      err);
-    r->keep[cand[k]] = 0;
-    if (st == AC_OK && (!*found || p < *peak)) {
-      *peak = p;
-      *found = 1;
-      r->kept = cand[k];
-      acPlanCopy(r->next, r->trial);
-    }
+  AcStatus st = AC_OK;
+  /* Single saves back lower a peak in the backward (its group's); class
+     moves may lower any (a forward peak, by smaller saves in each layer). */
+  if (r->sim.peakKind != AC_STEP_FWD && r->sim.peakOp != AC_NONE) {
+    st = acRestartAnchor(g, cur, &r->sim, &anchor, err);
+    if (st == AC_OK)
+      st = acRestartCandidates(g, cur, anchor, level, r, cand, &nc, err);
   }
+  for (intptr_t k = 0; k < nc; ++k)
+    moves[k] = (AcMove){cand[k], AC_NONE, 0, 0.0};
+  if (st == AC_OK)
+    st = acRestartClassMoves(g, cur, level, r, moves + nc, &nm, err);
+  for (intptr_t k = 0; st == AC_OK && k < nc + nm && !*cut; ++k)
+    st = acRestartMove(g, opts, deadline, cur, r, &moves[k], peak, found, cut,
+                       err);
   return st;
 }
 
@@ -187,12 +382,24 @@ AcStatus acFloorRestarts(const AcGraph *g, const AcPlanOptions *opts,
   r.saved = acMalloc((size_t)g->numValues + 1);
   r.seen = acCalloc((size_t)g->numOps + 1, 1);
   r.keep = acCalloc((size_t)g->numValues + 1, 1);
+  r.tryKeep = acMalloc((size_t)g->numValues + 1);
+  r.sig = acMalloc(((size_t)g->numValues + 1) * sizeof *r.sig);
+  r.pairs = acMalloc(((size_t)g->numValues + 1) * sizeof *r.pairs);
+  r.members = acMalloc(((size_t)g->numValues + 1) * sizeof *r.members);
+  r.memberDrop = acMalloc((size_t)g->numValues + 1);
+  r.ck = acDropCheckerCreate(g);
+  r.maxClassSims = AC_FLOOR_RESTART_CLASS_WORK / (g->numOps + g->numValues + 1);
+  if (r.maxClassSims < AC_FLOOR_RESTART_CLASSES)
+    r.maxClassSims = AC_FLOOR_RESTART_CLASSES;
   *changed = 0;
-  if (!r.trial || !r.next || !r.cur || !r.saved || !r.seen || !r.keep) {
+  if (!r.trial || !r.next || !r.cur || !r.saved || !r.seen || !r.keep ||
+      !r.tryKeep || !r.sig || !r.pairs || !r.members || !r.memberDrop || !r.ck) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                     "out of memory while planning");
     goto cleanup;
   }
+  if ((st = acPlanSignatures(g, r.sig, err)) != AC_OK)
+    goto cleanup;
   acPlanCopy(r.cur, plan);
   int64_t bestPeak = -1;
   int stale = 0;
@@ -202,8 +409,7 @@ AcStatus acFloorRestarts(const AcGraph *g, const AcPlanOptions *opts,
       goto cleanup;
     if (bestPeak < 0)
       bestPeak = r.sim.peakBytes;
-    if (r.sim.peakKind == AC_STEP_FWD || r.sim.peakOp == AC_NONE ||
-        r.sim.peakBytes <= opts->budget)
+    if (r.sim.peakBytes <= opts->budget)
       break;
     int64_t peak = 0;
     int found = 0;
@@ -214,8 +420,10 @@ AcStatus acFloorRestarts(const AcGraph *g, const AcPlanOptions *opts,
       break;
     /* The walk goes on from the round's best even when it is above the
        best so far (a balanced floor falls one peak at a time). */
+    acRestartMembers(g, r.cur, &r, &r.best);
+    for (intptr_t i = 0; i < r.numMembers; ++i)
+      r.keep[r.members[i]] = !r.memberDrop[i];
     acPlanCopy(r.cur, r.next);
-    r.keep[r.kept] = 1;
     if (peak < bestPeak) {
       bestPeak = peak;
       acPlanCopy(plan, r.next);
@@ -234,5 +442,11 @@ cleanup:
   acFree(r.saved);
   acFree(r.seen);
   acFree(r.keep);
+  acFree(r.tryKeep);
+  acFree(r.sig);
+  acFree(r.pairs);
+  acFree(r.members);
+  acFree(r.memberDrop);
+  acDropCheckerDestroy(r.ck);
   return st;
 }

@@ -68,8 +68,7 @@ static AcStatus acStartTry(AcStart *s, const uint8_t *saved, int *ok) {
   return AC_OK;
 }
 
-/* May v be added to a save set (plan.h invariants)? */
-static int acStartSavable(const AcGraph *g, AcId v) {
+int acPlanSavable(const AcGraph *g, AcId v) {
   const AcValue *val = &g->values[v];
   if (val->role != AC_ROLE_RESULT || val->phase != AC_PHASE_FWD ||
       val->aliasRoot != v || !val->saveCandidate)
@@ -93,7 +92,7 @@ static intptr_t acStartCandidates(const AcGraph *g, const AcPlan *plan,
     const AcOp *op = &g->ops[o];
     for (int32_t r = 0; r < op->numResults && n < AC_START_CANDIDATES; ++r) {
       AcId v = g->values[op->firstResult + r].aliasRoot;
-      if (acStartSavable(g, v) && !plan->saved[v]) {
+      if (acPlanSavable(g, v) && !plan->saved[v]) {
         int dup = 0;
         for (intptr_t k = 0; k < n && !dup; ++k)
           dup = out[k] == v;
@@ -133,14 +132,14 @@ static intptr_t acStartSpread(const AcGraph *g, const AcPlan *plan, AcId *out,
                               intptr_t n, intptr_t max) {
   intptr_t total = 0;
   for (AcId v = 0; v < (AcId)g->numValues; ++v)
-    total += acStartSavable(g, v) && !plan->saved[v] &&
+    total += acPlanSavable(g, v) && !plan->saved[v] &&
              plan->recompute[g->values[v].producer];
   if (total == 0 || max <= 0)
     return n;
   intptr_t want = max < total ? max : total, k = 0, i = 0;
   /* The i-th pick is the middle one of the i-th of `want` equal shares. */
   for (AcId v = 0; v < (AcId)g->numValues && i < want; ++v) {
-    if (!acStartSavable(g, v) || plan->saved[v] || !plan->recompute[g->values[v].producer])
+    if (!acPlanSavable(g, v) || plan->saved[v] || !plan->recompute[g->values[v].producer])
       continue;
     if (k++ != ((2 * i + 1) * total) / (2 * want))
       continue;
@@ -171,7 +170,7 @@ static AcStatus acStartSaveOutputs(AcStart *s) {
     const AcValue *val = &g->values[v];
     if ((val->retFlags & AC_RET_OUTPUT) && val->role == AC_ROLE_RESULT) {
       AcId r = val->aliasRoot;
-      if (acStartSavable(g, r) && !s->cur[r] &&
+      if (acPlanSavable(g, r) && !s->cur[r] &&
           s->curPlan->recompute[g->values[r].producer]) {
         s->cur[r] = 1;
         added = 1;

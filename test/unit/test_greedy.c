@@ -801,6 +801,190 @@ AC_TEST(floorRestarts) {
   CHECK(graphs >= 25 && lowered >= 1);
 }
 
+/* The canonical text of v's tree `d` producers deep (acPlanSignatures's
+ * definition, written out): signatures must be equal exactly when these
+ * are.  Appends to buf (cap bytes). */
+static void sigText(const AcGraph *g, AcId v, int d, char *buf, size_t cap) {
+  const AcValue *val = &g->values[v];
+  size_t n = strlen(buf);
+  if (d < 0) {
+    snprintf(buf + n, cap - n, "leaf(%lld)", (long long)val->logicalBytes);
+    return;
+  }
+  if (val->producer == AC_NONE) {
+    snprintf(buf + n, cap - n, "arg(%d,%lld)", val->role,
+             (long long)val->logicalBytes);
+    return;
+  }
+  const AcOp *op = &g->ops[val->producer];
+  snprintf(buf + n, cap - n, "%s/%d#%d:%lld", op->name, op->numOperands,
+           val->index, (long long)val->logicalBytes);
+  strncat(buf, "[", cap - strlen(buf) - 1);
+  for (int32_t i = 0; i < op->numOperands; ++i) {
+    sigText(g, acOpOperand(g, val->producer, i), d - 1, buf, cap);
+    strncat(buf, ",", cap - strlen(buf) - 1);
+  }
+  strncat(buf, "]", cap - strlen(buf) - 1);
+}
+
+/* Signatures against their written-out definition on random graphs: two
+ * values have equal signatures exactly when their trees' texts are equal,
+ * and a second run gives the same signatures. */
+AC_TEST(signaturesMatchTrees) {
+  int graphs = 0, classes = 0;
+  enum { CAP = 1 << 16 };
+  for (int si = 0; si < 12; ++si) {
+    AcGraph *g = tkGenGraph(floorSeed(si, 12, 9100), 1 + si % 2, 1, 30, 15);
+    if (!g)
+      continue;
+    ++graphs;
+    intptr_t nv = g->numValues;
+    uint64_t *a = calloc((size_t)nv + 1, sizeof *a);
+    uint64_t *b = calloc((size_t)nv + 1, sizeof *b);
+    char **text = calloc((size_t)nv + 1, sizeof *text);
+    CHECK(acPlanSignatures(g, a, NULL) == AC_OK);
+    CHECK(acPlanSignatures(g, b, NULL) == AC_OK);
+    CHECK(!memcmp(a, b, (size_t)nv * sizeof *a));
+    for (AcId v = 0; v < (AcId)nv; ++v) {
+      text[v] = calloc(CAP, 1);
+      sigText(g, v, AC_PLAN_SIG_DEPTH - 1, text[v], CAP);
+      CHECK(strlen(text[v]) < CAP - 1);
+    }
+    for (AcId v = 0; v < (AcId)nv; ++v)
+      for (AcId w = v + 1; w < (AcId)nv; ++w) {
+        int same = !strcmp(text[v], text[w]);
+        CHECK(same == (a[v] == a[w]));
+        classes += same && g->values[v].producer != AC_NONE;
+      }
+    for (AcId v = 0; v < (AcId)nv; ++v)
+      free(text[v]);
+    free(text);
+    free(a);
+    free(b);
+    acGraphDestroy(g);
+  }
+  printf("  %d graphs, %d pairs of results alike\n", graphs, classes);
+  CHECK(graphs >= 10 && classes > 0);
+}
+
+/* A stack of `layers` equal layers, each mm (saved: compute-intensive)
+ * then `chain` cheap ops of `bytes[k]` each, the layer's output the last;
+ * the backward reads every activation in reverse, so the min cut
+ * recomputes each layer's chain from its mm. */
+static AcGraph *layeredGraph(int layers, int chain, const int64_t *bytes) {
+  AcGraphBuilder *b = acGraphBuilderCreate();
+  acGraphBuilderAddFunc(b, "stack");
+  AcId h = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, bytes[chain - 1]);
+  AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, bytes[chain - 1]);
+  AcId acts[64];
+  int na = 0;
+  for (int l = 0; l < layers; ++l) {
+    AcId w = acGraphBuilderAddArg(b, AC_ROLE_PARAM, 64);
+    AcId mm = tkAdd(b, "mm", (AcId[]){h, w}, 2, bytes[0], AC_KIND_MATMUL, 1, 1e-3);
+    acGraphBuilderOp(b, mm)->computeIntensive = 1;
+    h = tkRes(b, mm);
+    acts[na++] = h;
+    for (int k = 1; k < chain; ++k) {
+      h = tkRes(b, tkAdd(b, "gelu", &h, 1, bytes[k], AC_KIND_ELEMENTWISE, 1, 1e-6));
+      acts[na++] = h;
+    }
+  }
+  AcId gr = dy;
+  for (int i = na - 1; i >= 0; --i)
+    gr = tkRes(b, tkAdd(b, "mul", (AcId[]){gr, acts[i]}, 2, bytes[chain - 1],
+                        AC_KIND_ELEMENTWISE, 1, 1e-6));
+  return finishOutGrad(b, h, gr);
+}
+
+/* The lowest peak over every save set of g's savable values (at most 20),
+ * by simulating each. */
+static int64_t bruteForceFloor(const AcGraph *g, int64_t staticB) {
+  AcId cand[20];
+  int n = 0;
+  for (AcId v = 0; v < (AcId)g->numValues; ++v)
+    if (acPlanSavable(g, v)) {
+      CHECK(n < 20);
+      if (n < 20)
+        cand[n++] = v;
+    }
+  AcPlan *p = acPlanCreate(g);
+  int64_t best = INT64_MAX;
+  for (uint32_t mask = 0; mask < (1u << n); ++mask) {
+    memset(p->saved, 0, (size_t)g->numValues);
+    for (int i = 0; i < n; ++i)
+      p->saved[cand[i]] = (mask >> i) & 1;
+    int64_t pk = peakOf(g, p, staticB);
+    if (pk >= 0 && pk < best)
+      best = pk;
+  }
+  acPlanDestroy(p);
+  return best;
+}
+
+/* The same value of every layer has one signature, other values others;
+ * and on layered graphs (random layer shapes) the restarts' class moves
+ * reach below greedy's floor where single saves back do not: the floor
+ * balanced over the layers (docs/planner.md, "Restarts").  The restarts
+ * are never above greedy's floor and never below the brute-force optimum
+ * over every subset of the start's saves. */
+AC_TEST(restartClassMoves) {
+  int graphs = 0, lowered = 0, optimal = 0;
+  uint64_t rng = 0x5eed1234u;
+  for (int gi = 0; gi < 8; ++gi) {
+    int layers = 3 + (gi / 2) % 2, chain = 3 + gi % 2;
+    int64_t bytes[8];
+    for (int k = 0; k < chain; ++k) {
+      rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+      bytes[k] = 1000 * (1 + (int64_t)((rng >> 33) % 8));
+    }
+    AcGraph *g = layeredGraph(layers, chain, bytes);
+    if (!g)
+      continue;
+    ++graphs;
+    uint64_t *sig = calloc((size_t)g->numValues + 1, sizeof *sig);
+    CHECK(acPlanSignatures(g, sig, NULL) == AC_OK);
+    /* Layers 2.. read alike inputs 4 producers back: each activation of
+       layer l has the signature of the same one of layer l - 1, and none
+       of another position. */
+    for (AcId v = 0; v < (AcId)g->numValues; ++v)
+      for (AcId w = 0; w < (AcId)g->numValues; ++w) {
+        const AcValue *x = &g->values[v], *y = &g->values[w];
+        if (x->producer == AC_NONE || y->producer == AC_NONE ||
+            x->phase != AC_PHASE_FWD || y->phase != AC_PHASE_FWD ||
+            v < 2 * chain + 3 || w < 2 * chain + 3)
+          continue;
+        int sameSpot = (x->producer - y->producer) % chain == 0;
+        CHECK(sameSpot == (sig[v] == sig[w]));
+      }
+    free(sig);
+    int64_t staticB = acSimStaticBytes(g, 1.0, 16);
+    uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+    CHECK(acPlanStartSet(g, staticB, s0, NULL) == AC_OK);
+    AcTrajectory *t = NULL;
+    CHECK(acGreedyTrajectoryFrom(g, s0, staticB, &t, NULL) == AC_OK);
+    AcPlan *p = acPlanCreate(g);
+    CHECK(acTrajectoryPlan(g, t, t->numPlans - 1, p, NULL) == AC_OK);
+    int64_t lo = t->peakBytes[t->numPlans - 1];
+    AcPlanOptions o = {AC_STRATEGY_GREEDY, 0, staticB, 1, 0};
+    int changed = 0, limited = 0;
+    CHECK(acFloorRestarts(g, &o, 0, p, &changed, &limited, NULL) == AC_OK);
+    int64_t peak = peakOf(g, p, staticB);
+    int64_t best = bruteForceFloor(g, staticB);
+    CHECK(peak <= lo && peak >= best && changed == (peak < lo));
+    lowered += peak < lo;
+    optimal += peak == best;
+    printf("  %d layers x %d: greedy %lld, restarts %lld, optimum %lld\n",
+           layers, chain, (long long)lo, (long long)peak, (long long)best);
+    acTrajectoryDestroy(t);
+    acPlanDestroy(p);
+    free(s0);
+    acGraphDestroy(g);
+  }
+  printf("  restarts below greedy's floor on %d of %d, at the optimum on %d\n",
+         lowered, graphs, optimal);
+  CHECK(graphs == 8 && lowered >= 2);
+}
+
 /* The floor-only beam (the floor search's on graphs where the full beam is
  * not cheap, issue 21 item 4) on random graphs: within its simulation
  * limit (the floor search's, and a tight one of 3 expansions), its front's
@@ -951,6 +1135,8 @@ int main(void) {
   RUN(floorSearchMeetsWhatAnySearchMeets);
   RUN(floorOnlyBeamBounded);
   RUN(floorRestarts);
+  RUN(signaturesMatchTrees);
+  RUN(restartClassMoves);
   RUN(startNeverWorse);
   RUN(handedSimulationsAreFresh);
   RUN(startSavesReturnedOutput);
