@@ -70,6 +70,7 @@ typedef struct AcRestart {
   AcSigId *pairs;           /* [numValues] scratch of acRestartClasses */
   AcId *members;            /* a move's values, ... */
   uint8_t *memberDrop;      /* ... each saved back (0) or dropped (1) */
+  uint8_t *movable;         /* [numValues] acRestartMovable on the round's plan */
   intptr_t numMembers;
   AcMove best;              /* the round's best move */
   AcDropChecker *ck;
@@ -174,41 +175,53 @@ static AcStatus acRestartCandidates(const AcGraph *g, const AcPlan *plan,
 
 /* May v be in a move on `cur`: a value of bytes (a save back: recomputed,
  * may be saved back, not a replayed draw's result, as acRestartCandidates
- * says; a drop: saved and droppable)? */
-static int acRestartMovable(const AcGraph *g, const AcPlan *cur, AcRestart *r,
-                            AcId v, int drop) {
+ * says; a drop: saved and droppable)?  AC_MOVE_SAVE, AC_MOVE_DROP or 0. */
+enum { AC_MOVE_SAVE = 1, AC_MOVE_DROP = 2 };
+
+static uint8_t acRestartMovable(const AcGraph *g, const AcPlan *cur,
+                                AcRestart *r, AcId v) {
   if (g->values[v].bytes == 0 || !acPlanSavable(g, v))
     return 0;
-  if (drop)
-    return cur->saved[v] && acDropCheckerOk(r->ck, cur->saved, v);
-  return !cur->saved[v] && cur->recompute[g->values[v].producer] &&
-         g->ops[g->values[v].producer].kind != AC_KIND_RNG_REPLAY;
+  if (cur->saved[v])
+    return acDropCheckerOk(r->ck, cur->saved, v) ? AC_MOVE_DROP : 0;
+  return cur->recompute[g->values[v].producer] &&
+                 g->ops[g->values[v].producer].kind != AC_KIND_RNG_REPLAY
+             ? AC_MOVE_SAVE
+             : 0;
 }
 
-/* Appends the members of the class of `rep` movable by `drop` on `cur`
- * to r->members, in value order. */
-static void acRestartClass(const AcGraph *g, const AcPlan *cur, AcRestart *r,
-                           AcId rep, int drop) {
+/* r->movable for `cur`: once a round, since every move of a round starts
+ * from the same plan. */
+static void acRestartMovables(const AcGraph *g, const AcPlan *cur,
+                              AcRestart *r) {
   for (AcId v = 0; v < (AcId)g->numValues; ++v)
-    if (r->sig[v] == r->sig[rep] && acRestartMovable(g, cur, r, v, drop)) {
+    r->movable[v] = acRestartMovable(g, cur, r, v);
+}
+
+/* Appends the members of the class of `rep` movable by `drop` (in
+ * r->movable) to r->members, in value order. */
+static void acRestartClass(const AcGraph *g, AcRestart *r, AcId rep,
+                           int drop) {
+  uint8_t kind = drop ? AC_MOVE_DROP : AC_MOVE_SAVE;
+  for (AcId v = 0; v < (AcId)g->numValues; ++v)
+    if (r->sig[v] == r->sig[rep] && r->movable[v] == kind) {
       r->memberDrop[r->numMembers] = (uint8_t)drop;
       r->members[r->numMembers++] = v;
     }
 }
 
-/* The members of move `m` on `cur` into r->members: what it saves back,
- * then what it drops. */
-static void acRestartMembers(const AcGraph *g, const AcPlan *cur, AcRestart *r,
-                             const AcMove *m) {
+/* The members of move `m` into r->members (r->movable filled for the
+ * plan it applies to): what it saves back, then what it drops. */
+static void acRestartMembers(const AcGraph *g, AcRestart *r, const AcMove *m) {
   r->numMembers = 0;
   if (m->save != AC_NONE && !m->whole) {
     r->memberDrop[0] = 0;
     r->members[r->numMembers++] = m->save;
   } else if (m->save != AC_NONE) {
-    acRestartClass(g, cur, r, m->save, 0);
+    acRestartClass(g, r, m->save, 0);
   }
   if (m->drop != AC_NONE)
-    acRestartClass(g, cur, r, m->drop, 1);
+    acRestartClass(g, r, m->drop, 1);
 }
 
 static int acSigIdCmp(const void *a, const void *b) {
@@ -218,15 +231,15 @@ static int acSigIdCmp(const void *a, const void *b) {
   return (x->id > y->id) - (x->id < y->id);
 }
 
-/* The classes of two or more values movable by `drop` on `cur`: their
- * first members into out[] (largest class first; ties: the earlier first
- * member), at most `max`; returns their count. */
-static intptr_t acRestartClasses(const AcGraph *g, const AcPlan *cur,
-                                 AcRestart *r, int drop, AcId *out,
-                                 intptr_t max) {
+/* The classes of two or more values movable by `drop` (r->movable):
+ * their first members into out[] (largest class first; ties: the earlier
+ * first member), at most `max`; returns their count. */
+static intptr_t acRestartClasses(const AcGraph *g, AcRestart *r, int drop,
+                                 AcId *out, intptr_t max) {
+  uint8_t kind = drop ? AC_MOVE_DROP : AC_MOVE_SAVE;
   intptr_t n = 0, nc = 0;
   for (AcId v = 0; v < (AcId)g->numValues; ++v)
-    if (acRestartMovable(g, cur, r, v, drop))
+    if (r->movable[v] == kind)
       r->pairs[n++] = (AcSigId){r->sig[v], v};
   qsort(r->pairs, (size_t)n, sizeof *r->pairs, acSigIdCmp);
   /* Runs of one signature become (UINT64_MAX - size, first member). */
@@ -264,7 +277,7 @@ static AcStatus acRestartScore(const AcGraph *g, const AcPlan *cur,
   AcSimResult sim;
   memset(&sim, 0, sizeof sim);
   r->classSims++;
-  acRestartMembers(g, cur, r, m);
+  acRestartMembers(g, r, m);
   acRestartApply(g, cur, r, r->trial->saved);
   AcStatus st = acPlanDerive(g, r->trial, err);
   if (st == AC_OK)
@@ -300,8 +313,8 @@ static AcStatus acRestartClassMoves(const AcGraph *g, const AcPlan *cur,
                                     int64_t level, AcRestart *r, AcMove *out,
                                     intptr_t *n, AcError *err) {
   AcId sv[AC_FLOOR_RESTART_CLASSES], dr[AC_FLOOR_RESTART_CLASSES];
-  intptr_t ns = acRestartClasses(g, cur, r, 0, sv, AC_FLOOR_RESTART_CLASSES);
-  intptr_t nd = acRestartClasses(g, cur, r, 1, dr, AC_FLOOR_RESTART_CLASSES);
+  intptr_t ns = acRestartClasses(g, r, 0, sv, AC_FLOOR_RESTART_CLASSES);
+  intptr_t nd = acRestartClasses(g, r, 1, dr, AC_FLOOR_RESTART_CLASSES);
   AcStatus st = AC_OK;
   *n = 0;
   for (intptr_t i = -1; i < ns && st == AC_OK; ++i)
@@ -323,7 +336,7 @@ static AcStatus acRestartMove(const AcGraph *g, const AcPlanOptions *opts,
                               AcRestart *r, const AcMove *m, int64_t *peak,
                               int *found, int *cut, AcError *err) {
   int64_t p = 0;
-  acRestartMembers(g, cur, r, m);
+  acRestartMembers(g, r, m);
   if (r->numMembers == 0)
     return AC_OK;
   acRestartApply(g, cur, r, r->saved);
@@ -361,6 +374,7 @@ static AcStatus acRestartRound(const AcGraph *g, const AcPlanOptions *opts,
   }
   for (intptr_t k = 0; k < nc; ++k)
     moves[k] = (AcMove){cand[k], AC_NONE, 0, 0.0};
+  acRestartMovables(g, cur, r);
   if (st == AC_OK)
     st = acRestartClassMoves(g, cur, level, r, moves + nc, &nm, err);
   for (intptr_t k = 0; st == AC_OK && k < nc + nm && !*cut; ++k)
@@ -387,13 +401,15 @@ AcStatus acFloorRestarts(const AcGraph *g, const AcPlanOptions *opts,
   r.pairs = acMalloc(((size_t)g->numValues + 1) * sizeof *r.pairs);
   r.members = acMalloc(((size_t)g->numValues + 1) * sizeof *r.members);
   r.memberDrop = acMalloc((size_t)g->numValues + 1);
+  r.movable = acMalloc((size_t)g->numValues + 1);
   r.ck = acDropCheckerCreate(g);
   r.maxClassSims = AC_FLOOR_RESTART_CLASS_WORK / (g->numOps + g->numValues + 1);
   if (r.maxClassSims < AC_FLOOR_RESTART_CLASSES)
     r.maxClassSims = AC_FLOOR_RESTART_CLASSES;
   *changed = 0;
   if (!r.trial || !r.next || !r.cur || !r.saved || !r.seen || !r.keep ||
-      !r.tryKeep || !r.sig || !r.pairs || !r.members || !r.memberDrop || !r.ck) {
+      !r.tryKeep || !r.sig || !r.pairs || !r.members || !r.memberDrop || !r.movable ||
+      !r.ck) {
     st = acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                     "out of memory while planning");
     goto cleanup;
@@ -420,7 +436,7 @@ AcStatus acFloorRestarts(const AcGraph *g, const AcPlanOptions *opts,
       break;
     /* The walk goes on from the round's best even when it is above the
        best so far (a balanced floor falls one peak at a time). */
-    acRestartMembers(g, r.cur, &r, &r.best);
+    acRestartMembers(g, &r, &r.best); /* r.movable is still r.cur's */
     for (intptr_t i = 0; i < r.numMembers; ++i)
       r.keep[r.members[i]] = !r.memberDrop[i];
     acPlanCopy(r.cur, r.next);
@@ -447,6 +463,7 @@ cleanup:
   acFree(r.pairs);
   acFree(r.members);
   acFree(r.memberDrop);
+  acFree(r.movable);
   acDropCheckerDestroy(r.ck);
   return st;
 }

@@ -6,7 +6,9 @@
  * hashes what made it: its producer's name, its result number, its bytes
  * and, AC_PLAN_SIG_DEPTH producers back, the signatures of the producer's
  * operands (arguments by role and bytes only, so each layer's weights look
- * alike).  Equal values of a layered model get equal signatures; a value's
+ * alike; the nodes AC_PLAN_SIG_DEPTH deep by bytes only, so the first
+ * layer, which reads an argument where the others read a layer's output,
+ * looks alike too once that argument is that far back).  Equal values of a layered model get equal signatures; a value's
  * identity, its position in the program and its layer never enter.  The
  * hash is of the names' text, never of pointers: equal graphs give equal
  * signatures in every run. */
