@@ -876,11 +876,12 @@ static AcGraph *layeredGraph(int layers, int chain, const int64_t *bytes) {
   acGraphBuilderAddFunc(b, "stack");
   AcId h = acGraphBuilderAddArg(b, AC_ROLE_PRIMAL, bytes[chain - 1]);
   AcId dy = acGraphBuilderAddArg(b, AC_ROLE_TANGENT, bytes[chain - 1]);
-  AcId acts[64];
+  AcId acts[64], w[16];
   int na = 0;
+  for (int l = 0; l < layers; ++l) /* arguments come before ops */
+    w[l] = acGraphBuilderAddArg(b, AC_ROLE_PARAM, 64);
   for (int l = 0; l < layers; ++l) {
-    AcId w = acGraphBuilderAddArg(b, AC_ROLE_PARAM, 64);
-    AcId mm = tkAdd(b, "mm", (AcId[]){h, w}, 2, bytes[0], AC_KIND_MATMUL, 1, 1e-3);
+    AcId mm = tkAdd(b, "mm", (AcId[]){h, w[l]}, 2, bytes[0], AC_KIND_MATMUL, 1, 1e-3);
     acGraphBuilderOp(b, mm)->computeIntensive = 1;
     h = tkRes(b, mm);
     acts[na++] = h;
@@ -951,7 +952,7 @@ AC_TEST(restartClassMoves) {
         const AcValue *x = &g->values[v], *y = &g->values[w];
         if (x->producer == AC_NONE || y->producer == AC_NONE ||
             x->phase != AC_PHASE_FWD || y->phase != AC_PHASE_FWD ||
-            v < 2 * chain + 3 || w < 2 * chain + 3)
+            x->producer < 2 * chain - 1 || y->producer < 2 * chain - 1)
           continue;
         int sameSpot = (x->producer - y->producer) % chain == 0;
         CHECK(sameSpot == (sig[v] == sig[w]));
