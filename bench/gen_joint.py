@@ -14,14 +14,22 @@ them (`native_layer_norm_backward`, `_softmax_backward_data`,
 
   gen_joint.py tx   --depth 12  [--width 256 --heads 4 --batch 4 --seq 128]
   gen_joint.py conv --depth 16  [--width 64 --batch 4 --image 112]
+  gen_joint.py linear --depth 25 [--width 64]
   gen_joint.py tx --ops 100000          (pick the depth reaching >= N ops)
 
 `tx` is a post-LN transformer encoder stack (attention, dropout, residuals,
 layer norm, ReLU MLP) like tx_l2_d256.mlir; `conv` is a ResNet of basic
 blocks (conv, batch norm, relu, residual, strided 1x1 downsampling between
 four stages) with the stem and classifier head of resnet34_b4_112.mlir.
+`linear` is Checkmate's published test graph (parasj/checkmate,
+checkmate/core/graph_builder.py, gen_linear_graph(depth)): 2 depth + 1
+nodes of unit compute and unit memory, forward node i reading node i - 1,
+backward node 2 depth - i reading node 2 depth - i - 1 and forward node i;
+here every node is an mm of two [width, width] tensors (the forward's
+second operand a parameter, the first backward node's the tangent), so
+compute and bytes are equal across nodes as in Checkmate.
 The op count grows linearly with --depth (about 400 ops per transformer
-layer, about 130 per basic block).  Output goes to -o FILE or stdout.
+layer, about 130 per basic block, 2 per linear node).  Output goes to -o FILE or stdout.
 """
 import argparse
 import math
@@ -358,6 +366,30 @@ def gen_tx(depth, D, H, B, S, name):
     return j
 
 
+# -- Checkmate's linear graph ---------------------------------------------------
+
+def gen_linear(n, W, name):
+    """Checkmate's gen_linear_graph(n): nodes 0..2n, node i (i >= 1) reads
+    node i - 1, node 2n - i reads forward node i (i < n); node 0 reads the
+    input.  Every node an mm of [W, W] tensors."""
+    j = Joint(name)
+    e = j.e
+    x = j.arg([W, W])
+    P = [j.param([W, W]) for _ in range(n)]
+    dy = j.arg([W, W], "ac.tangent")
+    fwd = []
+    h = x
+    for i in range(n):
+        h = e.op("mm", [h, P[i]], [T([W, W])])
+        fwd.append(h)
+    j.rets.append((h, "ac.output"))
+    g = e.op("mm", [dy, fwd[n - 1]], [T([W, W])])    # node n
+    for k in range(1, n + 1):                         # node n + k
+        g = e.op("mm", [g, fwd[n - k]], [T([W, W])])
+    j.rets.append((g, "ac.grad"))
+    return j
+
+
 # -- conv net --------------------------------------------------------------------
 
 def conv(e, x, w, stride, pad, out_hw):
@@ -493,6 +525,8 @@ def gen_conv(depth, W, B, R, name):
 
 
 def build(kind, depth, a):
+    if kind == "linear":
+        return gen_linear(depth, a.width, a.name or "checkmate_linear_%d" % depth)
     if kind == "tx":
         name = a.name or "tx_l%d_d%d" % (depth, a.width)
         return gen_tx(depth, a.width, a.heads, a.batch, a.seq, name)
@@ -502,7 +536,7 @@ def build(kind, depth, a):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("kind", choices=["tx", "conv"])
+    ap.add_argument("kind", choices=["tx", "conv", "linear"])
     ap.add_argument("--depth", type=int, default=None,
                     help="transformer layers / residual basic blocks")
     ap.add_argument("--ops", type=int, default=None,
@@ -517,7 +551,7 @@ def main():
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     if a.width is None:
-        a.width = 256 if a.kind == "tx" else 64
+        a.width = {"tx": 256, "conv": 64, "linear": 64}[a.kind]
     if a.kind == "tx" and a.width % a.heads:
         ap.error("--width must be a multiple of --heads")
     depth = a.depth

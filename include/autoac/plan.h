@@ -113,6 +113,19 @@ void acSearchOptionsInit(AcSearchOptions *o);
 #define AC_FLOOR_RESTART_SCAN 32
 #define AC_FLOOR_RESTART_CLASSES 64
 #define AC_FLOOR_RESTART_CLASS_WORK ((intptr_t)1 << 24)
+/// ... then, from the lowest floor, a walk of swaps (one recomputed value
+/// saved back, one save dropped in its place: every pair where there are at
+/// most AC_FLOOR_RESTART_SWAP_ALL, else the pairs of the best this many of
+/// each side scored alone; one simulation each),
+/// within this many units over the walk; greedy's trajectory rerun after
+/// the best this many of a round, for at most this many rounds (the walk
+/// above's stale rule); none where the units are under
+/// AC_FLOOR_RESTART_CLASSES simulations.
+#define AC_FLOOR_RESTART_SWAP_TRIES 4
+#define AC_FLOOR_RESTART_SWAP_ROUNDS 2
+#define AC_FLOOR_RESTART_SWAP_SIDE 8
+#define AC_FLOOR_RESTART_SWAP_ALL 512
+#define AC_FLOOR_RESTART_SWAP_WORK ((intptr_t)1 << 18)
 /// The greedy's deterministic work limit (docs/planner.md, "Bounded time"):
 /// a trajectory stops after this many units of work per op and value of the
 /// graph, plus AC_GREEDY_WORK_MIN; the plan is then the best reached.

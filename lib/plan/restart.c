@@ -51,8 +51,8 @@ typedef struct AcSigId {
   AcId id;
 } AcSigId;
 
-/* A move: save back `save` (the members of its class when `whole`) and
- * drop the members of the class of `drop` (either may be AC_NONE), and its
+/* A move: save back `save` and drop `drop` (either may be AC_NONE; the
+ * members of each one's class when `whole`, else the value alone), and its
  * score (acRestartExcess). */
 typedef struct AcMove {
   AcId save, drop;
@@ -76,6 +76,8 @@ typedef struct AcRestart {
   AcDropChecker *ck;
   intptr_t classSims;       /* class moves scored so far, at most ... */
   intptr_t maxClassSims;    /* ... this many (AC_FLOOR_RESTART_CLASS_WORK) */
+  intptr_t swapSims;        /* swaps scored so far, at most ... */
+  intptr_t maxSwapSims;     /* ... this many (the same work) */
   AcSimResult sim;          /* the plan's, with a timeline */
 } AcRestart;
 
@@ -220,8 +222,12 @@ static void acRestartMembers(const AcGraph *g, AcRestart *r, const AcMove *m) {
   } else if (m->save != AC_NONE) {
     acRestartClass(g, r, m->save, 0);
   }
-  if (m->drop != AC_NONE)
+  if (m->drop != AC_NONE && !m->whole) {
+    r->memberDrop[r->numMembers] = 1;
+    r->members[r->numMembers++] = m->drop;
+  } else if (m->drop != AC_NONE) {
     acRestartClass(g, r, m->drop, 1);
+  }
 }
 
 static int acSigIdCmp(const void *a, const void *b) {
@@ -276,7 +282,6 @@ static AcStatus acRestartScore(const AcGraph *g, const AcPlan *cur,
                                AcError *err) {
   AcSimResult sim;
   memset(&sim, 0, sizeof sim);
-  r->classSims++;
   acRestartMembers(g, r, m);
   acRestartApply(g, cur, r, r->trial->saved);
   AcStatus st = acPlanDerive(g, r->trial, err);
@@ -322,6 +327,85 @@ static AcStatus acRestartClassMoves(const AcGraph *g, const AcPlan *cur,
       AcMove m = {i < 0 ? AC_NONE : sv[i], j < 0 ? AC_NONE : dr[j], 1, 0.0};
       if ((i < 0 && j < 0) || r->classSims >= r->maxClassSims)
         continue;
+      r->classSims++;
+      if ((st = acRestartScore(g, cur, level, r, &m, err)) == AC_OK)
+        acRestartRank(out, n, &m);
+    }
+  return st;
+}
+
+/* Inserts value v with score `sc` into the AC_FLOOR_RESTART_SWAP_SIDE
+ * lowest (ids[], scores[], *n of them; stable). */
+static void acRestartRankValue(AcId *ids, double *scores, intptr_t *n, AcId v,
+                               double sc) {
+  intptr_t i = *n;
+  if (i == AC_FLOOR_RESTART_SWAP_SIDE) {
+    if (sc >= scores[i - 1])
+      return;
+    --i;
+  } else {
+    ++*n;
+  }
+  for (; i > 0 && sc < scores[i - 1]; --i) {
+    ids[i] = ids[i - 1];
+    scores[i] = scores[i - 1];
+  }
+  ids[i] = v;
+  scores[i] = sc;
+}
+
+/* The best swaps on `cur`: one recomputed value saved back and one
+ * droppable save dropped in its place (a checkpoint moved: what spaces a
+ * chain's saves unevenly, closer where the backward still holds many).
+ * Every pair (value order) when there are at most
+ * AC_FLOOR_RESTART_SWAP_ALL and they fit in what is left of r->maxSwapSims
+ * simulations; else every value movable either way scored
+ * alone (acRestartScore, value order), then the pairs of the
+ * AC_FLOOR_RESTART_SWAP_SIDE best of each side, within r->maxSwapSims.  The AC_FLOOR_RESTART_TRIES
+ * lowest pairs into out[] (ties: the earlier), their count into *n. */
+static AcStatus acRestartSwaps(const AcGraph *g, const AcPlan *cur,
+                               int64_t level, AcRestart *r, AcMove *out,
+                               intptr_t *n, AcError *err) {
+  AcId side[2][AC_FLOOR_RESTART_SWAP_SIDE];
+  double score[2][AC_FLOOR_RESTART_SWAP_SIDE];
+  intptr_t ns[2] = {0, 0};
+  AcStatus st = AC_OK;
+  intptr_t nsave = 0, ndrop = 0;
+  *n = 0;
+  for (AcId v = 0; v < (AcId)g->numValues; ++v) {
+    nsave += r->movable[v] == AC_MOVE_SAVE;
+    ndrop += r->movable[v] == AC_MOVE_DROP;
+  }
+  /* Every pair when they fit in what is left, */
+  if (nsave * ndrop <= AC_FLOOR_RESTART_SWAP_ALL &&
+      nsave * ndrop <= r->maxSwapSims - r->swapSims) {
+    for (AcId u = 0; u < (AcId)g->numValues && st == AC_OK; ++u)
+      for (AcId v = 0; v < (AcId)g->numValues && st == AC_OK; ++v) {
+        AcMove m = {u, v, 0, 0.0};
+        if (r->movable[u] != AC_MOVE_SAVE || r->movable[v] != AC_MOVE_DROP)
+          continue;
+        r->swapSims++;
+        if ((st = acRestartScore(g, cur, level, r, &m, err)) == AC_OK)
+          acRestartRank(out, n, &m);
+      }
+    return st;
+  }
+  /* else the pairs of each side's best alone. */
+  for (AcId v = 0; v < (AcId)g->numValues && st == AC_OK; ++v) {
+    int drop = r->movable[v] == AC_MOVE_DROP;
+    if (!r->movable[v] || r->swapSims >= r->maxSwapSims)
+      continue;
+    AcMove m = {drop ? AC_NONE : v, drop ? v : AC_NONE, 0, 0.0};
+    r->swapSims++;
+    if ((st = acRestartScore(g, cur, level, r, &m, err)) == AC_OK)
+      acRestartRankValue(side[drop], score[drop], &ns[drop], v, m.score);
+  }
+  for (intptr_t i = 0; i < ns[0] && st == AC_OK; ++i)
+    for (intptr_t j = 0; j < ns[1] && st == AC_OK; ++j) {
+      AcMove m = {side[0][i], side[1][j], 0, 0.0};
+      if (r->swapSims >= r->maxSwapSims)
+        continue;
+      r->swapSims++;
       if ((st = acRestartScore(g, cur, level, r, &m, err)) == AC_OK)
         acRestartRank(out, n, &m);
     }
@@ -352,11 +436,11 @@ static AcStatus acRestartMove(const AcGraph *g, const AcPlanOptions *opts,
 }
 
 /* One round from `cur` (simulated in r->sim): the restarts of the best
- * single saves back of the peak's group and of the best class moves; the
- * lowest floor (ties: the earlier try) into r->next, *peak and r->best;
- * *found when any try ran. */
+ * single saves back of the peak's group and of the best class moves, or
+ * (`swaps`) of the best swaps; the lowest floor (ties: the earlier try)
+ * into r->next, *peak and r->best; *found when any try ran. */
 static AcStatus acRestartRound(const AcGraph *g, const AcPlanOptions *opts,
-                               double deadline, const AcPlan *cur,
+                               double deadline, const AcPlan *cur, int swaps,
                                AcRestart *r, int64_t *peak, int *found,
                                int *cut, AcError *err) {
   AcId anchor, cand[AC_FLOOR_RESTART_TRIES];
@@ -372,14 +456,64 @@ static AcStatus acRestartRound(const AcGraph *g, const AcPlanOptions *opts,
     if (st == AC_OK)
       st = acRestartCandidates(g, cur, anchor, level, r, cand, &nc, err);
   }
-  for (intptr_t k = 0; k < nc; ++k)
-    moves[k] = (AcMove){cand[k], AC_NONE, 0, 0.0};
   acRestartMovables(g, cur, r);
-  if (st == AC_OK)
+  if (st == AC_OK && swaps) {
+    st = acRestartSwaps(g, cur, level, r, moves, &nm, err);
+    nc = 0;
+    if (nm > AC_FLOOR_RESTART_SWAP_TRIES)
+      nm = AC_FLOOR_RESTART_SWAP_TRIES;
+  } else if (st == AC_OK) {
+    for (intptr_t k = 0; k < nc; ++k)
+      moves[k] = (AcMove){cand[k], AC_NONE, 0, 0.0};
     st = acRestartClassMoves(g, cur, level, r, moves + nc, &nm, err);
+  }
   for (intptr_t k = 0; st == AC_OK && k < nc + nm && !*cut; ++k)
     st = acRestartMove(g, opts, deadline, cur, r, &moves[k], peak, found, cut,
                        err);
+  return st;
+}
+
+/* The walk: up to AC_FLOOR_RESTART_ROUNDS rounds (the swaps:
+ * AC_FLOOR_RESTART_SWAP_ROUNDS) of `swaps` moves (see
+ * acRestartRound) from r->cur, each going on from the round's best even
+ * above the best so far (a balanced floor falls one peak at a time), until
+ * AC_FLOOR_RESTART_STALE rounds in a row bring nothing lower; the lowest
+ * floor, below *bestPeak, into `plan` (*changed). */
+static AcStatus acRestartWalk(const AcGraph *g, const AcPlanOptions *opts,
+                              double deadline, int swaps, AcRestart *r,
+                              AcPlan *plan, int64_t *bestPeak, int *changed,
+                              int *cut, AcError *err) {
+  AcStatus st = AC_OK;
+  int stale = 0;
+  int rounds = swaps ? AC_FLOOR_RESTART_SWAP_ROUNDS : AC_FLOOR_RESTART_ROUNDS;
+  for (int round = 0; round < rounds && !*cut; ++round) {
+    acSimResultClear(&r->sim);
+    if ((st = acSimulate(g, r->cur, opts->staticBytes, 1, &r->sim, err)) != AC_OK)
+      return st;
+    if (*bestPeak < 0)
+      *bestPeak = r->sim.peakBytes;
+    if (r->sim.peakBytes <= opts->budget)
+      break;
+    int64_t peak = 0;
+    int found = 0;
+    if ((st = acRestartRound(g, opts, deadline, r->cur, swaps, r, &peak,
+                             &found, cut, err)) != AC_OK)
+      return st;
+    if (!found)
+      break;
+    acRestartMembers(g, r, &r->best); /* r->movable is still r->cur's */
+    for (intptr_t i = 0; i < r->numMembers; ++i)
+      r->keep[r->members[i]] = !r->memberDrop[i];
+    acPlanCopy(r->cur, r->next);
+    if (peak < *bestPeak) {
+      *bestPeak = peak;
+      acPlanCopy(plan, r->next);
+      *changed = 1;
+      stale = 0;
+    } else if (++stale == AC_FLOOR_RESTART_STALE) {
+      break;
+    }
+  }
   return st;
 }
 
@@ -406,6 +540,7 @@ AcStatus acFloorRestarts(const AcGraph *g, const AcPlanOptions *opts,
   r.maxClassSims = AC_FLOOR_RESTART_CLASS_WORK / (g->numOps + g->numValues + 1);
   if (r.maxClassSims < AC_FLOOR_RESTART_CLASSES)
     r.maxClassSims = AC_FLOOR_RESTART_CLASSES;
+  r.maxSwapSims = AC_FLOOR_RESTART_SWAP_WORK / (g->numOps + g->numValues + 1);
   *changed = 0;
   if (!r.trial || !r.next || !r.cur || !r.saved || !r.seen || !r.keep ||
       !r.tryKeep || !r.sig || !r.pairs || !r.members || !r.memberDrop || !r.movable ||
@@ -416,38 +551,16 @@ AcStatus acFloorRestarts(const AcGraph *g, const AcPlanOptions *opts,
   }
   if ((st = acPlanSignatures(g, r.sig, err)) != AC_OK)
     goto cleanup;
-  acPlanCopy(r.cur, plan);
+  /* The walk of single saves back and class moves, then one of swaps
+     from the lowest floor it reached, free to drop again what the first
+     kept: so the swaps never cost what the first walk finds. */
   int64_t bestPeak = -1;
-  int stale = 0;
-  for (int round = 0; round < AC_FLOOR_RESTART_ROUNDS && !cut; ++round) {
-    acSimResultClear(&r.sim);
-    if ((st = acSimulate(g, r.cur, opts->staticBytes, 1, &r.sim, err)) != AC_OK)
-      goto cleanup;
-    if (bestPeak < 0)
-      bestPeak = r.sim.peakBytes;
-    if (r.sim.peakBytes <= opts->budget)
-      break;
-    int64_t peak = 0;
-    int found = 0;
-    if ((st = acRestartRound(g, opts, deadline, r.cur, &r, &peak, &found, &cut,
-                             err)) != AC_OK)
-      goto cleanup;
-    if (!found)
-      break;
-    /* The walk goes on from the round's best even when it is above the
-       best so far (a balanced floor falls one peak at a time). */
-    acRestartMembers(g, &r, &r.best); /* r.movable is still r.cur's */
-    for (intptr_t i = 0; i < r.numMembers; ++i)
-      r.keep[r.members[i]] = !r.memberDrop[i];
-    acPlanCopy(r.cur, r.next);
-    if (peak < bestPeak) {
-      bestPeak = peak;
-      acPlanCopy(plan, r.next);
-      *changed = 1;
-      stale = 0;
-    } else if (++stale == AC_FLOOR_RESTART_STALE) {
-      break;
-    }
+  acPlanCopy(r.cur, plan);
+  st = acRestartWalk(g, opts, deadline, 0, &r, plan, &bestPeak, changed, &cut, err);
+  if (st == AC_OK && !cut && r.maxSwapSims >= AC_FLOOR_RESTART_CLASSES) {
+    acPlanCopy(r.cur, plan);
+    memset(r.keep, 0, (size_t)g->numValues);
+    st = acRestartWalk(g, opts, deadline, 1, &r, plan, &bestPeak, changed, &cut, err);
   }
   *limited = cut;
 cleanup:
