@@ -77,7 +77,7 @@ typedef struct AcRestart {
   intptr_t classSims;       /* class moves scored so far, at most ... */
   intptr_t maxClassSims;    /* ... this many (AC_FLOOR_RESTART_CLASS_WORK) */
   intptr_t swapSims;        /* swaps scored so far, at most ... */
-  intptr_t maxSwapSims;     /* ... this many (the same work) */
+  intptr_t maxSwapSims;     /* ... this many (AC_FLOOR_RESTART_SWAP_WORK) */
   AcSimResult sim;          /* the plan's, with a timeline */
 } AcRestart;
 
@@ -359,10 +359,11 @@ static void acRestartRankValue(AcId *ids, double *scores, intptr_t *n, AcId v,
  * chain's saves unevenly, closer where the backward still holds many).
  * Every pair (value order) when there are at most
  * AC_FLOOR_RESTART_SWAP_ALL and they fit in what is left of r->maxSwapSims
- * simulations; else every value movable either way scored
- * alone (acRestartScore, value order), then the pairs of the
- * AC_FLOOR_RESTART_SWAP_SIDE best of each side, within r->maxSwapSims.  The AC_FLOOR_RESTART_TRIES
- * lowest pairs into out[] (ties: the earlier), their count into *n. */
+ * simulations; else every value movable either way scored alone
+ * (acRestartScore, value order), then the pairs of the
+ * AC_FLOOR_RESTART_SWAP_SIDE best of each side, within r->maxSwapSims.
+ * The AC_FLOOR_RESTART_TRIES lowest pairs into out[] (ties: the earlier),
+ * their count into *n. */
 static AcStatus acRestartSwaps(const AcGraph *g, const AcPlan *cur,
                                int64_t level, AcRestart *r, AcMove *out,
                                intptr_t *n, AcError *err) {
@@ -451,7 +452,7 @@ static AcStatus acRestartRound(const AcGraph *g, const AcPlanOptions *opts,
   AcStatus st = AC_OK;
   /* Single saves back lower a peak in the backward (its group's); class
      moves may lower any (a forward peak, by smaller saves in each layer). */
-  if (r->sim.peakKind != AC_STEP_FWD && r->sim.peakOp != AC_NONE) {
+  if (!swaps && r->sim.peakKind != AC_STEP_FWD && r->sim.peakOp != AC_NONE) {
     st = acRestartAnchor(g, cur, &r->sim, &anchor, err);
     if (st == AC_OK)
       st = acRestartCandidates(g, cur, anchor, level, r, cand, &nc, err);
