@@ -922,6 +922,26 @@ static int64_t bruteForceFloor(const AcGraph *g, int64_t staticB) {
   return best;
 }
 
+/* Greedy's floor from the starting set (*lo), then the restarts from its
+ * plan: their floor's peak into *peak, *changed and *limited as they say. */
+static void restartsFromGreedy(const AcGraph *g, int64_t staticB, int64_t *lo,
+                               int64_t *peak, int *changed, int *limited) {
+  uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
+  CHECK(acPlanStartSet(g, staticB, s0, NULL) == AC_OK);
+  AcTrajectory *t = NULL;
+  CHECK(acGreedyTrajectoryFrom(g, s0, staticB, &t, NULL) == AC_OK);
+  AcPlan *p = acPlanCreate(g);
+  CHECK(acTrajectoryPlan(g, t, t->numPlans - 1, p, NULL) == AC_OK);
+  *lo = t->peakBytes[t->numPlans - 1];
+  AcPlanOptions o = {AC_STRATEGY_GREEDY, 0, staticB, 1, 0};
+  *changed = *limited = 0;
+  CHECK(acFloorRestarts(g, &o, 0, p, changed, limited, NULL) == AC_OK);
+  *peak = peakOf(g, p, staticB);
+  acTrajectoryDestroy(t);
+  acPlanDestroy(p);
+  free(s0);
+}
+
 /* The same value of every layer has one signature, other values others;
  * and on layered graphs (random layer shapes) the restarts' class moves
  * reach below greedy's floor where single saves back do not: the floor
@@ -958,27 +978,15 @@ AC_TEST(restartClassMoves) {
         CHECK(sameSpot == (sig[v] == sig[w]));
       }
     free(sig);
-    int64_t staticB = acSimStaticBytes(g, 1.0, 16);
-    uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
-    CHECK(acPlanStartSet(g, staticB, s0, NULL) == AC_OK);
-    AcTrajectory *t = NULL;
-    CHECK(acGreedyTrajectoryFrom(g, s0, staticB, &t, NULL) == AC_OK);
-    AcPlan *p = acPlanCreate(g);
-    CHECK(acTrajectoryPlan(g, t, t->numPlans - 1, p, NULL) == AC_OK);
-    int64_t lo = t->peakBytes[t->numPlans - 1];
-    AcPlanOptions o = {AC_STRATEGY_GREEDY, 0, staticB, 1, 0};
-    int changed = 0, limited = 0;
-    CHECK(acFloorRestarts(g, &o, 0, p, &changed, &limited, NULL) == AC_OK);
-    int64_t peak = peakOf(g, p, staticB);
+    int64_t staticB = acSimStaticBytes(g, 1.0, 16), lo, peak;
+    int changed, limited;
+    restartsFromGreedy(g, staticB, &lo, &peak, &changed, &limited);
     int64_t best = bruteForceFloor(g, staticB);
     CHECK(peak <= lo && peak >= best && changed == (peak < lo));
     lowered += peak < lo;
     optimal += peak == best;
     printf("  %d layers x %d: greedy %lld, restarts %lld, optimum %lld\n",
            layers, chain, (long long)lo, (long long)peak, (long long)best);
-    acTrajectoryDestroy(t);
-    acPlanDestroy(p);
-    free(s0);
     acGraphDestroy(g);
   }
   printf("  restarts below greedy's floor on %d of %d, at the optimum on %d\n",
@@ -1028,19 +1036,11 @@ AC_TEST(restartSwapsCheckmateLinear) {
     AcGraph *g = checkmateLinear(n, 4096);
     if (!g)
       continue;
-    int64_t staticB = acSimStaticBytes(g, 1.0, 16);
+    int64_t staticB = acSimStaticBytes(g, 1.0, 16), lo, peak;
     int64_t best = bruteForceFloor(g, staticB);
-    uint8_t *s0 = calloc((size_t)g->numValues + 1, 1);
-    CHECK(acPlanStartSet(g, staticB, s0, NULL) == AC_OK);
-    AcTrajectory *t = NULL;
-    CHECK(acGreedyTrajectoryFrom(g, s0, staticB, &t, NULL) == AC_OK);
-    AcPlan *p = acPlanCreate(g);
-    CHECK(acTrajectoryPlan(g, t, t->numPlans - 1, p, NULL) == AC_OK);
-    int64_t lo = t->peakBytes[t->numPlans - 1];
+    int changed, limited;
+    restartsFromGreedy(g, staticB, &lo, &peak, &changed, &limited);
     AcPlanOptions o = {AC_STRATEGY_GREEDY, 0, staticB, 1, 0};
-    int changed = 0, limited = 0;
-    CHECK(acFloorRestarts(g, &o, 0, p, &changed, &limited, NULL) == AC_OK);
-    int64_t peak = peakOf(g, p, staticB);
     CHECK(peak >= best && peak <= lo && !limited);
     above += lo > best;
     reached += lo > best && peak == best;
@@ -1052,9 +1052,6 @@ AC_TEST(restartSwapsCheckmateLinear) {
            n, (long long)best, (long long)lo, (long long)peak, (long long)run);
     CHECK(run == best);
     acPlanDestroy(q);
-    acTrajectoryDestroy(t);
-    acPlanDestroy(p);
-    free(s0);
     acGraphDestroy(g);
   }
   printf("  greedy above the optimum on %d lengths, the restarts reach it on %d\n",
