@@ -72,6 +72,10 @@ typedef struct AcSimResult {
   double stallSeconds;      ///< compute waiting for copies (an upper bound)
   AcStep *steps;            ///< [numSteps] if timeline requested (owned)
   int64_t *live;            ///< [numSteps] live bytes excluding static (owned)
+  int64_t *liveAfter;       ///< [numSteps] with the timeline: live bytes
+                            ///< excluding static after each step's frees
+                            ///< (its workspace and the values whose last use
+                            ///< it is), before the next step (owned)
   int64_t *hostLive;        ///< [numSteps] host bytes the offloaded saves hold
                             ///< at each step, with the timeline when the plan
                             ///< offloads (owned; NULL otherwise)

@@ -99,6 +99,7 @@ static AcStatus acIncSimulateStart(const AcGraph *g, const AcPlan *plan,
     *sim = *given;
     sim->steps = NULL;
     sim->live = NULL;
+    sim->liveAfter = NULL;
     return AC_OK;
   }
   return acSimulate(g, plan, opts->search.staticBytes, opts->check, sim, err);

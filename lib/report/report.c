@@ -260,6 +260,9 @@ static void acFillTimeline(json_t *timeline, const AcReportInput *in, int *faile
       acSet(e, "value",
             json_string(in->valueNames[g->ops[st->op].firstResult]), failed);
     acSet(e, "live_bytes", json_integer(sim->live[i] + sim->staticBytes), failed);
+    if (sim->liveAfter)
+      acSet(e, "live_after_bytes",
+            json_integer(sim->liveAfter[i] + sim->staticBytes), failed);
     if (sim->hostLive) /* offloaded saves in host memory at this step */
       acSet(e, "host_bytes", json_integer(sim->hostLive[i]), failed);
     if (g->ops[st->op].workspace > 0) /* included in live_bytes */

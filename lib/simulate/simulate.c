@@ -67,6 +67,7 @@ void acSimResultClear(AcSimResult *r) {
     return;
   acFree(r->steps);
   acFree(r->live);
+  acFree(r->liveAfter);
   acFree(r->hostLive);
   acFree(r->offloadDone);
   acFree(r->offloadIssue);
@@ -86,6 +87,8 @@ typedef struct AcSim {
   intptr_t *allocAt;      /* [numSlots] step allocating the slot, -1: none */
   intptr_t *lastAt;       /* [numSlots] last step it is live */
   int64_t *delta;         /* [numSteps + 1] */
+  int64_t *freed;         /* [numSteps + 2] bytes freed before each step (the
+                             frees in delta; with the timeline only) */
   AcRecomputeGroups *groups;
   intptr_t numSlots, numSteps;
   /* In-place writes: the init slot, the result slot (-1: static), the step
@@ -118,6 +121,7 @@ static void acSimFree(AcSim *s) {
   acFree(s->allocAt);
   acFree(s->lastAt);
   acFree(s->delta);
+  acFree(s->freed);
   acRecomputeGroupsDestroy(s->groups);
   acFree(s->inPlace);
   acFree(s->offRoot);
@@ -286,6 +290,8 @@ static void acSimWorkspaceStep(void *ctx, intptr_t t, AcId op) {
   int64_t w = s->g->ops[op].workspace;
   s->delta[t] += w;
   s->delta[t + 1] -= w;
+  if (s->freed)
+    s->freed[t + 1] += w;
 }
 
 /* Workspaces: an op's scratch is live at its step only, on top of what is
@@ -495,12 +501,14 @@ static AcStatus acSimOffloadSlots(AcSim *s, AcOffloadSlot **slots,
   return AC_OK;
 }
 
-static void acSimInterval(int64_t *delta, intptr_t a, intptr_t b,
-                          int64_t bytes) {
+static void acSimInterval(int64_t *delta, int64_t *freed, intptr_t a,
+                          intptr_t b, int64_t bytes) {
   if (a > b)
     return;
   delta[a] += bytes;
   delta[b + 1] -= bytes;
+  if (freed)
+    freed[b + 1] += bytes;
 }
 
 /* One placement per function: the rewrite emits one @f_fwd and one @f_bwd
@@ -561,17 +569,17 @@ static AcStatus acSimOffloadPlace(AcSim *s, AcSimResult *out,
     intptr_t e = where[2 * sl->tag], v = where[2 * sl->tag + 1];
     intptr_t bwd = g->sched[e].partner;
     intptr_t done = s->entryBegin[e] + doneOff[v];
-    acSimInterval(s->delta, sl->alloc, done, sl->bytes);
+    acSimInterval(s->delta, s->freed, sl->alloc, done, sl->bytes);
     if (out->offloadDone)
       out->offloadDone[v] = s->offSteps[done].op;
     if (sl->firstBwd < 0) {
       /* Nothing reads it back: it stays on the host to its backward's end. */
-      acSimInterval(host, sl->alloc, s->entryBegin[bwd + 1] - 1, sl->bytes);
+      acSimInterval(host, NULL, sl->alloc, s->entryBegin[bwd + 1] - 1, sl->bytes);
       continue;
     }
     intptr_t issue = sl->bwdBegin + issueOff[v];
-    acSimInterval(s->delta, issue, s->lastAt[acSlot(s, e, (AcId)v)], sl->bytes);
-    acSimInterval(host, sl->alloc, sl->firstBwd, sl->bytes);
+    acSimInterval(s->delta, s->freed, issue, s->lastAt[acSlot(s, e, (AcId)v)], sl->bytes);
+    acSimInterval(host, NULL, sl->alloc, sl->firstBwd, sl->bytes);
     while (out->offloadIssue && s->offSteps[issue].kind == AC_STEP_RECOMPUTE)
       ++issue;
     if (out->offloadIssue)
@@ -810,7 +818,9 @@ static AcStatus acSimAllocExtras(AcSim *s, AcSimResult *out, int peakLive,
   if (wantTimeline) {
     out->steps = acCalloc((size_t)s->numSteps + 1, sizeof *out->steps);
     out->live = acCalloc((size_t)s->numSteps + 1, sizeof *out->live);
-    if (!out->steps || !out->live)
+    out->liveAfter = acCalloc((size_t)s->numSteps + 1, sizeof *out->liveAfter);
+    s->freed = acCalloc((size_t)s->numSteps + 2, sizeof *s->freed);
+    if (!out->steps || !out->live || !out->liveAfter || !s->freed)
       return acErrorSet(err, AC_ERR_NOMEM, AC_NONE, AC_NONE,
                         "out of memory while simulating");
   }
@@ -829,6 +839,8 @@ static void acSimIntervals(AcSim *s) {
       assert(s->lastAt[sl] < s->numSteps);
       s->delta[s->allocAt[sl]] += g->values[v].bytes;
       s->delta[s->lastAt[sl] + 1] -= g->values[v].bytes;
+      if (s->freed)
+        s->freed[s->lastAt[sl] + 1] += g->values[v].bytes;
     }
   }
 }
@@ -887,8 +899,10 @@ static int64_t acSimResults(const AcSim *s, const AcPlan *plan,
   for (intptr_t t = 0; t < s->numSteps; ++t) {
     live += s->delta[t];
     assert(live >= 0);
-    if (wantTimeline)
+    if (wantTimeline) {
       out->live[t] = live;
+      out->liveAfter[t] = live - s->freed[t + 1];
+    }
     if (live > best) {
       best = live;
       out->peakStep = t;
