@@ -35,6 +35,12 @@ class StepMeasurement:
     report: Dict[str, Any] = field(repr=False, default_factory=dict)
     warnings: str = ""
     unequal: List[str] = field(default_factory=list)  #: parameters whose gradients differ
+    #: under Inductor: the plan's peak simulated on the joint graph (the
+    #: report's peak_bytes; planned_peak is then the peak of Inductor's
+    #: programs, inductor); None otherwise
+    graph_peak: Optional[int] = None
+    inductor: Optional[Dict[str, Any]] = None  #: _inductor_memory.Prediction.as_dict()
+    fitted: Optional[Dict[str, Any]] = None    #: what backend.fit did (None: not fitted)
 
     @property
     def error_percent(self) -> float:
@@ -247,7 +253,7 @@ def measure_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int
 
 def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union[str, int, None] = None, *,
                           compiler: str = "aot_eager", grads: Optional[str] = None, seed: int = 0,
-                          together: bool = True, **options: Any) -> StepMeasurement:
+                          together: bool = True, fit: bool = True, **options: Any) -> StepMeasurement:
     """Like measure_step, through `torch.compile(model,
     backend=autoac.pytorch.backend(budget, compiler=compiler))` (torch 2.x):
     one unmeasured step compiles and plans, the second is measured on the
@@ -280,6 +286,9 @@ def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union
             # compiled again with the joint plan (backend.capture)
             be.capture(lambda: _step(compiled, inputs, _default_loss, seed))
             _step(compiled, inputs, _default_loss, seed)
+        if fit and compiler == "inductor" and budget is not None:
+            # planned against the programs Inductor compiles (backend.fit)
+            be.fit(lambda: _step(compiled, inputs, _default_loss, seed))
     _prepare_grads(ours, grads)
     gc.collect()
     flat = [t for t in torch.utils._pytree.tree_flatten(list(inputs))[0] if isinstance(t, torch.Tensor)]
@@ -300,10 +309,25 @@ def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union
     elif be.outside is not None and be.outside.nodes:
         notes.append("autoac: warning: " + be.outside.message())
     b = report.get("budget_bytes")
-    return StepMeasurement(budget=b if isinstance(b, int) and b >= 0 else None,
-                           planned_peak=int(report["peak_bytes"]), measured_peak=int(baseline + delta),
+    budget_bytes = b if isinstance(b, int) and b >= 0 else None
+    if be.fitted is not None:          # the report's budget is the one fit() planned at
+        budget_bytes = int(be.fitted["budget"])
+    planned, feasible = int(report["peak_bytes"]), bool(report.get("feasible", True))
+    graph_peak = prediction = None
+    pred = be.inductor_prediction()
+    if pred is not None:
+        # the plan's peak is the peak of the programs Inductor compiled
+        graph_peak, planned, prediction = planned, pred.peak, pred.as_dict()
+        feasible = budget_bytes is None or pred.peak <= budget_bytes
+        if not pred.complete:
+            notes.append("autoac: warning: the peak of Inductor's programs is incomplete: " +
+                         "; ".join(pred.unknown[:3] + [f"scratch of {o} not measured"
+                                                       for o in pred.unprobed[:3]]))
+    return StepMeasurement(budget=budget_bytes,
+                           planned_peak=planned, measured_peak=int(baseline + delta),
                            static_bytes=int(report["static_bytes"]), baseline_bytes=baseline,
-                           feasible=bool(report.get("feasible", True)), grads=grads,
+                           feasible=feasible, grads=grads, graph_peak=graph_peak, inductor=prediction,
+                           fitted=be.fitted,
                            rng=options.get("rng", "keep"), grads_equal=None, device="cpu",
                            report=report, warnings="\n".join(n for n in notes if n), unequal=[],
                            measured_no_scratch=int(baseline + delta_ns),

@@ -622,11 +622,23 @@ class PartitionResult:
     bw_module: Optional[fx.GraphModule] = None
     options: Dict[str, Any] = field(default_factory=dict)  #: the library options it was planned with
     joint: bool = False               #: planned with the step's other graphs (_stacked.JointPlan)
+    function: str = ""                #: the report's function this graph is
+    #: keys of the forward's and backward's programs once Inductor compiled
+    #: them (_inductor_memory.program; "" on torch 1.13)
+    inductor_keys: Tuple[str, str] = ("", "")
 
     @property
     def saved_bytes(self) -> int:
         """The plan's saved_bytes."""
         return int(self.report["saved_bytes"])
+
+    def inductor_programs(self):
+        """(forward, backward) _inductor_memory.Program as Inductor compiled
+        this graph's halves, or None until it compiled both (the backward
+        compiles at the first backward) or when it compiled from a cache."""
+        from . import _inductor_memory as im
+        fw, bw = (im.program(k) if k else None for k in self.inductor_keys)
+        return (fw, bw) if fw is not None and bw is not None else None
 
 
 class _AutoacPartition:
@@ -770,6 +782,7 @@ class _AutoacPartition:
             raise AutoacError("the split recomputes forward nodes the plan neither saves nor "
                               f"recomputes: {', '.join(unplanned)}")
         value_of = dict(exported.value_names)
+        keys = _watch_inductor(fw, bw)
         self.results.append(PartitionResult(
             report=report, warnings=warnings_text, mlir=exported.text, exported=exported,
             saved=[n.name for n in info.saved],
@@ -778,8 +791,18 @@ class _AutoacPartition:
             offloaded=[n.name for n in offloaded],
             planned_recomputed=sorted(n.name for n in planned),
             unplanned_recomputed=unplanned, fw_module=fw, bw_module=bw, options=options,
-            joint=hit is not None))
+            joint=hit is not None, function=fn["name"], inductor_keys=keys))
         return fw, bw
+
+
+def _watch_inductor(fw: fx.GraphModule, bw: fx.GraphModule) -> Tuple[str, str]:
+    """Asks _inductor_memory to read the programs Inductor compiles the two
+    halves into (torch 2.x; nothing on torch 1.13, which has no Inductor)."""
+    try:
+        from . import _inductor_memory as im
+        return im.watch(fw), im.watch(bw)
+    except (ImportError, AttributeError):
+        return ("", "")
 
 
 def device_profile(tensors: Sequence[Any]) -> str:

@@ -92,6 +92,12 @@ class AutoacPartitioner(_base_class()):
     def last(self):
         return self.partition.last
 
+    def set_budget(self, budget: Union[str, int, None]) -> None:
+        """Plans the graphs compiled from now on at `budget` (uuid() names
+        it, so no cache replays the old one's plan)."""
+        self.budget = budget
+        self.partition.budget = budget
+
     def __call__(self, gm: fx.GraphModule, joint_inputs: Sequence[object], **kwargs: Any):
         kwargs.pop("compiler", None)
         return self.partition(gm, joint_inputs, **kwargs)
@@ -144,6 +150,9 @@ class _Backend:
         self.compiler = compiler
         self.budget = budget
         self.partitioner = AutoacPartitioner(budget, **options)
+        #: what fit() did: the budget, the joint graph's budget it kept, and
+        #: (joint graph's budget, peak of Inductor's programs) per try
+        self.fitted: Optional[dict] = None
         self._capture = None          # a _stacked.Capture while capture() runs its step
         self._walked: set = set()     # graphs whose first call's inputs were walked
         self.outside = None           # a _stacked.Outside once a graph has run
@@ -171,6 +180,28 @@ class _Backend:
     def joint(self):
         """The step's graphs planned together (capture()), or None."""
         return self.partitioner.partition.joint
+
+    def current_results(self) -> list:
+        """The PartitionResults the step now runs: the graphs planned
+        together (capture()) compiled with the joint plan, else the latest
+        graph's."""
+        joint = self.joint
+        if joint is not None:
+            mine = [r for r in self.results if r.joint]
+            if mine:
+                return mine
+        return [self.last] if self.results else []
+
+    def inductor_prediction(self, probe_scratch: bool = True):
+        """The step's peak as Inductor's compiled programs run it
+        (_inductor_memory.Prediction: the buffers its wrappers allocate,
+        reuse and free, in their order, fallback kernels' scratch measured),
+        or None before Inductor compiled both halves (the backward compiles
+        at the first backward) or under aot_eager."""
+        if self.compiler != "inductor":
+            return None
+        from ._inductor_memory import predict_step
+        return predict_step(self.current_results(), probe_scratch, joint=self.joint)
 
     def __call__(self, gm: fx.GraphModule, example_inputs: List[Any]) -> Callable:
         before = len(self.results)
@@ -222,7 +253,7 @@ class _Backend:
             raise AutoacError("the captured step ran no graph that needs a gradient: "
                               "nothing to plan (is the model compiled with this backend?)")
         options = dict(cap.options[0])
-        joint = plan_stacked(cap.graphs, cap.calls, self.budget, options,
+        joint = plan_stacked(cap.graphs, cap.calls, self.partitioner.budget, options,
                              shapes=cap.shapes, calls=cap.linked, order=cap.order(),
                              repeated=repeated_static(cap.repeated_param_bytes,
                                                       cap.repeated_grad_bytes, options))
@@ -236,6 +267,98 @@ class _Backend:
         self.partitioner.partition.joint = joint
         torch._dynamo.reset()
         return joint
+
+    def fit(self, step: Callable[[], Any], rounds: int = 4, ladder: int = 4):
+        """Plans against what Inductor runs: runs `step()` (one training
+        step through the model compiled with this backend), reads the peak
+        of the programs Inductor compiled the plan into
+        (inductor_prediction) and, while that is above the budget and
+        rounds are left, plans again with the joint graph's budget lowered
+        by the excess (the graphs recompiled: Dynamo reset, caches off;
+        after capture() the step's graphs are captured and planned together
+        again).  When no plan fits, the budget is out of reach of Inductor's
+        programs and the lowest of them is searched for: the joint graph is
+        planned at `ladder` budgets from its lowest plan's peak up to its
+        min-cut plan's (the same budgets whatever the budget asked, so every
+        budget out of reach gets the same plan).  Keeps, among the plans
+        whose programs fit, the one planned at the highest budget (the
+        least recompute), else the one whose programs peak lowest; a kept
+        plan other than the last tried is planned and compiled again.
+        Later steps run it.  Returns its Prediction (None when Inductor
+        compiled nothing or under aot_eager).  Without a budget, only runs
+        the step."""
+        from .. import parse_size
+        if self.compiler != "inductor" or self.budget is None:
+            step()
+            return self.inductor_prediction()
+        target = self.budget if isinstance(self.budget, int) else parse_size(str(self.budget))
+        together = self.joint is not None
+        tried: List[Any] = []
+
+        def run(planning: int):
+            pred = self._run_at(step, planning, together)
+            if pred is not None:
+                tried.append((planning, pred))
+            return pred
+
+        # the step already ran at the budget: its programs are the first try
+        pred = self.inductor_prediction() if self.results and self.partitioner.budget == self.budget else None
+        if pred is not None:
+            tried.append((target, pred))
+        elif run(target) is None:
+            return None
+        for _ in range(max(0, rounds - 1)):
+            planning, pred = tried[-1]
+            if pred.peak <= target:
+                break
+            lower = planning - (pred.peak - target)
+            if lower < 1 or any(b == lower for b, _ in tried):
+                break
+            run(lower)
+        if not any(p.peak <= target for _, p in tried):
+            report = self.current_results()[0].report
+            floor, top = self._floor_and_mincut(report)
+            for i in range(1, ladder + 1):
+                b = floor + (top - floor) * i // ladder
+                if b > floor and not any(t == b for t, _ in tried):
+                    run(b)
+        fits = [t for t in tried if t[1].peak <= target]
+        best = max(fits, key=lambda t: t[0]) if fits else min(tried, key=lambda t: (t[1].peak, t[0]))
+        if best is not tried[-1]:
+            again = self._run_at(step, best[0], together)
+            best = (best[0], again if again is not None else best[1])
+        self.fitted = {"budget": target, "planning_budget": best[0],
+                       "tried": [(b, p.peak) for b, p in tried]}
+        return best[1]
+
+    def _floor_and_mincut(self, report: dict) -> tuple:
+        """The joint graph's lowest plan's peak and its min-cut plan's (the
+        report's when its budget was out of reach; else planned again at
+        1 B, the library alone, for a single graph)."""
+        floor = int(report["peak_bytes"])
+        top = int((report.get("baseline_peak_bytes") or {}).get("mincut", floor))
+        results = self.current_results()
+        if report.get("feasible", True) and len(results) == 1 and not results[0].joint:
+            from .. import plan as _plan
+            r = results[0]
+            try:
+                floor = int(_plan(r.mlir, source_name="<fit>", budget=1, **r.options).report["peak_bytes"])
+            except Exception:             # keep the report's: a ladder from there
+                pass
+        return floor, max(top, floor)
+
+    def _run_at(self, step: Callable[[], Any], planning: int, together: bool):
+        """Compiles the graphs again with the joint graph planned at
+        `planning` bytes, runs step() (capturing the step's graphs first
+        when `together`) and returns inductor_prediction()."""
+        import torch
+        self.partitioner.set_budget(planning)
+        with caches_off():
+            torch._dynamo.reset()
+            if together:
+                self.capture(step)
+            step()
+        return self.inductor_prediction()
 
     @property
     def captured_inputs(self) -> List[Any]:

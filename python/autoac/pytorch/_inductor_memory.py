@@ -25,13 +25,16 @@ Nothing here runs a kernel or touches data: it reads what Inductor decided.
 """
 from __future__ import annotations
 
+import collections
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 #: key (a watched module's meta["autoac_memory_key"]) -> Program.  A key
-#: survives AOT autograd's deepcopy of the backward before it is compiled
-_PROGRAMS: Dict[str, "Program"] = {}
+#: survives AOT autograd's deepcopy of the backward before it is compiled.
+#: The latest _KEEP programs are kept (a long-running process compiles many)
+_PROGRAMS: "collections.OrderedDict[str, Program]" = collections.OrderedDict()
+_KEEP = 512
 _KEY = "autoac_memory_key"
 _INSTALLED = False
 _COUNTER = [0]
@@ -205,6 +208,8 @@ def _install() -> None:
             key = getattr(gm, "meta", {}).get(_KEY) if gm is not None else None
             if key is not None and not getattr(V.graph, "is_const_graph", False):
                 _PROGRAMS[key] = _read(self, V.graph)
+                while len(_PROGRAMS) > _KEEP:
+                    _PROGRAMS.popitem(last=False)
         except Exception as e:            # never break a compile for a measurement
             import warnings
             warnings.warn(f"autoac: could not read Inductor's buffers: {type(e).__name__}: {e}",
@@ -492,7 +497,8 @@ def _live_after(timeline: Sequence[Dict[str, Any]], i: int) -> int:
 
 
 def predict(report: Dict[str, Any], function: str, fwd: Program, bwd: Program, n_saved: int,
-            probe_scratch: bool = True) -> Prediction:
+            probe_scratch: bool = True,
+            segments: Optional[Sequence[Tuple[str, int, int]]] = None) -> Prediction:
     """The step's peak with `function`'s forward and backward run as
     Inductor's programs `fwd` and `bwd`, everything else as the plan
     (`report`, with its timeline) simulated it.  Each program is placed at
@@ -501,7 +507,9 @@ def predict(report: Dict[str, Any], function: str, fwd: Program, bwd: Program, n
     forward's end, the backward's start.  n_saved: how many of the
     forward's outputs are saved for the backward (its last outputs, the
     backward's first inputs).  Fallback kernels' scratch is measured
-    (measure_scratch) unless probe_scratch is False."""
+    (measure_scratch) unless probe_scratch is False.  segments: the
+    (phase, first step, last step) runs of the report's timeline these
+    programs replace (default: `function`'s, _segments)."""
     timeline = report["timeline"]
     unprobed: List[str] = []
 
@@ -541,7 +549,7 @@ def predict(report: Dict[str, Any], function: str, fwd: Program, bwd: Program, n
     saved_start = sum(from_fwd.values())
     halves: List[Tuple[str, str, int]] = []
     best = (-1, ("", ""), 0)
-    for phase, first, last in _segments(timeline, function):
+    for phase, first, last in (_segments(timeline, function) if segments is None else segments):
         if phase == "fwd":
             level = _live_after(timeline, last) - f.end
             peak, sc = level + f.peak, f.peak_scratch
@@ -554,3 +562,65 @@ def predict(report: Dict[str, Any], function: str, fwd: Program, bwd: Program, n
             best = (peak, (function, phase), sc)
     return Prediction(peak=best[0], at=best[1], halves=halves, scratch=best[2],
                       unknown=list(fwd.unknown) + list(bwd.unknown), unprobed=sorted(set(unprobed)))
+
+
+def predict_step(results: Sequence[Any], probe_scratch: bool = True,
+                 joint: Any = None) -> Optional[Prediction]:
+    """The step's peak as Inductor runs it, for PartitionResults planned
+    in one report (one graph's, or the graphs of a step planned together):
+    every function whose halves Inductor compiled is replaced by its
+    programs (predict); a function Inductor did not compile (or compiled
+    from a cache) keeps the plan's simulated peaks, and the answer is then
+    marked incomplete ("planned" in unknown).  A step planned as one
+    stitched function (`joint`, a stitched _stacked.JointPlan) keeps the
+    plan's peak, marked incomplete.  None when no graph's programs are
+    known."""
+    if not results:
+        return None
+    if joint is not None and getattr(joint, "stitched", False):
+        # one stitched function: its calls' halves are not runs of the
+        # timeline a program can replace (the plan's gradient sums between
+        # calls are buffers the autograd engine does not make): the plan's
+        # peak, marked incomplete
+        report = joint.report
+        at = report.get("peak_at") or {}
+        return Prediction(peak=int(report["peak_bytes"]),
+                          at=(str(at.get("function", "step")), str(at.get("phase", ""))),
+                          halves=[], unknown=["planned: the step's graphs were planned as one "
+                                              "stitched function (not replaced by Inductor's programs)"])
+    report = results[0].report
+    have: Dict[str, Any] = {}
+    for r in results:
+        progs = r.inductor_programs()
+        if progs is not None and r.function:
+            have[r.function] = (r, progs)
+    if not have:
+        return None
+    timeline = report.get("timeline") or []
+    functions: List[str] = []
+    for e in timeline:
+        if e.get("function") not in functions:
+            functions.append(e.get("function"))
+    halves: List[Tuple[str, str, int]] = []
+    unknown: List[str] = []
+    unprobed: List[str] = []
+    best: Optional[Tuple[int, Tuple[str, str], int]] = None
+    for fn in functions:
+        if fn in have:
+            r, (fw, bw) = have[fn]
+            p = predict(report, fn, fw, bw, len(r.saved), probe_scratch)
+            halves += p.halves
+            unknown += p.unknown
+            unprobed += p.unprobed
+            if best is None or p.peak > best[0]:
+                best = (p.peak, p.at, p.scratch)
+            continue
+        unknown.append(f"planned: @{fn} was not compiled by Inductor (its simulated peaks kept)")
+        for phase, first, last in _segments(timeline, fn):
+            peak = max(int(e["live_bytes"]) for e in timeline[first:last + 1])
+            halves.append((fn, phase, peak))
+            if best is None or peak > best[0]:
+                best = (peak, (fn, phase), 0)
+    assert best is not None
+    return Prediction(peak=best[0], at=best[1], halves=halves, scratch=best[2],
+                      unknown=unknown, unprobed=sorted(set(unprobed)))
