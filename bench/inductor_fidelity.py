@@ -15,8 +15,10 @@ peaks side by side:
 
 Budgets per model: none (the min-cut plan), the lowest (1 B) and a third
 of the way up from the lowest plan's peak to the min-cut plan's (the
-joint graph's peaks).  Exits 1 when a measured peak is more than --tol
-percent from its planned one, or above a budget the step calls feasible.
+joint graph's peaks).  Under a budget the backend fits the plan to
+Inductor's programs (backend.fit).  Exits 1 when a measured peak is more
+than --tol percent from its planned one, above a budget the step calls
+feasible, or when a lower budget's planned peak is higher.
 
     PYTHONPATH=python AUTOAC_LIBRARY=build/lib/libautoac.so \\
         python bench/inductor_fidelity.py --models resnet18,gpt --grads assign,accumulate
@@ -125,6 +127,9 @@ def main(argv: Sequence[str]) -> int:
                 if m.inductor and not m.inductor["complete"]:
                     print(f"#   incomplete: {m.inductor['unknown_lines'][:2]} "
                           f"{m.inductor['unprobed_ops'][:3]}")
+            if not low.planned_peak <= mid.planned_peak <= top.planned_peak:
+                bad += 1
+                print(f"#   NOT MONOTONE: {low.planned_peak} / {mid.planned_peak} / {top.planned_peak}")
     print(f"# {bad} row(s) off by more than {args.tol} % or over a feasible budget")
     return 1 if bad else 0
 

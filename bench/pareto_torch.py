@@ -370,6 +370,12 @@ def _torch_config(fraction: Optional[float] = None, solver: Optional[str] = None
 
 
 def _autoac_plan_peak(backend) -> int:
+    """The plan's peak: under Inductor that of the programs it compiled
+    (backend.inductor_prediction, docs/fidelity.md "Inductor's programs"),
+    else the report's."""
+    pred = backend.inductor_prediction()
+    if pred is not None:
+        return int(pred.peak)
     rep = backend.joint.report if backend.joint is not None else backend.last.report
     return int(rep["peak_bytes"])
 
@@ -395,6 +401,9 @@ def run_model_compiled(name: str, budgets: int, steps: int, device: str, grads: 
         torch._dynamo.reset()
         with _torch_config(fraction, solver):
             compiled = torch.compile(model, backend=be)
+            if not isinstance(be, str) and compiler == "inductor" and budget is not None:
+                # planned against Inductor's programs (backend.fit)
+                be.fit(lambda: tm._step(compiled, inputs, lambda o: o.float().sum(), 0))
             m = _measure(model, inputs, compiled, steps, grads)
         planned = _autoac_plan_peak(be) if not isinstance(be, str) else None
         param = fraction if fraction is not None else budget

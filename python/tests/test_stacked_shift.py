@@ -33,12 +33,13 @@ def test_repeated_static_counts_grads_and_optimizer_state_as_the_contract_does()
 def test_unshifted_takes_the_repeats_off_every_peak_and_the_warning():
     rep = {"peak_bytes": 1500, "static_bytes": 1100, "budget_bytes": 1200,
            "baseline_peak_bytes": {"save-all": 1600},
-           "timeline": [{"live_bytes": 1400}, {"live_bytes": 1500}]}
+           "timeline": [{"live_bytes": 1400, "live_after_bytes": 1300}, {"live_bytes": 1500}]}
     warn = "warning: autoac: budget 1200 bytes (1.17 KiB) is below the lowest peak ..., 1500 bytes (1.46 KiB), ..."
     r, w = unshifted(rep, warn, 1000)
     assert (r["peak_bytes"], r["static_bytes"], r["budget_bytes"]) == (500, 100, 200)
     assert r["baseline_peak_bytes"] == {"save-all": 600}
     assert [e["live_bytes"] for e in r["timeline"]] == [400, 500]
+    assert r["timeline"][0]["live_after_bytes"] == 300
     assert "budget 200 bytes (200 B)" in w and "1500" not in w and "500 bytes (500 B)" in w
     assert rep["peak_bytes"] == 1500                                 # the input is not changed
     assert unshifted(rep, warn, 0) == (rep, warn)

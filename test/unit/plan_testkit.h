@@ -319,6 +319,7 @@ typedef struct TkNaive {
   int64_t peak;     /* live max + static */
   long peakStep;
   int64_t live[4096];
+  int64_t liveAfter[4096]; /* live after step t's frees (no workspace) */
   long numSteps;
   double recomputeSeconds;
 } TkNaive;
@@ -511,6 +512,11 @@ static inline int tkNaiveSimulate(const AcGraph *g, const AcPlan *p, int64_t sta
     for (long key = 0; key < nkeys; ++key)
       if (alloc[key] >= 0 && alloc[key] <= t && t <= last[key])
         live += g->values[key % nv].bytes;
+    int64_t after = 0;
+    for (long key = 0; key < nkeys; ++key)
+      if (alloc[key] >= 0 && alloc[key] <= t && t + 1 <= last[key])
+        after += g->values[key % nv].bytes;
+    out->liveAfter[t] = after;
     live += g->ops[steps[t].op].workspace; /* the op's scratch, this step */
     out->live[t] = live;
     if (live > best) {

@@ -105,6 +105,12 @@ AC_TEST(chainSaveAll) {
   int64_t want[6] = {800, 1200, 804, 1208, 1608, 808};
   for (int t = 0; t < 6; ++t)
     CHECK_EQ_I64(r.live[t], want[t]);
+  /* After each step's frees: h1 goes after op1, h2 and g2 after op4, and
+     everything after the last step:
+     {800, 400 + 400 (h2), 804, 1208, 1608 - h2 400 - g2 400, 0}. */
+  int64_t after[6] = {800, 800, 804, 1208, 808, 0};
+  for (int t = 0; t < 6; ++t)
+    CHECK_EQ_I64(r.liveAfter[t], after[t]);
   CHECK_EQ_I64(r.peakBytes, 1608 + 2000);
   CHECK_EQ_I64(r.peakStep, 4);
   CHECK_EQ_I64(r.peakOp, 4);
@@ -115,7 +121,8 @@ AC_TEST(chainSaveAll) {
   CHECK(r.steps[3].op == 3 && r.steps[3].kind == AC_STEP_BWD &&
         r.steps[3].sched == 1);
   acSimResultClear(&r);
-  CHECK(r.steps == NULL && r.live == NULL && r.numSteps == 0);
+  CHECK(r.steps == NULL && r.live == NULL && r.liveAfter == NULL &&
+        r.numSteps == 0);
   acSimResultClear(NULL);
   acPlanDestroy(p);
   acGraphDestroy(g);
@@ -619,7 +626,8 @@ AC_TEST(randomCrossCheck) {
       CHECK_NEAR(r.recomputeSeconds, naive.recomputeSeconds, 1e-9);
       int same = r.numSteps == naive.numSteps;
       for (intptr_t t = 0; same && t < r.numSteps; ++t)
-        same = r.live[t] == naive.live[t];
+        same = r.live[t] == naive.live[t] &&
+               r.liveAfter[t] == naive.liveAfter[t];
       CHECK(same);
       if (!same || r.peakBytes != naive.peak)
         printf("  mismatch at seed %d plan %d\n", (int)seed, k);

@@ -61,6 +61,9 @@ class Program:
     events: List[tuple] = field(default_factory=list)
     outputs: List[str] = field(default_factory=list)
     unknown: List[str] = field(default_factory=list)
+    #: (sizes, strides) of each input and each output (None: not a tensor)
+    input_layouts: List[Optional[Tuple[Tuple[int, ...], Tuple[int, ...]]]] = field(default_factory=list)
+    output_layouts: List[Optional[Tuple[Tuple[int, ...], Tuple[int, ...]]]] = field(default_factory=list)
 
     def simulate(self, held: Callable[[int, str], bool],
                  scratch: Optional[Callable[[tuple], int]] = None,
@@ -228,6 +231,15 @@ def _nbytes(graph: Any, node: Any) -> int:
     return int(n) * get_dtype_size(node.get_dtype())
 
 
+def _layout(graph: Any, node: Any) -> Optional[Tuple[Tuple[int, ...], Tuple[int, ...]]]:
+    """(sizes, strides) of an IR node, None when it has none."""
+    try:
+        hint = lambda d: int(graph.sizevars.optimization_hint(d, fallback=0))
+        return (tuple(hint(d) for d in node.get_size()), tuple(hint(d) for d in node.get_stride()))
+    except Exception:
+        return None
+
+
 def _origins(node: Any) -> List[str]:
     try:
         return sorted(o.name for o in node.get_origins() if getattr(o, "op", "") == "call_function")
@@ -246,10 +258,12 @@ def _read(wrapper: Any, graph: Any) -> Program:
                 prog.inputs.append((name, _nbytes(graph, box)))
             except Exception:
                 prog.inputs.append((name, 0))
+            prog.input_layouts.append(_layout(graph, box))
     try:
         prog.outputs = list(graph.get_output_names())
     except Exception:
         prog.outputs = []
+    prog.output_layouts = [_layout(graph, o) for o in getattr(graph, "graph_outputs", [])]
     lines = list(wrapper.lines)
     children: Dict[str, List[Tuple[str, int]]] = {}
     for line in lines:                     # tuple elements of multi-output kernels
@@ -460,6 +474,9 @@ class Prediction:
     scratch: int = 0
     unknown: List[str] = field(default_factory=list)
     unprobed: List[str] = field(default_factory=list)
+    #: gradients AccumulateGrad copies into their parameter's layout
+    #: (accumulate_grad_copies): (forward input name, bytes)
+    copies: List[Tuple[str, int]] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -469,7 +486,8 @@ class Prediction:
         return {"peak_bytes": self.peak, "function": self.at[0], "phase": self.at[1],
                 "scratch_bytes": self.scratch, "complete": self.complete,
                 "halves": [{"function": f, "phase": p, "peak_bytes": b} for f, p, b in self.halves],
-                "unknown_lines": list(self.unknown), "unprobed_ops": list(self.unprobed)}
+                "unknown_lines": list(self.unknown), "unprobed_ops": list(self.unprobed),
+                "layout_copies": [{"input": n, "bytes": b} for n, b in self.copies]}
 
 
 def _segments(timeline: Sequence[Dict[str, Any]], function: str) -> List[Tuple[str, int, int]]:
@@ -496,9 +514,63 @@ def _live_after(timeline: Sequence[Dict[str, Any]], i: int) -> int:
     return int(e["live_bytes"]) - int(e.get("workspace_bytes", 0) or 0)
 
 
+def _dense(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """Whether a layout is non-overlapping and dense (a permutation of a
+    contiguous one)."""
+    dims = sorted((st, d) for d, st in zip(sizes, strides) if d != 1)
+    expect = 1
+    for st, d in dims:
+        if st != expect:
+            return False
+        expect *= d
+    return True
+
+
+def obeys_layout_contract(grad: Tuple[Tuple[int, ...], Tuple[int, ...]],
+                          param: Tuple[Tuple[int, ...], Tuple[int, ...]]) -> bool:
+    """torch's gradient layout contract (autograd's
+    utils::obeys_layout_contract), which AccumulateGrad checks before it
+    stores a new gradient as .grad: for a dense parameter, the gradient's
+    strides equal the parameter's in every dimension of size other than 1
+    (and no stride 0 in the others); else the gradient is contiguous."""
+    (gs, gst), (ps, pst) = grad, param
+    if tuple(gs) != tuple(ps):
+        return False
+    if _dense(ps, pst):
+        for d, a, b in zip(gs, gst, pst):
+            if d != 1 and a != b:
+                return False
+            if d == 1 and (a == 0 or b == 0):
+                return False
+        return True
+    expect = 1
+    for d, st in reversed(list(zip(gs, gst))):
+        if d != 1 and st != expect:
+            return False
+        expect *= d
+    return True
+
+
+def accumulate_grad_copies(fwd: Program, bwd: Program, params: Sequence[bool]) -> List[Tuple[str, int]]:
+    """The parameters whose new gradient AccumulateGrad copies when it
+    assigns .grad (grads="assign": `clone_obey_contract`, a copy in the
+    parameter's layout, the original freed after it): (input name, bytes)
+    of each whose gradient, as the backward program returns it, breaks the
+    layout contract."""
+    out = []
+    for j, is_param in enumerate(params):
+        if not is_param or j >= len(fwd.input_layouts) or j >= len(bwd.output_layouts):
+            continue
+        pl, gl = fwd.input_layouts[j], bwd.output_layouts[j]
+        if pl is not None and gl is not None and not obeys_layout_contract(gl, pl):
+            out.append((fwd.inputs[j][0], fwd.inputs[j][1]))
+    return out
+
+
 def predict(report: Dict[str, Any], function: str, fwd: Program, bwd: Program, n_saved: int,
             probe_scratch: bool = True,
-            segments: Optional[Sequence[Tuple[str, int, int]]] = None) -> Prediction:
+            segments: Optional[Sequence[Tuple[str, int, int]]] = None,
+            params: Sequence[bool] = (), grads: str = "accumulate") -> Prediction:
     """The step's peak with `function`'s forward and backward run as
     Inductor's programs `fwd` and `bwd`, everything else as the plan
     (`report`, with its timeline) simulated it.  Each program is placed at
@@ -509,7 +581,11 @@ def predict(report: Dict[str, Any], function: str, fwd: Program, bwd: Program, n
     backward's first inputs).  Fallback kernels' scratch is measured
     (measure_scratch) unless probe_scratch is False.  segments: the
     (phase, first step, last step) runs of the report's timeline these
-    programs replace (default: `function`'s, _segments)."""
+    programs replace (default: `function`'s, _segments).  params: which
+    forward inputs are parameters; with grads="assign" the backward's end
+    adds the largest of AccumulateGrad's layout copies
+    (accumulate_grad_copies: one at a time, each original freed after its
+    copy)."""
     timeline = report["timeline"]
     unprobed: List[str] = []
 
@@ -547,6 +623,8 @@ def predict(report: Dict[str, Any], function: str, fwd: Program, bwd: Program, n
         if i < n_saved and not held[i]:
             from_fwd.setdefault(share[i], nbytes)
     saved_start = sum(from_fwd.values())
+    copies = accumulate_grad_copies(fwd, bwd, params) if grads == "assign" else []
+    copy_peak = b.end + max((n for _, n in copies), default=0)
     halves: List[Tuple[str, str, int]] = []
     best = (-1, ("", ""), 0)
     for phase, first, last in (_segments(timeline, function) if segments is None else segments):
@@ -556,12 +634,13 @@ def predict(report: Dict[str, Any], function: str, fwd: Program, bwd: Program, n
         else:
             before = _live_after(timeline, first - 1) if first > 0 else 0
             level = before - saved_start
-            peak, sc = level + b.peak, b.peak_scratch
+            peak, sc = level + max(b.peak, copy_peak), b.peak_scratch if b.peak >= copy_peak else 0
         halves.append((function, phase, peak))
         if peak > best[0]:
             best = (peak, (function, phase), sc)
     return Prediction(peak=best[0], at=best[1], halves=halves, scratch=best[2],
-                      unknown=list(fwd.unknown) + list(bwd.unknown), unprobed=sorted(set(unprobed)))
+                      unknown=list(fwd.unknown) + list(bwd.unknown), unprobed=sorted(set(unprobed)),
+                      copies=copies)
 
 
 def predict_step(results: Sequence[Any], probe_scratch: bool = True,
@@ -604,14 +683,17 @@ def predict_step(results: Sequence[Any], probe_scratch: bool = True,
     halves: List[Tuple[str, str, int]] = []
     unknown: List[str] = []
     unprobed: List[str] = []
+    copies: List[Tuple[str, int]] = []
     best: Optional[Tuple[int, Tuple[str, str], int]] = None
     for fn in functions:
         if fn in have:
             r, (fw, bw) = have[fn]
-            p = predict(report, fn, fw, bw, len(r.saved), probe_scratch)
+            p = predict(report, fn, fw, bw, len(r.saved), probe_scratch,
+                        params=list(r.exported.params), grads=str(r.options.get("grads", "")))
             halves += p.halves
             unknown += p.unknown
             unprobed += p.unprobed
+            copies += p.copies
             if best is None or p.peak > best[0]:
                 best = (p.peak, p.at, p.scratch)
             continue
@@ -623,4 +705,4 @@ def predict_step(results: Sequence[Any], probe_scratch: bool = True,
                 best = (peak, (fn, phase), 0)
     assert best is not None
     return Prediction(peak=best[0], at=best[1], halves=halves, scratch=best[2],
-                      unknown=unknown, unprobed=sorted(set(unprobed)))
+                      unknown=unknown, unprobed=sorted(set(unprobed)), copies=copies)

@@ -256,8 +256,9 @@ def unshifted(report: Dict[str, Any], warnings: str, shift: int) -> Tuple[Dict[s
         if isinstance(v, int):
             r["baseline_peak_bytes"][k] = v - shift
     for e in r.get("timeline", []):
-        if isinstance(e.get("live_bytes"), int):
-            e["live_bytes"] -= shift
+        for key in ("live_bytes", "live_after_bytes"):
+            if isinstance(e.get(key), int):
+                e[key] -= shift
     text = re.sub(r"(\d+) bytes \(([^)]*)\)",
                   lambda m: "%d bytes (%s)" % (int(m.group(1)) - shift, _human(int(m.group(1)) - shift)),
                   warnings or "")

@@ -11,6 +11,8 @@
 //  cpu1: mse_loss reduced to a scalar keeps a difference tensor the size of
 //    %x: 512004 + 256000 = 768004 at its step -> peak 768004 + 256000 =
 //    1024004, at the forward's mse_loss; the step after it is unchanged.
+//    After mse_loss's step its workspace is freed (x and t are saved for the
+//    backward): live_after_bytes 1024004 - 256000 = 768004.
 //  A table's "workspace": 1000000 on h100: 512004 + 1000000 + 256000 =
 //    1768004; "workspace": 0 on cpu1 takes the model's away: 768008.
 //
@@ -21,12 +23,13 @@
 // GPU: peak_at.op = "torch.aten.mse_loss_backward"
 // GPU: peak_at.workspace_bytes = 0{{$}}
 // RUN: ac-opt %s --ac-device=cpu1 --ac-report=%t/c.json -o %t/c.mlir
-// RUN: %python %inputs/jq.py %t/c.json peak_bytes peak_at.op peak_at.workspace_bytes timeline.0.live_bytes timeline.0.workspace_bytes timeline.1.live_bytes | FileCheck %s --check-prefix=CPU
+// RUN: %python %inputs/jq.py %t/c.json peak_bytes peak_at.op peak_at.workspace_bytes timeline.0.live_bytes timeline.0.workspace_bytes timeline.0.live_after_bytes timeline.1.live_bytes | FileCheck %s --check-prefix=CPU
 // CPU: peak_bytes = 1024004{{$}}
 // CPU: peak_at.op = "torch.aten.mse_loss"
 // CPU: peak_at.workspace_bytes = 256000{{$}}
 // CPU: timeline.0.live_bytes = 1024004{{$}}
 // CPU: timeline.0.workspace_bytes = 256000{{$}}
+// CPU: timeline.0.live_after_bytes = 768004{{$}}
 // CPU: timeline.1.live_bytes = 768008{{$}}
 // RUN: echo '{"torch.aten.mse_loss": {"workspace": 1000000}}' > %t/big.json
 // RUN: ac-opt %s --ac-device=h100 --ac-cost-table=%t/big.json --ac-report=%t/b.json -o %t/b.mlir
