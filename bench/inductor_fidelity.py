@@ -89,12 +89,17 @@ def make_model(name: str) -> Tuple[nn.Module, List[torch.Tensor]]:
         return tv.swin_t(num_classes=10), [torch.randn(2, 3, 64, 64)]
     if name in ("resnet18", "mobilenet_v2", "convnext_tiny"):
         return getattr(tv, name)(num_classes=10), [torch.randn(4, 3, 64, 64)]
+    if name == "mobilenet_v3_small_cl":          # channels-last model and input
+        cl = torch.channels_last
+        return (tv.mobilenet_v3_small(num_classes=10).to(memory_format=cl),
+                [torch.randn(4, 3, 64, 64).to(memory_format=cl)])
     raise SystemExit(f"unknown model {name}")
 
 
 def main(argv: Sequence[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models", default="gpt,vit,resnet18,mobilenet_v2,convnext_tiny,swin_t")
+    ap.add_argument("--models", default="gpt,vit,resnet18,mobilenet_v2,convnext_tiny,swin_t,"
+                                        "mobilenet_v3_small_cl")
     ap.add_argument("--grads", default="assign,accumulate")
     ap.add_argument("--tol", type=float, default=2.0, help="percent (default 2)")
     ap.add_argument("--threads", type=int, default=1)

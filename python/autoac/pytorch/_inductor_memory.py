@@ -17,11 +17,13 @@ order the wrapper runs them, sized as Inductor sizes its allocations
 (an alias, a reinterpretation or a reuse names the same storage; a storage
 is freed when its last name goes, an input only if nothing outside the
 graph holds it) and returns the live bytes after every event, the program's
-peak and what is live at its end.  `extern_scratch` adds, at an extern
-kernel's call, the scratch its op allocates inside (the cost model's
-workspace of the FX node it was lowered from).
-
-Nothing here runs a kernel or touches data: it reads what Inductor decided.
+peak and what is live at its end.  At an extern kernel's call the scratch
+its ATen op allocates inside itself is added: `measure_scratch` runs the op
+once per signature on tensors of the layouts Inductor passes (the one place
+this module touches real memory).  `predict` places a graph's two programs
+in the plan's timeline at the halves' boundaries and adds AccumulateGrad's
+layout copies; `predict_step` does it for a step's graphs
+(docs/fidelity.md, "Inductor's programs").
 """
 from __future__ import annotations
 
@@ -47,13 +49,16 @@ class Program:
     """One Inductor-compiled graph's storage events.
 
     inputs: (name, bytes) of the graph's tensor inputs, in order.
-    events: ("alloc", name, bytes, origins) a new storage named `name`;
-    ("multi", name, [(child, bytes)], origins) an extern kernel allocating
-    several outputs, `name` the tuple holding them; ("alias", new, old) a
-    second name of old's storage (a reinterpretation, a tuple element, a
-    reuse that keeps the old name); ("rename", new, old) a reuse that drops
-    old; ("free", name) the name goes; ("call", name, origins) an extern
-    kernel runs (its scratch, if any, is live only then).
+    events: ("alloc", name, bytes, origins) a new storage named `name`
+    (an extern kernel's result: ("alloc", name, bytes, origins, probe));
+    ("multi", name, [(child, bytes)], origins, probe) an extern kernel
+    allocating several outputs, `name` the tuple holding them; ("alias",
+    new, old) a second name of old's storage (a reinterpretation, a tuple
+    element, a reuse that keeps the old name); ("rename", new, old) a reuse
+    that drops old; ("free", name) the name goes; ("call", name, origins,
+    probe) an extern kernel writing into buffers it was given.  origins:
+    the FX nodes a kernel was lowered from; probe: a Probe of a fallback
+    kernel (its scratch is live at its call only), or None.
     outputs: the names the graph returns (live at its end).
     unknown: wrapper lines that name a buffer and that this reader does not
     understand (a non-empty list makes the program's figures a lower bound)."""
@@ -440,21 +445,10 @@ def measure_scratch(probe: Probe) -> Optional[int]:
 
 
 def _peak_of(prof: Any) -> int:
-    """The highest running sum of a profile's CPU allocation events."""
-    tree = prof.profiler.kineto_results.experimental_event_tree()
-    events = []
-    stack = list(tree)
-    while stack:
-        n = stack.pop()
-        if n.name == "[memory]" and n.extra_fields.device.type == "cpu":
-            events.append((n.start_time_ns, int(n.extra_fields.alloc_size)))
-        stack.extend(n.children)
-    events.sort(key=lambda e: e[0])
-    live = best = 0
-    for _, size in events:
-        live += size
-        best = max(best, live)
-    return best
+    """The highest running sum of a profile's CPU allocation events (as
+    measure_step measures a step)."""
+    from ..measure.torch_step import _cpu_peak_deltas
+    return _cpu_peak_deltas(prof)[0]
 
 
 @dataclass
