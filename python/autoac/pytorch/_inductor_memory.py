@@ -80,90 +80,87 @@ class Program:
         one storage (a saved value and its view), counted once.  Live bytes
         count the graph's own storages and the inputs it may free; inputs
         held outside are not counted."""
-        refs: Dict[int, int] = {}          # storage -> names referring to it
-        size: Dict[int, int] = {}
-        name_of: Dict[str, List[int]] = {}  # name -> storages it keeps alive
-        live = 0
-        nxt = [0]
-
-        def new_storage(nbytes: int) -> int:
-            nonlocal live
-            sid = nxt[0]
-            nxt[0] += 1
-            refs[sid] = 0
-            size[sid] = nbytes
-            live += nbytes
-            return sid
-
-        def bind(name: str, sids: List[int]) -> None:
-            drop(name)
-            for s in sids:
-                refs[s] += 1
-            name_of[name] = list(sids)
-
-        def drop(name: str) -> None:
-            nonlocal live
-            for s in name_of.pop(name, []):
-                refs[s] -= 1
-                if refs[s] == 0:
-                    live -= size.pop(s)
-                    del refs[s]
-
+        st = _Storages()
         by_key: Dict[Any, int] = {}
         for i, (name, nbytes) in enumerate(self.inputs):
             key = share[i] if share is not None else ("input", i)
-            if held(i, name):
-                sid = by_key.get(key)
-                if sid is None:            # a storage of nothing: never freed
-                    sid = by_key[key] = new_storage(0)
-                    refs[sid] += 1
-                bind(name, [sid])
-                continue
             sid = by_key.get(key)
             if sid is None:
-                sid = by_key[key] = new_storage(nbytes)
-            bind(name, [sid])
-        start = live
-        held_sids = {sid for sid, n in size.items() if n == 0}
+                sid = by_key[key] = st.held() if held(i, name) else st.new(nbytes)
+            st.bind(name, [sid])
+        start = st.live
         curve: List[int] = []
-        peak = live
-        peak_event = -1
-        peak_extra = 0
+        peak, peak_event, peak_extra = st.live, -1, 0
         for k, ev in enumerate(self.events):
-            kind = ev[0]
-            extra = 0
-            if kind == "alloc":
-                bind(ev[1], [new_storage(ev[2])])
-                if scratch is not None and len(ev) > 4 and ev[4] is not None:
-                    extra = scratch(ev)
-            elif kind == "multi":
-                kids = []
-                for child, nbytes in ev[2]:
-                    s = new_storage(nbytes)
-                    bind(child, [s])
-                    kids.append(s)
-                bind(ev[1], kids)
-                if scratch is not None and ev[4] is not None:
-                    extra = scratch(ev)
-            elif kind == "call":
-                if scratch is not None and ev[3] is not None:
-                    extra = scratch(ev)
-            elif kind == "alias":
-                bind(ev[1], list(name_of.get(ev[2], [])))
-            elif kind == "rename":
-                bind(ev[1], list(name_of.get(ev[2], [])))
-                drop(ev[2])
-            elif kind == "free":
-                drop(ev[1])
-            curve.append(live + extra)
-            if live + extra > peak:
-                peak, peak_event, peak_extra = live + extra, k, extra
-        storage_of = {n: tuple(name_of.get(n, ())) for n in self.outputs}
-        for name in list(name_of):
+            st.apply(ev)
+            probe = ev[-1] if ev[0] in ("multi", "call") or len(ev) > 4 else None
+            extra = scratch(ev) if scratch is not None and probe is not None else 0
+            curve.append(st.live + extra)
+            if st.live + extra > peak:
+                peak, peak_event, peak_extra = st.live + extra, k, extra
+        storage_of = {n: tuple(st.names.get(n, ())) for n in self.outputs}
+        for name in list(st.names):
             if name not in self.outputs:
-                drop(name)
-        return Timeline(start=start, curve=curve, peak=peak, peak_event=peak_event, end=live,
-                        storage_of=storage_of, held=held_sids, peak_scratch=peak_extra)
+                st.drop(name)
+        return Timeline(start=start, curve=curve, peak=peak, peak_event=peak_event, end=st.live,
+                        storage_of=storage_of, held=set(st.held_ids), peak_scratch=peak_extra)
+
+
+class _Storages:
+    """Storages with references, as Program.simulate replays them: each
+    name keeps its storages alive; a storage is freed (its bytes off
+    `live`) when its last name goes; a held storage (an input something
+    outside the graph holds) counts nothing and is never freed."""
+
+    def __init__(self) -> None:
+        self.refs: Dict[int, int] = {}
+        self.size: Dict[int, int] = {}
+        self.names: Dict[str, List[int]] = {}
+        self.held_ids: Set[int] = set()
+        self.live = 0
+        self.made = 0                     # storages made so far (their ids)
+
+    def new(self, nbytes: int) -> int:
+        sid, self.made = self.made, self.made + 1
+        self.refs[sid], self.size[sid] = 0, nbytes
+        self.live += nbytes
+        return sid
+
+    def held(self) -> int:
+        sid = self.new(0)
+        self.refs[sid] += 1               # the outside's reference
+        self.held_ids.add(sid)
+        return sid
+
+    def bind(self, name: str, sids: Sequence[int]) -> None:
+        for s in sids:                    # before the old binding goes
+            self.refs[s] += 1
+        self.drop(name)
+        self.names[name] = list(sids)
+
+    def drop(self, name: str) -> None:
+        for s in self.names.pop(name, []):
+            self.refs[s] -= 1
+            if self.refs[s] == 0:
+                self.live -= self.size.pop(s)
+                del self.refs[s]
+
+    def apply(self, ev: tuple) -> None:
+        """One event's storage changes (see Program.events)."""
+        kind = ev[0]
+        if kind == "alloc":
+            self.bind(ev[1], [self.new(ev[2])])
+        elif kind == "multi":
+            kids = [self.new(nbytes) for _, nbytes in ev[2]]
+            for (child, _), sid in zip(ev[2], kids):
+                self.bind(child, [sid])
+            self.bind(ev[1], kids)
+        elif kind in ("alias", "rename") and ev[1] != ev[2]:
+            self.bind(ev[1], list(self.names.get(ev[2], [])))
+            if kind == "rename":
+                self.drop(ev[2])
+        elif kind == "free":
+            self.drop(ev[1])
 
 
 @dataclass
