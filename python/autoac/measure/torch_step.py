@@ -259,9 +259,10 @@ def measure_compiled_step(model: nn.Module, inputs: Sequence[Any], budget: Union
     one unmeasured step compiles and plans, the second is measured on the
     CPU from torch.profiler's allocation events plus what the plan counts of
     what existed before it.  Under "aot_eager" the step runs the door's
-    runtime; under "inductor" Inductor's code, whose fused kernels and
-    buffer reuse inside each half the plan does not yet model (the gap is
-    what this measures).  A model with graph breaks (several joint graphs)
+    runtime; under "inductor" Inductor's code, and the planned peak is that
+    of the programs Inductor compiled the plan into (graph_peak: the joint
+    graph's plan; inductor: where and what it counts), the plan fitted to
+    them first when a budget is given and `fit` (backend.fit).  A model with graph breaks (several joint graphs)
     is, with `together` (default), captured and planned as one step
     (backend.capture) and measured against the joint plan's peak; without
     it, against the last graph's own plan.  Gradients are not compared here (see
