@@ -169,6 +169,53 @@ def test_capture_under_inductor():
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-5)
 
 
+class GeluHalves(nn.Module):
+    """Two residual GELU MLPs around a graph break.  Inductor decomposes
+    GELU's backward into forward-phase ops that read the GELU's input (its
+    derivative needs no tangent): the backward reads that saved value only
+    through them."""
+
+    def __init__(self, d=64):
+        super().__init__()
+        self.a = nn.ModuleList(nn.Linear(d, d) for _ in range(2))
+        self.b = nn.ModuleList(nn.Linear(d, d) for _ in range(2))
+
+    @staticmethod
+    def _half(layers, x):
+        for lin in layers:
+            x = torch.nn.functional.gelu(lin(x)) * 1.5 + x
+        return x
+
+    def forward(self, x):
+        x = self._half(self.a, x)
+        torch._dynamo.graph_break()
+        return self._half(self.b, x)
+
+
+def test_capture_keeps_saves_read_through_forward_phase_ops():
+    """Regression: the joint plan's per-graph saves kept only the values a
+    backward line reads directly, so under Inductor a linear's output the
+    decomposed GELU backward reads through forward-phase ops was dropped
+    and the split failed ("the split recomputes forward nodes the plan
+    neither saves nor recomputes: addmm_1").  Now the step runs at every
+    budget, its gradients within Inductor's tolerance of eager PyTorch's,
+    at or below the plan."""
+    torch.manual_seed(0)
+    model, x = GeluHalves(), torch.randn(32, 64)
+    for budget in (None, 1):
+        m = act.measure_compiled_step(model, (x,), budget=budget, compiler="inductor")
+        assert m.measured_peak <= m.planned_peak, m
+    be = act.backend(None, compiler="inductor")
+    torch._dynamo.reset()
+    ours = copy.deepcopy(model)
+    compiled = torch.compile(ours, backend=be)
+    assert be.capture(lambda: compiled(x).sum().backward()).stitched
+    ours.zero_grad()
+    compiled(x).sum().backward()
+    for got, want in zip([p.grad for p in ours.parameters()], _eager_grads(model, x)):
+        torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-5)
+
+
 class EagerMiddle(nn.Module):
     """torch's nn.TransformerEncoder under torch.compile: its causal-mask
     check (`Tensor.item()`) breaks the graph, and Dynamo runs the layers

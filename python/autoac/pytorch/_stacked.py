@@ -32,7 +32,7 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .. import AutoacError, parse_size, plan as _plan
 
@@ -661,15 +661,33 @@ def stitched_function(shapes: Sequence[GraphShape], calls: Sequence[Call],
 
 def _own_saved(shape: GraphShape, saved: Sequence[str], recomputed: Sequence[str]) -> List[str]:
     """Of a call's saved values (its own names), those its own backward
-    reads (directly or through ops it recomputes): an output only a later
-    graph reads is that graph's input, not this graph's save."""
-    rec = set(recomputed)
-    reads = set()
+    reads: directly, or through forward ops it runs again or runs only for
+    it (the unsaved forward values a backward line reads, back to saved
+    values and inputs; a decomposed GELU's backward reads its input through
+    forward-phase ops that no forward output needs, which the plan lists as
+    neither saved nor recomputed).  An output only a later graph reads is
+    that graph's input, not this graph's save."""
+    kept = set(saved) | {v.split("#")[0] for v in saved}
+    made: Dict[str, Set[str]] = {}        # value -> what its forward line reads
+    need: List[str] = []
     for line, b in zip(shape.lines, shape.bwd):
         lhs, _, rhs = line.partition("=")
+        ins = {"%" + m for m in _VALUE.findall(rhs.split(" : ")[0])}
         outs = {"%" + m for m in _VALUE.findall(lhs)}
-        if b or outs & rec:
-            reads.update("%" + m for m in _VALUE.findall(rhs.split(" : ")[0]))
+        if b or outs & set(recomputed):
+            need.extend(ins)
+        elif not b:
+            for o in outs:
+                made[o] = ins
+    reads: Set[str] = set()
+    while need:
+        v = need.pop()
+        if v in reads:
+            continue
+        reads.add(v)
+        base = v.split("#")[0]
+        if v not in kept and base not in kept and base in made:
+            need.extend(made[base])
     return [v for v in saved if v.split("#")[0] in reads or v in reads]
 
 
