@@ -46,7 +46,7 @@ class GPT(nn.Module):
         super().__init__()
         self.tok = nn.Embedding(vocab, d)
         self.pos = nn.Parameter(torch.randn(seq, d) * 0.02)
-        self.blocks = nn.ModuleList(_Block(d, heads) for _ in range(layers))
+        self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
         self.norm = nn.LayerNorm(d)
         self.head = nn.Linear(d, vocab, bias=False)
 
@@ -57,7 +57,11 @@ class GPT(nn.Module):
         return self.head(self.norm(x))
 
 
-class _Block(nn.Module):
+class Block(nn.Module):
+    """Pre-norm causal self-attention (scaled_dot_product_attention: a
+    fallback kernel with scratch of its own in the backward) and a GELU
+    MLP (python/tests/test_inductor_memory.py uses it too)."""
+
     def __init__(self, d, heads):
         super().__init__()
         self.heads = heads

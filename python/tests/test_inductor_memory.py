@@ -8,6 +8,9 @@ the measured peak with it; the reader's storage replay is checked against
 hand-counted programs; backend.fit against a stand-in for Inductor that
 runs above the plan.
 """
+import os
+import sys
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -31,24 +34,10 @@ class GeluMlp(nn.Module):
         return x
 
 
-class AttnBlock(nn.Module):
-    """Pre-norm attention (scaled_dot_product_attention: a fallback kernel
-    with scratch of its own in the backward) and an MLP."""
-
-    def __init__(self, d=64, heads=4):
-        super().__init__()
-        self.heads = heads
-        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
-        self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
-        self.fc1, self.fc2 = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
-
-    def forward(self, x):
-        b, t, d = x.shape
-        q, k, v = self.qkv(self.ln1(x)).split(d, -1)
-        q, k, v = (z.view(b, t, self.heads, -1).transpose(1, 2) for z in (q, k, v))
-        a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        x = x + self.proj(a.transpose(1, 2).reshape(b, t, d))
-        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+# the bench's pre-norm attention block (sdpa, whose CPU backward has
+# scratch of its own) and GELU MLP
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
+from inductor_fidelity import Block as AttnBlock  # noqa: E402
 
 
 def residual_cnn():
@@ -81,7 +70,7 @@ def gelu_mlp():
 
 def attn():
     torch.manual_seed(0)
-    return nn.Sequential(AttnBlock(), AttnBlock()), torch.randn(2, 32, 64)
+    return nn.Sequential(AttnBlock(64, 4), AttnBlock(64, 4)), torch.randn(2, 32, 64)
 
 
 @pytest.fixture(autouse=True)

@@ -381,14 +381,13 @@ def _probe(node: Any, ir: Any, graph: Any) -> Optional[Probe]:
     if kernel is None:
         return None
     try:
-        hint = lambda d: int(graph.sizevars.optimization_hint(d, fallback=0))
         layouts = []
         for x in node.inputs:
-            if not isinstance(x, ir.IRNode):
+            shape = _layout(graph, x) if isinstance(x, ir.IRNode) else None
+            if shape is None:
                 return None
-            layouts.append((tuple(hint(d) for d in x.get_size()),
-                            tuple(hint(d) for d in x.get_stride()),
-                            hint(x.get_layout().offset), x.get_dtype()))
+            offset = int(graph.sizevars.optimization_hint(x.get_layout().offset, fallback=0))
+            layouts.append((shape[0], shape[1], offset, x.get_dtype()))
         unflatten = getattr(node, "unflatten_args", None)
         if unflatten is None:              # the wrapper passes inputs, then constants
             unflatten = lambda tensors, constants: (list(tensors) + list(constants), {})
